@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// Runs every test/**/*.test.ts with Node's test runner (through tsx), once per process.
+// Arguments filter the files by substring: `npm test -- events records`.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function findTests(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return findTests(path);
+    return name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+const filters = process.argv.slice(2);
+const files = findTests('test')
+  .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
+  .sort();
+if (files.length === 0) {
+  console.error(`no test files match ${filters.join(' ')}`);
+  process.exit(1);
+}
+if (process.env.WRS_TEST_PG_URL) {
+  console.log(`PostgreSQL tests: running against ${process.env.WRS_TEST_PG_URL.replace(/\/\/[^@]*@/, '//')}`);
+} else {
+  console.log('PostgreSQL tests: SKIPPED (set WRS_TEST_PG_URL=postgres://... to run them); SQLite only');
+}
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', ...files],
+  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+);
+process.exit(result.status ?? 1);

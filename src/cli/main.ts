@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+import { ConfigError } from '../config/config.js';
+import { UsageError, type CliCommand } from './command.js';
+import { migrateCommand } from './commands/migrate.js';
+import { serveCommand } from './commands/serve.js';
+import { tokenCommand } from './commands/token.js';
+
+const COMMANDS: CliCommand[] = [serveCommand, migrateCommand, tokenCommand];
+
+function usage(): string {
+  return ['usage: wrs <command> [options]', '', ...COMMANDS.map((c) => `  ${c.usage.padEnd(58)} ${c.summary}`)].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(usage());
+    return name ? 0 : 2;
+  }
+  // Commands with a second word (`import events`, `seed demo`) are matched on both words first.
+  const command =
+    COMMANDS.find((c) => rest[0] !== undefined && c.name === `${name} ${rest[0]}`) ?? COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    console.error(`unknown command: ${name}\n\n${usage()}`);
+    return 2;
+  }
+  const args = command.name.includes(' ') ? rest.slice(1) : rest;
+  try {
+    return (await command.run(args)) ?? 0;
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`${(error as Error).message}\nusage: ${command.usage}`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      return 78;
+    }
+    throw error;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== 0) process.exit(code);
+  },
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,26 @@
+import type { AppContext } from '../app-context.js';
+
+export const DEMO_COMPANY_ID = 'demo-company';
+
+/** What a newcomer sees after `npm start`: a working token and requests to paste. */
+export async function printWelcome(ctx: AppContext, address: string, devSecrets: string[]): Promise<void> {
+  const base = (ctx.config.publicUrl ?? address).replace('0.0.0.0', '127.0.0.1');
+  const { token } = await ctx.tokenSigner.sign({ company_id: DEMO_COMPANY_ID, sub: 'demo-user' }, 30 * 86_400);
+  const lines = [
+    '',
+    `wrs is serving ${base} (database ${ctx.config.databaseUrl})`,
+    devSecrets.length ? `development secrets (${devSecrets.join(', ')}) are kept in data/dev-secrets.json` : '',
+    '',
+    `Demo token for company "${DEMO_COMPANY_ID}" (valid 30 days):`,
+    '',
+    `  export TOKEN=${token}`,
+    '',
+    'Try:',
+    `  curl -s ${base}/v1/events -H "Authorization: Bearer $TOKEN"`,
+    `  curl -s "${base}/v1/events?type=user_flow_session_started&limit=5&order_by=-created_at" -H "Authorization: Bearer $TOKEN"`,
+    `  curl -s "${base}/v1/events?flow_key__contains=onboard&flow_session__gte=2" -H "Authorization: Bearer $TOKEN"`,
+    `  curl -s ${base}/v1/openapi.json`,
+    '',
+  ];
+  console.log(lines.filter((line, i) => line !== '' || lines[i - 1] !== '').join('\n'));
+}

@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/** Every setting the service reads from its environment, with its default. */
+const EnvSchema = Type.Object({
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
+    default: 'development',
+  }),
+  HOST: Type.String({ default: '0.0.0.0', minLength: 1 }),
+  PORT: Type.Integer({ default: 8080, minimum: 0, maximum: 65535 }),
+  WRS_DATABASE_URL: Type.String({ default: 'sqlite:./data/wrs.db', pattern: '^(sqlite:|postgres://|postgresql://)' }),
+  WRS_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  WRS_TRUST_PROXY: Type.Boolean({ default: false }),
+  WRS_LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+    { default: 'info' },
+  ),
+  WRS_BODY_LIMIT_BYTES: Type.Integer({ default: 1_048_576, minimum: 1024 }),
+  WRS_JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  WRS_JWT_PUBLIC_KEY: Type.Optional(Type.String({ pattern: '-----BEGIN PUBLIC KEY-----' })),
+  WRS_JWT_JWKS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  WRS_JWT_ISSUER: Type.Optional(Type.String({ minLength: 1 })),
+  WRS_JWT_AUDIENCE: Type.Optional(Type.String({ minLength: 1 })),
+  WRS_JWT_LEEWAY_S: Type.Integer({ default: 0, minimum: 0, maximum: 3600 }),
+  WRS_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  WRS_ENCRYPTION_KEY: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{64}$' })),
+  WRS_PDF_WORKERS: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+  WRS_PDF_TIMEOUT_MS: Type.Integer({ default: 15_000, minimum: 100 }),
+  WRS_TEMPLATE_LIMIT_BYTES: Type.Integer({ default: 5 * 1_048_576, minimum: 1024 }),
+  LOB_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  LOB_BASE_URL: Type.String({ default: 'https://api.lob.com/v1', pattern: '^https?://' }),
+  WRS_LOB_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 1 }),
+});
+
+type Env = Static<typeof EnvSchema>;
+
+export interface Config {
+  readonly env: Env['NODE_ENV'];
+  readonly host: string;
+  readonly port: number;
+  readonly databaseUrl: string;
+  /** Base for absolute URLs in responses; when unset the request's own host is used. */
+  readonly publicUrl: string | undefined;
+  /** Honour X-Forwarded-* headers (set behind a load balancer). */
+  readonly trustProxy: boolean;
+  readonly logLevel: string;
+  readonly bodyLimitBytes: number;
+  readonly jwt: {
+    readonly secret: string;
+    readonly publicKeyPem: string | undefined;
+    readonly jwksUrl: string | undefined;
+    readonly issuer: string | undefined;
+    readonly audience: string | undefined;
+    readonly leewaySeconds: number;
+  };
+  readonly adminToken: string;
+  readonly encryptionKey: Buffer;
+  readonly pdf: { readonly workers: number | undefined; readonly timeoutMs: number; readonly templateLimitBytes: number };
+  readonly lob: { readonly apiKey: string | undefined; readonly baseUrl: string; readonly timeoutMs: number };
+  /** Names of secrets that were unset and generated for this process (development only). */
+  readonly generatedSecrets: readonly string[];
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const SECRET_GENERATORS = {
+  WRS_JWT_SECRET: () => randomBytes(32).toString('base64url'),
+  WRS_ADMIN_TOKEN: () => `wrs_admin_${randomBytes(24).toString('base64url')}`,
+  WRS_ENCRYPTION_KEY: () => randomBytes(32).toString('hex'),
+} as const;
+
+/** Parses the environment once; throws ConfigError listing every problem at once. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const known = Object.keys(EnvSchema.properties);
+  const raw: Record<string, unknown> = {};
+  for (const key of known) {
+    const value = source[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const converted = Value.Convert(EnvSchema, Value.Default(EnvSchema, raw));
+  const problems = [...Value.Errors(EnvSchema, converted)].map(
+    (error) => `${error.path.slice(1) || 'environment'}: ${error.message} (got ${JSON.stringify(error.value)})`,
+  );
+  if (problems.length > 0) throw new ConfigError(problems);
+  const env = converted as Env;
+
+  const generatedSecrets: string[] = [];
+  const secret = (name: keyof typeof SECRET_GENERATORS): string => {
+    const given = env[name];
+    if (given !== undefined) return given;
+    if (env.NODE_ENV === 'production') {
+      problems.push(`${name}: required when NODE_ENV=production`);
+      return '';
+    }
+    generatedSecrets.push(name);
+    return SECRET_GENERATORS[name]();
+  };
+  const jwtSecret = secret('WRS_JWT_SECRET');
+  const adminToken = secret('WRS_ADMIN_TOKEN');
+  const encryptionKey = secret('WRS_ENCRYPTION_KEY');
+  if (env.WRS_JWT_PUBLIC_KEY && env.WRS_JWT_JWKS_URL) {
+    problems.push('WRS_JWT_PUBLIC_KEY and WRS_JWT_JWKS_URL: set at most one');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return Object.freeze({
+    env: env.NODE_ENV,
+    host: env.HOST,
+    port: env.PORT,
+    databaseUrl: env.WRS_DATABASE_URL,
+    publicUrl: env.WRS_PUBLIC_URL?.replace(/\/+$/, ''),
+    trustProxy: env.WRS_TRUST_PROXY,
+    logLevel: env.WRS_LOG_LEVEL,
+    bodyLimitBytes: env.WRS_BODY_LIMIT_BYTES,
+    jwt: Object.freeze({
+      secret: jwtSecret,
+      publicKeyPem: env.WRS_JWT_PUBLIC_KEY?.replace(/\\n/g, '\n'),
+      jwksUrl: env.WRS_JWT_JWKS_URL,
+      issuer: env.WRS_JWT_ISSUER,
+      audience: env.WRS_JWT_AUDIENCE,
+      leewaySeconds: env.WRS_JWT_LEEWAY_S,
+    }),
+    adminToken,
+    encryptionKey: Buffer.from(encryptionKey, 'hex'),
+    pdf: Object.freeze({
+      workers: env.WRS_PDF_WORKERS,
+      timeoutMs: env.WRS_PDF_TIMEOUT_MS,
+      templateLimitBytes: env.WRS_TEMPLATE_LIMIT_BYTES,
+    }),
+    lob: Object.freeze({ apiKey: env.LOB_API_KEY, baseUrl: env.LOB_BASE_URL.replace(/\/+$/, ''), timeoutMs: env.WRS_LOB_TIMEOUT_MS }),
+    generatedSecrets: Object.freeze(generatedSecrets),
+  });
+}

@@ -1,0 +1,77 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type { Config } from '../../config/config.js';
+import { unauthorized } from '../../errors/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+
+const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA'];
+/** Longer tokens are refused before any parsing or crypto. */
+export const MAX_TOKEN_LENGTH = 8192;
+
+export interface JwtVerifier {
+  /** Verifies a user bearer token; throws a 401 AppError. */
+  verifyUserToken(token: string): Promise<JWTPayload>;
+  /** Verifies a token the service signed itself (record tokens); throws a 401 AppError. */
+  verifyServiceToken(token: string): Promise<JWTPayload>;
+  /** True when user tokens come from an external issuer's asymmetric key. */
+  readonly usesExternalKeys: boolean;
+}
+
+/**
+ * User tokens are checked with exactly one key kind: HS256 with WRS_JWT_SECRET, or the
+ * configured public key / JWKS with asymmetric algorithms only, so an HS token signed with a
+ * public key is refused. Service-signed tokens always use HS256 with WRS_JWT_SECRET.
+ */
+export function createJwtVerifier(jwtConfig: Config['jwt'], clock: Clock): JwtVerifier {
+  const secret = new TextEncoder().encode(jwtConfig.secret);
+  let userKey: Uint8Array | KeyObject | JWTVerifyGetKey = secret;
+  let userAlgorithms = ['HS256'];
+  if (jwtConfig.publicKeyPem) {
+    userKey = createPublicKey(jwtConfig.publicKeyPem);
+    userAlgorithms = ASYMMETRIC_ALGORITHMS;
+  } else if (jwtConfig.jwksUrl) {
+    userKey = createRemoteJWKSet(new URL(jwtConfig.jwksUrl), { timeoutDuration: 5000 });
+    userAlgorithms = ASYMMETRIC_ALGORITHMS;
+  }
+  const baseOptions = {
+    clockTolerance: jwtConfig.leewaySeconds,
+    ...(jwtConfig.issuer ? { issuer: jwtConfig.issuer } : {}),
+    ...(jwtConfig.audience ? { audience: jwtConfig.audience } : {}),
+  };
+
+  async function verify(token: string, key: typeof userKey, algorithms: string[], checkIssuer: boolean) {
+    if (token.length > MAX_TOKEN_LENGTH) throw unauthorized('bearer token is too long');
+    try {
+      const options = {
+        ...(checkIssuer ? baseOptions : { clockTolerance: jwtConfig.leewaySeconds }),
+        algorithms,
+        currentDate: clock.now(),
+      };
+      const { payload } =
+        typeof key === 'function' ? await jwtVerify(token, key, options) : await jwtVerify(token, key, options);
+      return payload;
+    } catch (error) {
+      throw unauthorized(describeJoseError(error));
+    }
+  }
+
+  return {
+    usesExternalKeys: userKey !== secret,
+    verifyUserToken: (token) => verify(token, userKey, userAlgorithms, true),
+    verifyServiceToken: (token) => verify(token, secret, ['HS256'], false),
+  };
+}
+
+function describeJoseError(error: unknown): string {
+  if (error instanceof joseErrors.JWTExpired) return 'bearer token has expired';
+  if (error instanceof joseErrors.JWTClaimValidationFailed) {
+    if (error.claim === 'nbf') return 'bearer token is not valid yet';
+    return `bearer token claim "${error.claim}" is invalid`;
+  }
+  if (error instanceof joseErrors.JOSEAlgNotAllowed) return 'bearer token algorithm is not accepted';
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'bearer token signature is invalid';
+  if (error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JWKSNoMatchingKey) {
+    return 'bearer token key could not be found';
+  }
+  return 'bearer token is malformed';
+}

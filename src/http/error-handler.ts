@@ -1,0 +1,56 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, invalidBody, notFound } from '../errors/app-error.js';
+import { bodyValidationError, queryValidationError } from './validation-errors.js';
+
+/** Fastify's own error codes, mapped onto the service's error model. */
+const FASTIFY_ERRORS: Record<string, (error: FastifyError) => AppError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new AppError(413, 'payload_too_large', 'request body is too large'),
+  FST_ERR_CTP_INVALID_JSON_BODY: (error) => invalidBody(`malformed JSON body: ${error.message}`),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => invalidBody('request body is empty; send a JSON object'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: (error) =>
+    new AppError(415, 'unsupported_media_type', `unsupported content type: ${error.message}`),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => invalidBody('Content-Length does not match the body'),
+};
+
+/** Renders every error as `{message, code, ...}`; a 5xx never shows internals. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const appError = toAppError(error, request);
+    if (appError.status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    }
+    return sendError(reply, appError, request);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, notFound(`no route ${request.method} ${request.url.split('?')[0]}`), request),
+  );
+}
+
+export function sendError(reply: FastifyReply, error: AppError, request: FastifyRequest): FastifyReply {
+  const body: Record<string, unknown> = { message: error.message, code: error.code, ...error.details };
+  if (error.status >= 500) body.request_id = request.id;
+  return reply.code(error.status).headers(error.headers).send(body);
+}
+
+function toAppError(error: FastifyError, request: FastifyRequest): AppError {
+  if (error instanceof AppError) return error;
+  if (error.validation) {
+    if (error.validationContext === 'querystring') {
+      const schema = request.routeOptions.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
+      return queryValidationError(
+        error.validation,
+        (request.query ?? {}) as Record<string, unknown>,
+        new Set(Object.keys(schema?.properties ?? {})),
+      );
+    }
+    if (error.validationContext === 'params') return notFound('no such resource');
+    return bodyValidationError(error.validation, error.validationContext === 'headers' ? 'headers' : 'body');
+  }
+  const mapped = error.code ? FASTIFY_ERRORS[error.code] : undefined;
+  if (mapped) return mapped(error);
+  const status = error.statusCode ?? 500;
+  if (status === 413) return new AppError(413, 'payload_too_large', 'request body is too large');
+  if (status >= 400 && status < 500) return invalidBody(error.message);
+  return new AppError(500, 'internal', 'internal error', { cause: error });
+}

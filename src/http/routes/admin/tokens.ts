@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../app-context.js';
+import { invalidBody } from '../../../errors/app-error.js';
+import { errorResponses } from '../../schemas/errors.js';
+
+const MintTokenBody = Type.Object(
+  {
+    company_id: Type.String({ minLength: 1, maxLength: 200 }),
+    user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    expires_in: Type.Integer({ minimum: 1, maximum: 31_536_000, default: 86_400, description: 'seconds' }),
+  },
+  { additionalProperties: false },
+);
+
+const MintedToken = Type.Object({
+  token: Type.String(),
+  token_type: Type.Literal('Bearer'),
+  company_id: Type.String(),
+  user_id: Type.Union([Type.String(), Type.Null()]),
+  expires_at: Type.String({ format: 'date-time' }),
+});
+
+export const adminTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.post(
+    '/tokens',
+    {
+      schema: {
+        summary: 'Mint a bearer JWT for a company user',
+        tags: ['operator'],
+        body: MintTokenBody,
+        response: { 201: MintedToken, ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      if (ctx.jwtVerifier.usesExternalKeys) {
+        throw invalidBody('user tokens come from your identity provider when WRS_JWT_PUBLIC_KEY or WRS_JWT_JWKS_URL is set');
+      }
+      const { company_id, user_id, expires_in } = request.body;
+      const claims = { company_id, ...(user_id ? { sub: user_id } : {}) };
+      const signed = await ctx.tokenSigner.sign(claims, expires_in);
+      return reply.code(201).send({
+        token: signed.token,
+        token_type: 'Bearer' as const,
+        company_id,
+        user_id: user_id ?? null,
+        expires_at: signed.expiresAt.toISOString(),
+      });
+    },
+  );
+};

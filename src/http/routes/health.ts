@@ -1,0 +1,32 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../app-context.js';
+import { serviceUnavailable } from '../../errors/app-error.js';
+import { errorResponses } from '../schemas/errors.js';
+
+const Status = Type.Object({ status: Type.String() });
+
+export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/healthz',
+    { schema: { summary: 'The process is up', tags: ['health'], response: { 200: Status } } },
+    async () => ({ status: 'ok' }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: { summary: 'The database answers', tags: ['health'], response: { 200: Status, ...errorResponses(503) } },
+    },
+    async () => {
+      try {
+        await ctx.database.ping();
+      } catch {
+        throw serviceUnavailable('database is unreachable', 1);
+      }
+      return { status: 'ready' };
+    },
+  );
+
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+};

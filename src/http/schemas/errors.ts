@@ -1,0 +1,32 @@
+import { Type } from '@sinclair/typebox';
+
+/** The body of every non-2xx answer. */
+export const ErrorResponse = Type.Object(
+  {
+    message: Type.String({ description: 'human-readable description' }),
+    code: Type.String({ description: 'stable machine-readable code, snake_case' }),
+    invalid_params: Type.Optional(Type.Array(Type.String(), { description: 'query parameters at fault (400 on queries)' })),
+    request_id: Type.Optional(Type.String({ description: 'the x-request-id of a failed request (500)' })),
+  },
+  { additionalProperties: true, $id: 'ErrorResponse', title: 'ErrorResponse' },
+);
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'bad request',
+  401: 'missing or invalid credential',
+  403: 'the credential may not do this',
+  404: 'not found',
+  413: 'payload too large',
+  429: 'rate limited',
+  500: 'internal error',
+  502: 'provider error',
+  503: 'unavailable',
+  504: 'provider timeout',
+};
+
+/** Response schemas for the error statuses a route can answer, for validation and OpenAPI. */
+export function errorResponses(...statuses: number[]): Record<number, typeof ErrorResponse> {
+  return Object.fromEntries(
+    statuses.map((status) => [status, { ...ErrorResponse, description: DESCRIPTIONS[status] ?? 'error' }]),
+  );
+}

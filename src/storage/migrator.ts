@@ -1,0 +1,21 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FileMigrationProvider, Migrator, type Kysely } from 'kysely';
+
+const migrationFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/**
+ * Runs the numbered migrations in `storage/migrations` (NNNN_name.ts, each with up and down).
+ * Kysely's migrator takes a lock, so replicas starting together apply each migration once.
+ */
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new FileMigrationProvider({ fs, path, migrationFolder }) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${reason}`, { cause: error });
+  }
+  return (results ?? []).map((result) => result.migrationName);
+}

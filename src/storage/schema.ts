@@ -1,0 +1,6 @@
+/**
+ * The database as Kysely sees it: one interface per feature's tables, merged here.
+ * Every table's primary key starts with company_id, so the schema can be sharded on it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface DB {}
