@@ -1,0 +1,41 @@
+// Baseline: the limit of the data path. The same SQL as the exact-filter events scenario, run
+// straight on the driver, answered with JSON.stringify of the rows: no framework, no validation.
+import { createServer } from 'node:http';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+
+const url = process.env.WRS_DATABASE_URL!;
+const SQL_SQLITE =
+  'select * from events where company_id = ? and flow_key = ? order by created_at asc, id asc limit 100';
+const SQL_PG =
+  'select * from events where company_id = $1 and flow_key = $2 order by created_at asc, id asc limit 100';
+
+type Query = (companyId: string, flowKey: string) => Promise<unknown[]>;
+
+function openQuery(): Query {
+  if (url.startsWith('sqlite:')) {
+    const db = new BetterSqlite3(url.slice('sqlite:'.length), { readonly: true });
+    db.pragma('journal_mode = WAL');
+    const statement = db.prepare(SQL_SQLITE);
+    return async (companyId, flowKey) => statement.all(companyId, flowKey);
+  }
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  return async (companyId, flowKey) => (await pool.query(SQL_PG, [companyId, flowKey])).rows;
+}
+
+const query = openQuery();
+
+createServer((request, response) => {
+  const params = new URL(request.url ?? '/', 'http://x').searchParams;
+  if (request.url === '/healthz') {
+    response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    return;
+  }
+  query(params.get('company') ?? '', params.get('flow_key') ?? '').then(
+    (rows) => {
+      const body = JSON.stringify({ count: rows.length, results: rows });
+      response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    },
+    (error: Error) => response.writeHead(500).end(error.message),
+  );
+}).listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');

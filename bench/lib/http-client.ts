@@ -1,0 +1,63 @@
+import { request } from 'node:http';
+
+/** Streams NDJSON lines to a URL with backpressure, so a million events never sit in memory. */
+export async function postNdjson(
+  url: string,
+  token: string,
+  lines: Iterable<Record<string, unknown>>,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    const iterator = lines[Symbol.iterator]();
+    const pump = () => {
+      for (;;) {
+        let chunk = '';
+        for (let i = 0; i < 500; i++) {
+          const next = iterator.next();
+          if (next.done) {
+            if (chunk) req.write(chunk);
+            req.end();
+            return;
+          }
+          chunk += `${JSON.stringify(next.value)}\n`;
+        }
+        if (!req.write(chunk)) {
+          req.once('drain', pump);
+          return;
+        }
+      }
+    };
+    pump();
+  });
+}
+
+export async function jsonRequest(
+  method: string,
+  url: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
+  const response = await fetch(url, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text ? JSON.parse(text) : null };
+}

@@ -1,0 +1,198 @@
+import type autocannon from 'autocannon';
+import { jsonRequest } from './http-client.js';
+import type { LoadedData } from './load-data.js';
+import { runLoad, type LoadOptions, type LoadResult } from './load.js';
+import { freePort, startProcess, withPeakRss, type RunningProcess } from './processes.js';
+import type { ScenarioRow } from './report.js';
+
+export interface BenchSettings {
+  durationSeconds: number;
+  connections: number;
+  warmupSeconds: number;
+  runs: number;
+  only: string[] | undefined;
+}
+
+export interface ScenarioContext {
+  service: RunningProcess;
+  settings: BenchSettings;
+  databaseUrl: string;
+  largeCompany: string;
+  token: string;
+  loaded: LoadedData;
+}
+
+interface Measured {
+  best: LoadResult;
+  peakRssMb: number;
+  addedRssMb: number;
+  errors: number;
+}
+
+/** Warm-up, then `runs` measured runs; the best run by req/s is kept, errors summed over all. */
+async function measure(process: RunningProcess, settings: BenchSettings, load: Omit<LoadOptions, 'connections' | 'durationSeconds'>): Promise<Measured> {
+  if (settings.warmupSeconds > 0) {
+    await runLoad({ ...load, connections: settings.connections, durationSeconds: settings.warmupSeconds });
+  }
+  let best: LoadResult | undefined;
+  let peakRss = 0;
+  let addedRss = 0;
+  let errors = 0;
+  for (let run = 0; run < settings.runs; run++) {
+    const { result, peakRss: peak, startRss } = await withPeakRss(process, () =>
+      runLoad({ ...load, connections: settings.connections, durationSeconds: settings.durationSeconds }),
+    );
+    errors += result.errors + result.non2xx;
+    peakRss = Math.max(peakRss, peak);
+    addedRss = Math.max(addedRss, peak - startRss);
+    if (!best || result.requestsPerSecond > best.requestsPerSecond) best = result;
+  }
+  return { best: best!, peakRssMb: peakRss / 2 ** 20, addedRssMb: addedRss / 2 ** 20, errors };
+}
+
+function row(name: string, measured: Measured, extra: Partial<ScenarioRow> = {}): ScenarioRow {
+  return {
+    name,
+    requestsPerSecond: measured.best.requestsPerSecond,
+    p50Ms: measured.best.p50Ms,
+    p99Ms: measured.best.p99Ms,
+    peakRssMb: measured.peakRssMb,
+    errors: measured.errors,
+    ...extra,
+  };
+}
+
+export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]> {
+  const { service, settings, loaded } = ctx;
+  const auth = { authorization: `Bearer ${ctx.token}` };
+  const selected = (name: string) => !settings.only || settings.only.some((word) => name.includes(word));
+  const rows: ScenarioRow[] = [];
+  const base = service.baseUrl;
+  const recordId = loaded.recordIds[0]!;
+
+  const bare = await startProcess(['--import', 'tsx', 'bench/baselines/bare-server.ts'], {}, await freePort());
+  const bareMeasured = await measure(bare, settings, { url: `${bare.baseUrl}/` });
+  await bare.stop();
+  rows.push(row('baseline: bare node:http, fixed 200-byte JSON', bareMeasured));
+
+  const raw = await startProcess(['--import', 'tsx', 'bench/baselines/raw-events-server.ts'], { WRS_DATABASE_URL: ctx.databaseUrl }, await freePort());
+  const rawMeasured = await measure(raw, settings, { url: `${raw.baseUrl}/?company=${ctx.largeCompany}&flow_key=${loaded.flowKey}` });
+  await raw.stop();
+  rows.push(row('baseline: raw driver + JSON.stringify, events exact filter', rawMeasured));
+
+  if (selected('record-get')) {
+    const m = await measure(service, settings, { url: `${base}/v1/records/${recordId}`, headers: auth });
+    const ratio = m.best.requestsPerSecond / bareMeasured.best.requestsPerSecond;
+    rows.push(row('record-get: GET /v1/records/{id}', m, { ratio, baseline: 'bare', target: '>= 0.6x bare', met: ratio >= 0.6 && m.errors === 0 }));
+  }
+
+  if (selected('events-exact')) {
+    const m = await measure(service, settings, { url: `${base}/v1/events?limit=100&flow_key=${loaded.flowKey}`, headers: auth });
+    const ratio = m.best.requestsPerSecond / rawMeasured.best.requestsPerSecond;
+    rows.push(row('events-exact: GET /v1/events?limit=100&flow_key=X', m, { ratio, baseline: 'raw', target: '>= 0.5x raw', met: ratio >= 0.5 && m.errors === 0 }));
+  }
+
+  if (selected('events-contains')) {
+    const m = await measure(service, settings, { url: `${base}/v1/events?limit=100&flow_key__contains=no-such-flow-zzz`, headers: auth });
+    rows.push(row('events-contains: __contains matching nothing, large company', m, { target: 'p99 < 25 ms', met: m.best.p99Ms < 25 && m.errors === 0 }));
+  }
+
+  if (selected('events-deep')) {
+    const m = await measure(service, settings, { url: `${base}/v1/events?limit=100&flow_session__gt=10&page=50`, headers: auth });
+    rows.push(row('events-deep: flow_session__gt, page 50', m, { target: 'p99 < 25 ms', met: m.best.p99Ms < 25 && m.errors === 0 }));
+  }
+
+  if (selected('events-10000')) {
+    const m = await measure(service, settings, { url: `${base}/v1/events?limit=10000`, headers: auth });
+    rows.push(row('events-10000: GET /v1/events?limit=10000', m, { detail: `adds ${m.addedRssMb.toFixed(0)} MB RSS`, target: 'adds < 100 MB RSS', met: m.addedRssMb < 100 && m.errors === 0 }));
+  }
+
+  if (selected('records-walk')) {
+    const start = `/v1/records?limit=100&record_type=custom`;
+    const requests: autocannon.Request[] = [
+      {
+        setupRequest: (request, context) => ({ ...request, path: (context as { next?: string }).next ?? start }),
+        onResponse: (status, body, context) => {
+          const next = status === 200 ? (JSON.parse(body) as { next: string | null }).next : null;
+          (context as { next?: string }).next = next ? next.slice(next.indexOf('/v1/')) : start;
+        },
+      },
+    ];
+    const m = await measure(service, settings, { url: base, headers: auth, requests });
+    rows.push(row('records-walk: GET /v1/records following next', m));
+  }
+
+  if (selected('record-create')) {
+    const body = JSON.stringify({ f_title: 'Benchmark item', f_amount: 12.5, f_urgent: false, f_due: '2026-12-01' });
+    const m = await measure(service, settings, {
+      url: `${base}/v1/records/${loaded.recordTypeId}`,
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body,
+    });
+    rows.push(row('record-create: POST /v1/records/{typeId}', m));
+  }
+
+  if (selected('record-patch')) {
+    const m = await measure(service, settings, {
+      url: `${base}/v1/records/${loaded.recordIds[1] ?? recordId}`,
+      method: 'PATCH',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ f_amount: 99.5, status: 'in_review' }),
+    });
+    rows.push(row('record-patch: PATCH /v1/records/{id}', m));
+  }
+
+  if (selected('checks')) {
+    const m = await measure(service, settings, { url: `${base}/v1/checks?limit=100`, headers: auth });
+    rows.push(row('checks: GET /v1/checks?limit=100 (local provider)', m));
+  }
+
+  if (selected('pdf')) rows.push(await pdfBurst(ctx, auth));
+  return rows;
+}
+
+/**
+ * Renders PDFs in bursts while a cheap GET runs under load: the GET's p99 during the burst,
+ * next to its p99 alone, shows whether rendering stalls the event loop.
+ */
+async function pdfBurst(ctx: ScenarioContext, auth: Record<string, string>): Promise<ScenarioRow> {
+  const { service, settings, loaded } = ctx;
+  const cheapUrl = `${service.baseUrl}/v1/records/${loaded.recordIds[2] ?? loaded.recordIds[0]}`;
+  const quiet = await runLoad({ url: cheapUrl, headers: auth, connections: 2, durationSeconds: settings.durationSeconds });
+  let rendering = true;
+  let rendered = 0;
+  let failed = 0;
+  const burst = async () => {
+    while (rendering) {
+      const results = await Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          jsonRequest('PUT', `${service.baseUrl}/v1/records/${loaded.recordIds[i % loaded.recordIds.length]}/steps`, ctx.token, {
+            type: 'pdf_create',
+            inputs: { pdf_filename: `bench-${i}.pdf`, template_id: loaded.templateId },
+          }),
+        ),
+      );
+      for (const result of results) result.status === 200 ? rendered++ : failed++;
+    }
+  };
+  const started = performance.now();
+  const burstDone = burst();
+  const { result: loud, peakRss } = await withPeakRss(service, () =>
+    runLoad({ url: cheapUrl, headers: auth, connections: 2, durationSeconds: settings.durationSeconds }),
+  );
+  rendering = false;
+  await burstDone;
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    name: 'pdf-burst: pdf_create x4 in a loop + concurrent GET /v1/records/{id}',
+    requestsPerSecond: loud.requestsPerSecond,
+    p50Ms: loud.p50Ms,
+    p99Ms: loud.p99Ms,
+    peakRssMb: peakRss / 2 ** 20,
+    value: rendered / seconds,
+    unit: 'PDFs/s',
+    detail: `cheap GET p99 ${quiet.p99Ms} ms alone, ${loud.p99Ms} ms during the burst`,
+    errors: failed + loud.errors + loud.non2xx,
+  };
+}

@@ -1,0 +1,157 @@
+// The benchmark: `npm run bench` (SQLite) or `npm run bench -- --db postgres`; `--smoke` for the
+// tiny, one-second-per-scenario run that `npm test` uses so the harness cannot rot.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SignJWT } from 'jose';
+import pg from 'pg';
+import { FULL_PLAN, SMOKE_PLAN, LARGE_COMPANY, companyId, eventsPerCompany, recordsPerCompany, type DataPlan } from './lib/data.js';
+import { freePort, startProcess, type RunningProcess } from './lib/processes.js';
+import { loadDataSet, type LoadedData } from './lib/load-data.js';
+import { formatReport, type ScenarioRow } from './lib/report.js';
+import { runScenarios, type BenchSettings } from './lib/scenarios.js';
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'sqlite' },
+    smoke: { type: 'boolean', default: false },
+    duration: { type: 'string' },
+    connections: { type: 'string' },
+    out: { type: 'string' },
+    only: { type: 'string' },
+  },
+});
+if (values.db !== 'sqlite' && values.db !== 'postgres') throw new Error('--db is sqlite or postgres');
+const dbKind = values.db;
+const smoke = values.smoke ?? false;
+const plan: DataPlan = smoke ? SMOKE_PLAN : FULL_PLAN;
+const settings: BenchSettings = {
+  durationSeconds: Number(values.duration ?? (smoke ? 1 : 10)),
+  connections: Number(values.connections ?? (smoke ? 2 : 10)),
+  warmupSeconds: smoke ? 0 : 2,
+  runs: 2,
+  only: values.only ? values.only.split(',') : undefined,
+};
+
+const JWT_SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
+const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+
+async function userToken(company: string): Promise<string> {
+  return new SignJWT({ company_id: company, sub: 'bench-user' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt()
+    .setExpirationTime('2h')
+    .sign(new TextEncoder().encode(JWT_SECRET));
+}
+
+interface BenchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+async function createDatabase(): Promise<BenchDatabase> {
+  if (dbKind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'wrs-bench-'));
+    return { url: `sqlite:${join(dir, 'wrs.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const adminUrl = process.env.WRS_BENCH_PG_URL ?? process.env.WRS_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const name = `wrs_bench_${process.pid}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+function serviceEntry(): string[] {
+  if (smoke) return ['--import', 'tsx', 'src/cli/main.ts', 'serve'];
+  execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  return ['dist/cli/main.js', 'serve'];
+}
+
+async function main(): Promise<void> {
+  const database = await createDatabase();
+  const port = await freePort();
+  const serviceEnv = {
+    NODE_ENV: 'production',
+    WRS_DATABASE_URL: database.url,
+    WRS_JWT_SECRET: JWT_SECRET,
+    WRS_ADMIN_TOKEN: ADMIN_TOKEN,
+    WRS_ENCRYPTION_KEY: 'ab'.repeat(32),
+    WRS_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    WRS_LOG_LEVEL: 'warn',
+    WRS_RATE_LIMIT_PER_MINUTE: '0',
+    WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
+  };
+  let service: RunningProcess | undefined;
+  let peakRss = 0;
+  let sampler: NodeJS.Timeout | undefined;
+  const rows: ScenarioRow[] = [];
+  try {
+    service = await startProcess(serviceEntry(), serviceEnv, port);
+    const running = service;
+    sampler = setInterval(() => (peakRss = Math.max(peakRss, running.rss())), 100);
+    const tokens = new Map<string, string>();
+    for (let i = 0; i < plan.companies; i++) tokens.set(companyId(i), await userToken(companyId(i)));
+
+    console.error(`loading ${plan.events} events and ${plan.records} records over ${plan.companies} companies`);
+    const loaded: LoadedData = await loadDataSet({
+      baseUrl: running.baseUrl,
+      adminToken: ADMIN_TOKEN,
+      plan,
+      eventsPerCompany: eventsPerCompany(plan),
+      recordsPerCompany: recordsPerCompany(plan),
+    });
+    const ingestTarget = dbKind === 'sqlite' ? 150_000 : 50_000;
+    for (const loadRow of loaded.rows) {
+      if (loadRow.unit !== 'events/s') continue;
+      loadRow.target = `>= ${ingestTarget.toLocaleString('en')} events/s`;
+      loadRow.met = (loadRow.value ?? 0) >= ingestTarget;
+    }
+    rows.push(...loaded.rows);
+
+    rows.push(
+      ...(await runScenarios({
+        service: running,
+        settings,
+        databaseUrl: database.url,
+        largeCompany: LARGE_COMPANY,
+        token: tokens.get(LARGE_COMPANY)!,
+        loaded,
+      })),
+    );
+  } finally {
+    if (sampler) clearInterval(sampler);
+    await service?.stop();
+    await database.drop();
+  }
+
+  const report = formatReport({
+    rows,
+    dbKind,
+    smoke,
+    settings,
+    plan,
+    peakRss,
+    machine: `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB`,
+  });
+  console.log(report);
+  const outDir = values.out ?? 'bench/results';
+  mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, `${new Date().toISOString().slice(0, 10)}-${dbKind}${smoke ? '-smoke' : ''}.md`);
+  writeFileSync(file, report);
+  console.error(`results written to ${file}`);
+}
+
+await main();
