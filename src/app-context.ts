@@ -28,7 +28,7 @@ export interface AppContextOptions {
 
 export async function createAppContext(config: Config, options: AppContextOptions = {}): Promise<AppContext> {
   const clock = options.clock ?? systemClock;
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, config.database);
   try {
     if (options.migrate !== false) await migrateToLatest(database.db);
   } catch (error) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { OperationsEnv, operationsSettings, type OperationsSettings } from './operations.js';
 
 /** Every setting the service reads from its environment, with its default. */
 const EnvSchema = Type.Object({
@@ -31,11 +32,12 @@ const EnvSchema = Type.Object({
   LOB_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   LOB_BASE_URL: Type.String({ default: 'https://api.lob.com/v1', pattern: '^https?://' }),
   WRS_LOB_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 1 }),
+  ...OperationsEnv,
 });
 
 type Env = Static<typeof EnvSchema>;
 
-export interface Config {
+export interface Config extends OperationsSettings {
   readonly env: Env['NODE_ENV'];
   readonly host: string;
   readonly port: number;
@@ -104,12 +106,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const jwtSecret = secret('WRS_JWT_SECRET');
   const adminToken = secret('WRS_ADMIN_TOKEN');
   const encryptionKey = secret('WRS_ENCRYPTION_KEY');
+  const operations = operationsSettings(env, problems);
   if (env.WRS_JWT_PUBLIC_KEY && env.WRS_JWT_JWKS_URL) {
     problems.push('WRS_JWT_PUBLIC_KEY and WRS_JWT_JWKS_URL: set at most one');
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
+    ...operations,
     env: env.NODE_ENV,
     host: env.HOST,
     port: env.PORT,

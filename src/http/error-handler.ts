@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, invalidBody, notFound } from '../errors/app-error.js';
+import { AppError, invalidBody, notFound, serviceUnavailable } from '../errors/app-error.js';
+import { databaseUnavailability } from '../storage/database-errors.js';
 import { bodyValidationError, queryValidationError } from './validation-errors.js';
 
 /** Fastify's own error codes, mapped onto the service's error model. */
@@ -47,6 +48,9 @@ function toAppError(error: FastifyError, request: FastifyRequest): AppError {
     if (error.validationContext === 'params') return notFound('no such resource');
     return bodyValidationError(error.validation, error.validationContext === 'headers' ? 'headers' : 'body');
   }
+  const unavailable = databaseUnavailability(error);
+  if (unavailable === 'busy') return serviceUnavailable('the database is busy; retry shortly', 1);
+  if (unavailable === 'unreachable') return serviceUnavailable('the database is unreachable; retry shortly', 1);
   const mapped = error.code ? FASTIFY_ERRORS[error.code] : undefined;
   if (mapped) return mapped(error);
   const status = error.statusCode ?? 500;

@@ -1,8 +1,20 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type SqliteDialectConfig,
+} from 'kysely';
 import pg from 'pg';
+import { isBrokenConnection } from './database-errors.js';
 import type { DB } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -22,24 +34,30 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 export interface OpenDatabaseOptions {
   /** PostgreSQL pool size. */
   poolSize?: number;
+  /** Longest wait for a PostgreSQL connection (from the pool or a new one). */
+  connectTimeoutMs?: number;
+  /** PostgreSQL statement_timeout; the client gives up on a silent connection a little later. 0 = none. */
+  statementTimeoutMs?: number;
+  /** How long SQLite waits for another process's write lock before SQLITE_BUSY. */
+  sqliteBusyTimeoutMs?: number;
 }
 
 export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Database {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options);
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options);
   throw new Error(`unsupported database URL (use sqlite:<path> or postgres://...): ${url}`);
 }
 
-function openSqlite(path: string): Database {
+function openSqlite(path: string, options: OpenDatabaseOptions): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const connection = new BetterSqlite3(path);
   connection.pragma('journal_mode = WAL');
   // NORMAL under WAL keeps every committed transaction across a process crash; only an OS crash
   // may lose the last ones.
   connection.pragma('synchronous = NORMAL');
-  connection.pragma('busy_timeout = 5000');
+  connection.pragma(`busy_timeout = ${Math.trunc(options.sqliteBusyTimeoutMs ?? 5000)}`);
   connection.pragma('foreign_keys = ON');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: connection }) });
   return {
     db,
     dialect: 'sqlite',
@@ -53,15 +71,20 @@ function openSqlite(path: string): Database {
 }
 
 function openPostgres(url: string, options: OpenDatabaseOptions): Database {
+  const statementTimeoutMs = options.statementTimeoutMs ?? 60_000;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
-    connectionTimeoutMillis: 5000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    ...(statementTimeoutMs > 0
+      ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 5000 }
+      : {}),
   });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: discardingBrokenClients(pool) }) });
   return {
     db,
     dialect: 'postgres',
@@ -71,5 +94,53 @@ function openPostgres(url: string, options: OpenDatabaseOptions): Database {
     async close() {
       await db.destroy();
     },
+  };
+}
+
+/**
+ * Transactions start with BEGIN IMMEDIATE: the write lock is taken up front, where SQLite's
+ * busy timeout waits for another process to finish. A deferred BEGIN that reads first and
+ * writes later fails at once with SQLITE_BUSY when another process committed meanwhile.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+  override createDriver(): SqliteDriver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+/**
+ * `pg` keeps a client in the pool after a client-side query timeout, with the unanswered
+ * query still blocking it. A client that failed at the connection level is released with an
+ * error instead, so the pool closes it and the next request opens a fresh connection.
+ */
+function discardingBrokenClients(pool: pg.Pool): PostgresPool {
+  return {
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      let broken = false;
+      const query = ((...args: unknown[]) => {
+        const result = (client.query as (...a: unknown[]) => unknown)(...args);
+        if (result instanceof Promise) {
+          result.catch((error: unknown) => {
+            if (isBrokenConnection(error)) broken = true;
+          });
+        }
+        return result;
+      }) as PostgresPoolClient['query'];
+      return {
+        query,
+        release: () => client.release(broken ? new Error('discarding a broken database connection') : undefined),
+      };
+    },
+    end: () => pool.end(),
   };
 }

@@ -9,7 +9,7 @@ export const migrateCommand: CliCommand = {
   summary: 'apply pending database migrations and exit',
   async run() {
     const { config } = cliConfig();
-    const database = openDatabase(config.databaseUrl);
+    const database = openDatabase(config.databaseUrl, config.database);
     try {
       const applied = await migrateToLatest(database.db);
       console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');

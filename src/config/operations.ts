@@ -1,0 +1,120 @@
+import { availableParallelism } from 'node:os';
+import { Type, type Static } from '@sinclair/typebox';
+
+/**
+ * The settings of how the service runs rather than what it does: processes, timeouts, rate
+ * limits, browser-facing headers and database fault handling. Part of the one environment
+ * schema in `config.ts`.
+ */
+export const OperationsEnv = {
+  WRS_WORKERS: Type.String({ default: '1', pattern: '^(auto|[1-9][0-9]{0,2})$' }),
+  WRS_REQUEST_TIMEOUT_MS: Type.Integer({ default: 600_000, minimum: 0 }),
+  WRS_HEADERS_TIMEOUT_MS: Type.Integer({ default: 30_000, minimum: 100 }),
+  WRS_CONNECTION_TIMEOUT_MS: Type.Integer({ default: 120_000, minimum: 0 }),
+  WRS_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ default: 72_000, minimum: 1 }),
+  WRS_SHUTDOWN_TIMEOUT_MS: Type.Integer({ default: 25_000, minimum: 100 }),
+  WRS_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 6000, minimum: 0 }),
+  WRS_RATE_LIMIT_ADDRESS_PER_MINUTE: Type.Integer({ default: 600, minimum: 0 }),
+  WRS_CORS_ORIGINS: Type.Optional(Type.String({ minLength: 1 })),
+  WRS_HSTS_MAX_AGE_S: Type.Integer({ default: 0, minimum: 0 }),
+  WRS_DB_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 1000 }),
+  WRS_DB_CONNECT_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100 }),
+  WRS_DB_STATEMENT_TIMEOUT_MS: Type.Integer({ default: 60_000, minimum: 0 }),
+  WRS_SQLITE_BUSY_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 0 }),
+};
+
+const OperationsEnvSchema = Type.Object(OperationsEnv);
+type OperationsEnvValues = Static<typeof OperationsEnvSchema>;
+
+export interface ServerSettings {
+  /** Processes serving the port (node:cluster); 1 serves from the main process. */
+  readonly workers: number;
+  /** Longest time to receive a whole request (headers and body); 0 = no limit. */
+  readonly requestTimeoutMs: number;
+  readonly headersTimeoutMs: number;
+  /** A socket with no traffic either way for this long is closed; 0 = never. */
+  readonly connectionTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  /** Bound on draining in-flight requests after SIGTERM/SIGINT. */
+  readonly shutdownTimeoutMs: number;
+}
+
+export interface RateLimitSettings {
+  /** Requests a minute per company of a verified credential; 0 = unlimited. */
+  readonly perCompanyPerMinute: number;
+  /** Requests a minute per client address without a valid credential; 0 = unlimited. */
+  readonly perAddressPerMinute: number;
+}
+
+export interface BrowserSettings {
+  /** Exact origins allowed by CORS; empty = CORS off. */
+  readonly corsOrigins: readonly string[];
+  /** Strict-Transport-Security max-age; 0 = header not sent. */
+  readonly hstsMaxAgeSeconds: number;
+}
+
+export interface DatabaseSettings {
+  readonly poolSize: number;
+  readonly connectTimeoutMs: number;
+  /** PostgreSQL statement_timeout (and, a little later, the client-side read timeout); 0 = none. */
+  readonly statementTimeoutMs: number;
+  readonly sqliteBusyTimeoutMs: number;
+}
+
+export interface OperationsSettings {
+  readonly server: ServerSettings;
+  readonly rateLimit: RateLimitSettings;
+  readonly browser: BrowserSettings;
+  readonly database: DatabaseSettings;
+}
+
+/** Maps the validated environment onto settings; cross-field problems are pushed to `problems`. */
+export function operationsSettings(env: OperationsEnvValues, problems: string[]): OperationsSettings {
+  if (env.WRS_REQUEST_TIMEOUT_MS > 0 && env.WRS_HEADERS_TIMEOUT_MS > env.WRS_REQUEST_TIMEOUT_MS) {
+    problems.push('WRS_HEADERS_TIMEOUT_MS: must not exceed WRS_REQUEST_TIMEOUT_MS');
+  }
+  return Object.freeze({
+    server: Object.freeze({
+      workers: env.WRS_WORKERS === 'auto' ? availableParallelism() : Number(env.WRS_WORKERS),
+      requestTimeoutMs: env.WRS_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: env.WRS_HEADERS_TIMEOUT_MS,
+      connectionTimeoutMs: env.WRS_CONNECTION_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.WRS_KEEP_ALIVE_TIMEOUT_MS,
+      shutdownTimeoutMs: env.WRS_SHUTDOWN_TIMEOUT_MS,
+    }),
+    rateLimit: Object.freeze({
+      perCompanyPerMinute: env.WRS_RATE_LIMIT_PER_MINUTE,
+      perAddressPerMinute: env.WRS_RATE_LIMIT_ADDRESS_PER_MINUTE,
+    }),
+    browser: Object.freeze({
+      corsOrigins: Object.freeze(corsOrigins(env.WRS_CORS_ORIGINS, problems)),
+      hstsMaxAgeSeconds: env.WRS_HSTS_MAX_AGE_S,
+    }),
+    database: Object.freeze({
+      poolSize: env.WRS_DB_POOL_SIZE,
+      connectTimeoutMs: env.WRS_DB_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: env.WRS_DB_STATEMENT_TIMEOUT_MS,
+      sqliteBusyTimeoutMs: env.WRS_SQLITE_BUSY_TIMEOUT_MS,
+    }),
+  });
+}
+
+/** A comma-separated list of exact origins (`scheme://host[:port]`, no path). */
+function corsOrigins(value: string | undefined, problems: string[]): string[] {
+  if (value === undefined) return [];
+  const origins: string[] = [];
+  for (const entry of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+    let origin: string | undefined;
+    try {
+      const url = new URL(entry);
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === entry.replace(/\/$/, '').toLowerCase()) {
+        origin = url.origin;
+      }
+    } catch {
+      origin = undefined;
+    }
+    if (origin) origins.push(origin);
+    else problems.push(`WRS_CORS_ORIGINS: "${entry}" is not an origin like https://app.example.com`);
+  }
+  return origins;
+}
