@@ -5,9 +5,23 @@ import { uuidv7 } from '../lib/ids.js';
 import { registerErrorHandling } from './error-handler.js';
 import { registerAdminAuthentication } from './plugins/admin-auth.js';
 import { registerAuthentication } from './plugins/authenticate.js';
+import { registerCors } from './plugins/cors.js';
+import { registerDraining } from './plugins/draining.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { registerRateLimiting } from './plugins/rate-limit.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { adminTokenRoutes } from './routes/admin/tokens.js';
+import { adminChecksRoutes } from './routes/checks/admin-checks.js';
+import { adminCheckProviderRoutes } from './routes/checks/admin-providers.js';
+import { listChecksRoutes } from './routes/checks/list-checks.js';
+import { fileRoutes } from './routes/files/files.js';
+import { stepRoutes } from './routes/steps/steps.js';
+import { adminTemplateRoutes } from './routes/templates/admin-templates.js';
+import { adminRecordImportRoutes } from './routes/records/admin-records-import.js';
+import { adminRecordTypeRoutes } from './routes/records/admin-record-types.js';
+import { recordRoutes } from './routes/records/records.js';
 import { healthRoutes } from './routes/health.js';
+import { serverTimeoutOptions } from './server-options.js';
 
 export interface BuildAppOptions {
   /** pino logger options, or false for none (tests). */
@@ -38,13 +52,19 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
         useDefaults: true,
       },
     },
-    return503OnClosing: true,
+    // Draining answers with the service's own 503 body (plugins/draining.ts).
+    return503OnClosing: false,
+    ...serverTimeoutOptions(ctx.config.server),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
+  registerSecurityHeaders(app, ctx.config.browser);
+  registerDraining(app);
+  registerCors(app, ctx.config.browser.corsOrigins);
+  const rateLimiting = registerRateLimiting(app, ctx.config.rateLimit, ctx.clock);
   await registerOpenApi(app);
 
   await app.register(healthRoutes, { ctx });
@@ -52,6 +72,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(
     async (v1) => {
       registerAuthentication(v1, ctx.authenticator);
+      await v1.register(recordRoutes, { ctx });
+      await v1.register(listChecksRoutes, { ctx });
+      await v1.register(stepRoutes, { ctx });
+      await v1.register(fileRoutes, { ctx });
+      rateLimiting.limitByCompany(v1);
     },
     { prefix: '/v1' },
   );
@@ -59,7 +84,13 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(
     async (admin) => {
       registerAdminAuthentication(admin, ctx.config.adminToken);
+      rateLimiting.exemptOperator(admin);
       await admin.register(adminTokenRoutes, { ctx });
+      await admin.register(adminChecksRoutes, { ctx });
+      await admin.register(adminCheckProviderRoutes, { ctx });
+      await admin.register(adminTemplateRoutes, { ctx });
+      await admin.register(adminRecordTypeRoutes, { ctx });
+      await admin.register(adminRecordImportRoutes, { ctx });
     },
     { prefix: '/admin/v1' },
   );

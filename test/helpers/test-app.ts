@@ -38,6 +38,9 @@ export async function createTestApp(kind: DatabaseKind, options: TestAppOptions 
     WRS_ENCRYPTION_KEY: '00'.repeat(32),
     WRS_PUBLIC_URL: 'http://wrs.test',
     WRS_LOG_LEVEL: 'silent',
+    // Suites send many requests from one address; the hardening tests turn limits on themselves.
+    WRS_RATE_LIMIT_PER_MINUTE: '0',
+    WRS_RATE_LIMIT_ADDRESS_PER_MINUTE: '0',
     ...options.env,
   });
   const ctx = await createAppContext(config, options.clock ? { clock: options.clock } : {});

@@ -9,13 +9,14 @@ const Status = Type.Object({ status: Type.String() });
 export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/healthz',
-    { schema: { summary: 'The process is up', tags: ['health'], response: { 200: Status } } },
+    { config: { rateLimit: false }, schema: { summary: 'The process is up', tags: ['health'], response: { 200: Status } } },
     async () => ({ status: 'ok' }),
   );
 
   app.get(
     '/readyz',
     {
+      config: { rateLimit: false },
       schema: { summary: 'The database answers', tags: ['health'], response: { 200: Status, ...errorResponses(503) } },
     },
     async () => {

@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { serviceUnavailable } from '../../errors/app-error.js';
+
+/**
+ * Once the server starts closing, requests that arrive on connections still open are refused
+ * with the service's own 503 body (and `Connection: close`), so a load balancer retries them
+ * elsewhere; requests already in flight finish normally.
+ */
+export function registerDraining(app: FastifyInstance): void {
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!draining) return;
+    reply.header('connection', 'close');
+    throw serviceUnavailable('the server is shutting down; retry', 1);
+  });
+}

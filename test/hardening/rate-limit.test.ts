@@ -1,0 +1,187 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import { createAuthenticator } from '../../src/domain/auth/authenticator.js';
+import { createJwtVerifier } from '../../src/domain/auth/jwt-verifier.js';
+import { registerErrorHandling } from '../../src/http/error-handler.js';
+import { registerAuthentication } from '../../src/http/plugins/authenticate.js';
+import { clientAddressKey } from '../../src/http/plugins/client-address.js';
+import { registerRateLimiting } from '../../src/http/plugins/rate-limit.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { RateLimiter } from '../../src/lib/rate-limiter.js';
+import { createTestApp, signUserToken, TEST_ADMIN_TOKEN, TEST_JWT_SECRET, type TestApp } from '../helpers/test-app.js';
+
+function assertRateLimited(response: LightMyRequestResponse, limit: number): void {
+  assert.equal(response.statusCode, 429, response.body);
+  assert.equal(response.json().code, 'rate_limited');
+  assert.equal(typeof response.json().message, 'string');
+  assert.match(String(response.headers['retry-after']), /^[1-9]\d*$/);
+  assert.equal(response.headers['ratelimit-limit'], String(limit));
+  assert.equal(response.headers['ratelimit-remaining'], '0');
+  assert.match(String(response.headers['ratelimit-reset']), /^\d+$/);
+}
+
+describe('token buckets', () => {
+  it('allows the budget as a burst, then refills at the budget a minute', () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter(3, clock);
+    const first = limiter.take('k');
+    assert.deepEqual(first, { allowed: true, limit: 3, remaining: 2, resetSeconds: 20, retryAfterSeconds: 0 });
+    limiter.take('k');
+    assert.equal(limiter.take('k').remaining, 0);
+    const refused = limiter.take('k');
+    assert.equal(refused.allowed, false);
+    assert.equal(refused.retryAfterSeconds, 20);
+    assert.equal(refused.resetSeconds, 60);
+    clock.advanceSeconds(19);
+    assert.equal(limiter.take('k').allowed, false);
+    clock.advanceSeconds(1);
+    assert.equal(limiter.take('k').allowed, true);
+    assert.equal(limiter.take('other').remaining, 2, 'keys have separate budgets');
+  });
+
+  it('forgets idle keys and bounds the number of keys', () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter(60, clock, 100);
+    for (let i = 0; i < 250; i++) limiter.take(`key-${i}`);
+    assert.equal(limiter.size, 100, 'least recently used keys are evicted past the bound');
+    clock.advanceSeconds(0.5);
+    limiter.take('key-249');
+    assert.equal(limiter.sweep(), 100, 'buckets not yet refilled are kept');
+    clock.advanceSeconds(1);
+    assert.equal(limiter.sweep(), 1, 'refilled buckets are dropped; the recently used one is kept');
+    clock.advanceSeconds(2);
+    assert.equal(limiter.sweep(), 0);
+  });
+
+  it('keys IPv6 clients by /64 and IPv4-mapped addresses by their IPv4 address', () => {
+    assert.equal(clientAddressKey('203.0.113.9'), '203.0.113.9');
+    assert.equal(clientAddressKey('::ffff:203.0.113.9'), '203.0.113.9');
+    assert.equal(clientAddressKey('2001:db8:1:2:aaaa::1'), clientAddressKey('2001:0db8:0001:0002:bbbb:cccc:dddd:eeee'));
+    assert.equal(clientAddressKey('2001:db8:1:2::7'), '2001:db8:1:2::/64');
+    assert.notEqual(clientAddressKey('2001:db8:1:2::1'), clientAddressKey('2001:db8:1:3::1'));
+    assert.equal(clientAddressKey('::1'), '0:0:0:0::/64');
+    assert.equal(clientAddressKey('fe80::1%eth0'), 'fe80:0:0:0::/64');
+  });
+});
+
+describe('rate limiting by client address (the real app)', () => {
+  let t: TestApp;
+  const clock = new ManualClock('2026-03-01T00:00:00.000Z');
+  before(async () => {
+    t = await createTestApp('sqlite', {
+      clock,
+      env: { WRS_RATE_LIMIT_ADDRESS_PER_MINUTE: '3', WRS_RATE_LIMIT_PER_MINUTE: '1000' },
+    });
+  });
+  after(() => t.close());
+
+  it('limits requests without a credential per address, with the RateLimit headers', async () => {
+    const remoteAddress = '198.51.100.1';
+    const answers = [];
+    for (let i = 0; i < 3; i++) {
+      answers.push(await t.app.inject({ method: 'GET', url: '/v1/openapi.json', remoteAddress }));
+    }
+    assert.deepEqual(
+      answers.map((response) => [response.statusCode, response.headers['ratelimit-remaining']]),
+      [
+        [200, '2'],
+        [200, '1'],
+        [200, '0'],
+      ],
+    );
+    assert.equal(answers[0]!.headers['ratelimit-limit'], '3');
+    assert.equal(answers[0]!.headers['ratelimit-policy'], '3;w=60');
+    assertRateLimited(await t.app.inject({ method: 'GET', url: '/v1/openapi.json', remoteAddress }), 3);
+    assertRateLimited(await t.app.inject({ method: 'GET', url: '/v1/no-such-route', remoteAddress }), 3);
+
+    const elsewhere = await t.app.inject({ method: 'GET', url: '/v1/openapi.json', remoteAddress: '198.51.100.2' });
+    assert.equal(elsewhere.statusCode, 200, 'another address has its own budget');
+
+    clock.advanceSeconds(20);
+    const refilled = await t.app.inject({ method: 'GET', url: '/v1/openapi.json', remoteAddress });
+    assert.equal(refilled.statusCode, 200, 'one request a 20 s comes back');
+  });
+
+  it('counts refused credentials against the address and answers 429 past the budget', async () => {
+    const remoteAddress = '198.51.100.3';
+    const forged = await signUserToken({ company_id: 'c1' }, { secret: 'not-the-secret-0123456789abcdef0123456789' });
+    const send = (authorization: string) =>
+      t.app.inject({ method: 'POST', url: '/admin/v1/tokens', remoteAddress, headers: { authorization }, payload: { company_id: 'c1' } });
+    const userSend = (authorization: string) =>
+      t.app.inject({ method: 'GET', url: '/v1/no-such-route', remoteAddress, headers: { authorization } });
+    const statuses = [
+      (await send('Bearer wrong-operator-token')).statusCode,
+      (await userSend(`Bearer ${forged}`)).statusCode,
+      (await userSend('Basic abc')).statusCode,
+    ];
+    assert.deepEqual(statuses, [401, 404, 404]);
+    assertRateLimited(await send('Bearer wrong-operator-token'), 3);
+  });
+
+  it('does not limit the verified operator, nor health checks', async () => {
+    const remoteAddress = '198.51.100.4';
+    for (let i = 0; i < 6; i++) {
+      const minted = await t.app.inject({
+        method: 'POST',
+        url: '/admin/v1/tokens',
+        remoteAddress,
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+        payload: { company_id: 'c1' },
+      });
+      assert.equal(minted.statusCode, 201);
+      assert.equal(minted.headers['ratelimit-limit'], undefined);
+      for (const url of ['/healthz', '/readyz']) {
+        const health = await t.app.inject({ method: 'GET', url, remoteAddress });
+        assert.equal(health.statusCode, 200);
+        assert.equal(health.headers['ratelimit-limit'], undefined);
+      }
+    }
+  });
+});
+
+describe('rate limiting by company (the plugin behind real authentication)', () => {
+  let app: FastifyInstance;
+  const clock = new ManualClock('2026-03-01T00:00:00.000Z');
+  before(async () => {
+    const verifier = createJwtVerifier(
+      { secret: TEST_JWT_SECRET, publicKeyPem: undefined, jwksUrl: undefined, issuer: undefined, audience: undefined, leewaySeconds: 0 },
+      clock,
+    );
+    app = Fastify();
+    registerErrorHandling(app);
+    const limiting = registerRateLimiting(app, { perCompanyPerMinute: 2, perAddressPerMinute: 100 }, clock);
+    await app.register(
+      async (v1) => {
+        registerAuthentication(v1, createAuthenticator(verifier));
+        limiting.limitByCompany(v1);
+        v1.get('/probe', async (request) => ({ company: request.identity?.companyId }));
+      },
+      { prefix: '/v1' },
+    );
+    await app.ready();
+  });
+  after(() => app.close());
+
+  const probe = async (companyId: string, remoteAddress: string, userId = 'u1') =>
+    app.inject({
+      method: 'GET',
+      url: '/v1/probe',
+      remoteAddress,
+      headers: { authorization: `Bearer ${await signUserToken({ company_id: companyId, sub: userId })}` },
+    });
+
+  it('charges the verified company, whatever the address or user', async () => {
+    const first = await probe('acme', '203.0.113.1');
+    assert.equal(first.statusCode, 200);
+    assert.equal(first.headers['ratelimit-limit'], '2');
+    assert.equal(first.headers['ratelimit-remaining'], '1');
+    assert.equal((await probe('acme', '203.0.113.2', 'u2')).statusCode, 200);
+    assertRateLimited(await probe('acme', '203.0.113.3', 'u3'), 2);
+    const other = await probe('globex', '203.0.113.1');
+    assert.equal(other.statusCode, 200, 'another company has its own budget');
+    assert.equal(other.headers['ratelimit-remaining'], '1');
+    clock.advanceSeconds(30);
+    assert.equal((await probe('acme', '203.0.113.1')).statusCode, 200);
+  });
+});
