@@ -72,11 +72,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(
     async (v1) => {
       registerAuthentication(v1, ctx.authenticator);
+      rateLimiting.limitByCompany(v1);
       await v1.register(recordRoutes, { ctx });
       await v1.register(listChecksRoutes, { ctx });
       await v1.register(stepRoutes, { ctx });
       await v1.register(fileRoutes, { ctx });
-      rateLimiting.limitByCompany(v1);
     },
     { prefix: '/v1' },
   );
