@@ -2,9 +2,17 @@ import type { Config } from './config/config.js';
 import { createAuthenticator, type Authenticator } from './domain/auth/authenticator.js';
 import { createJwtVerifier, type JwtVerifier } from './domain/auth/jwt-verifier.js';
 import { createTokenSigner, type TokenSigner } from './domain/auth/token-signer.js';
+import { createFileService, type FileService } from './domain/files/file-service.js';
+import { createTemplateService, type TemplateService } from './domain/templates/template-service.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import type { BlobStore } from './providers/blob-store/blob-store.js';
+import { createDatabaseBlobStore } from './providers/blob-store/database-blob-store.js';
+import type { PdfRenderer } from './providers/pdf/pdf-renderer.js';
+import { createWorkerPoolRenderer, defaultRenderWorkers } from './providers/pdf/worker-pool-renderer.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
+import { createFilesRepository } from './storage/repositories/files-repository.js';
+import { createTemplatesRepository } from './storage/repositories/templates-repository.js';
 
 /**
  * The composition root: every repository, service and provider is built here from the config
@@ -17,6 +25,10 @@ export interface AppContext {
   readonly jwtVerifier: JwtVerifier;
   readonly tokenSigner: TokenSigner;
   readonly authenticator: Authenticator;
+  readonly pdfRenderer: PdfRenderer;
+  readonly blobStore: BlobStore;
+  readonly templateService: TemplateService;
+  readonly fileService: FileService;
   close(): Promise<void>;
 }
 
@@ -24,6 +36,8 @@ export interface AppContextOptions {
   clock?: Clock;
   /** Run migrations before serving (default true). */
   migrate?: boolean;
+  /** Renders PDFs; default: a worker-thread pool sized by WRS_PDF_WORKERS or the CPU count. */
+  pdfRenderer?: PdfRenderer;
 }
 
 export async function createAppContext(config: Config, options: AppContextOptions = {}): Promise<AppContext> {
@@ -38,6 +52,19 @@ export async function createAppContext(config: Config, options: AppContextOption
   const jwtVerifier = createJwtVerifier(config.jwt, clock);
   const tokenSigner = createTokenSigner(config.jwt.secret, clock);
   const authenticator = createAuthenticator(jwtVerifier);
+  const pdfRenderer =
+    options.pdfRenderer ??
+    createWorkerPoolRenderer({
+      workers: config.pdf.workers ?? defaultRenderWorkers(config.server.workers),
+      timeoutMs: config.pdf.timeoutMs,
+    });
+  const blobStore = createDatabaseBlobStore(database.db, clock);
+  const templateService = createTemplateService({
+    templates: createTemplatesRepository(database.db),
+    renderer: pdfRenderer,
+    clock,
+  });
+  const fileService = createFileService({ database, files: createFilesRepository(database.db), blobs: blobStore, clock });
 
   return {
     config,
@@ -46,7 +73,12 @@ export async function createAppContext(config: Config, options: AppContextOption
     jwtVerifier,
     tokenSigner,
     authenticator,
+    pdfRenderer,
+    blobStore,
+    templateService,
+    fileService,
     async close() {
+      await pdfRenderer.close();
       await database.close();
     },
   };

@@ -1,6 +1,8 @@
+import type { PdfTables } from './tables/pdf.js';
+
 /**
  * The database as Kysely sees it: one interface per feature's tables, merged here.
  * Every table's primary key starts with company_id, so the schema can be sharded on it.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface DB {}
+export interface DB extends PdfTables {}

@@ -17,6 +17,7 @@ const DESCRIPTIONS: Record<number, string> = {
   403: 'the credential may not do this',
   404: 'not found',
   413: 'payload too large',
+  422: 'understood but cannot be processed',
   429: 'rate limited',
   500: 'internal error',
   502: 'provider error',

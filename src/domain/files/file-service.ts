@@ -1,0 +1,93 @@
+import { AppError, notFound } from '../../errors/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import { uuidv7 } from '../../lib/ids.js';
+import type { BlobStore } from '../../providers/blob-store/blob-store.js';
+import type { Database } from '../../storage/database.js';
+import type { FileRow, FilesRepository } from '../../storage/repositories/files-repository.js';
+
+export interface StoredFile {
+  id: string;
+  record_id: string;
+  filename: string;
+  content_type: string;
+  size_bytes: number;
+  pages: number;
+  sha256: string;
+  template_id: string;
+  created_at: string;
+}
+
+export interface NewStoredFile {
+  recordId: string;
+  filename: string;
+  contentType: string;
+  templateId: string;
+  bytes: Uint8Array;
+  pages: number;
+  sha256: string;
+}
+
+export interface FileService {
+  /** Writes the metadata and the bytes in one transaction: both are stored, or neither. */
+  store(companyId: string, file: NewStoredFile): Promise<StoredFile>;
+  /** A record's file with its bytes, or a 404 (also for another company's file). */
+  download(companyId: string, recordId: string, fileId: string): Promise<{ file: StoredFile; bytes: Buffer }>;
+}
+
+export function createFileService(deps: {
+  database: Database;
+  files: FilesRepository;
+  blobs: BlobStore;
+  clock: Clock;
+}): FileService {
+  const { database, files, blobs, clock } = deps;
+  return {
+    async store(companyId, file) {
+      const now = clock.now();
+      const id = uuidv7(now.getTime());
+      const row = await database.db.transaction().execute(async (trx) => {
+        const inserted = await files.insert(
+          companyId,
+          {
+            id,
+            record_id: file.recordId,
+            filename: file.filename,
+            content_type: file.contentType,
+            size_bytes: file.bytes.byteLength,
+            pages: file.pages,
+            sha256: file.sha256,
+            template_id: file.templateId,
+            blob_key: `files/${id}`,
+            created_at: now.toISOString(),
+          },
+          trx,
+        );
+        await blobs.put(companyId, inserted.blob_key, file.bytes, trx);
+        return inserted;
+      });
+      return toStoredFile(row);
+    },
+
+    async download(companyId, recordId, fileId) {
+      const row = await files.findForRecord(companyId, recordId, fileId);
+      if (!row) throw notFound(`no file '${fileId}' for record '${recordId}'`);
+      const bytes = await blobs.get(companyId, row.blob_key);
+      if (!bytes) throw new AppError(500, 'internal', 'internal error', { cause: new Error(`blob ${row.blob_key} is missing`) });
+      return { file: toStoredFile(row), bytes };
+    },
+  };
+}
+
+function toStoredFile(row: FileRow): StoredFile {
+  return {
+    id: row.id,
+    record_id: row.record_id,
+    filename: row.filename,
+    content_type: row.content_type,
+    size_bytes: row.size_bytes,
+    pages: row.pages,
+    sha256: row.sha256,
+    template_id: row.template_id,
+    created_at: row.created_at,
+  };
+}

@@ -1,0 +1,91 @@
+import type { Template } from '@pdfme/common';
+import { invalidBody, notFound } from '../../errors/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import { RenderRejectedError, type PdfRenderer } from '../../providers/pdf/pdf-renderer.js';
+import type { TemplatesRepository } from '../../storage/repositories/templates-repository.js';
+import { renderFailure } from './render-failure.js';
+import { checkTemplateDocument, sampleInputs } from './template-document.js';
+
+/** Template IDs are chosen by the operator and appear in step inputs. */
+const TEMPLATE_ID = /^[A-Za-z0-9._~-]{1,128}$/;
+
+export interface TemplateSummary {
+  id: string;
+  company_id: string;
+  size_bytes: number;
+  pages: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TemplateService {
+  /** Checks, trial-renders and stores a template; a template that cannot render is a 400. */
+  put(companyId: string, templateId: string, body: unknown): Promise<{ created: boolean; template: TemplateSummary }>;
+  /** The template as stored, or a 404. */
+  get(companyId: string, templateId: string): Promise<Template>;
+  /** The template as stored, or null. */
+  find(companyId: string, templateId: string): Promise<Template | null>;
+  delete(companyId: string, templateId: string): Promise<void>;
+}
+
+export function createTemplateService(deps: {
+  templates: TemplatesRepository;
+  renderer: PdfRenderer;
+  clock: Clock;
+}): TemplateService {
+  const { templates, renderer, clock } = deps;
+
+  const find = async (companyId: string, templateId: string): Promise<Template | null> => {
+    const row = await templates.find(companyId, templateId);
+    return row ? (JSON.parse(row.template_json) as Template) : null;
+  };
+
+  return {
+    async put(companyId, templateId, body) {
+      if (!TEMPLATE_ID.test(templateId)) {
+        throw invalidBody('a template ID is 1 to 128 letters, digits, dots, underscores, tildes or hyphens');
+      }
+      const template = checkTemplateDocument(body);
+      const at = clock.now().toISOString();
+      let pages: number;
+      try {
+        ({ pages } = await renderer.render({ template, inputs: sampleInputs(template), title: templateId, createdAt: at }));
+      } catch (error) {
+        if (error instanceof RenderRejectedError) throw invalidBody(`the template cannot render: ${error.reason}`);
+        throw renderFailure(error);
+      }
+      if (pages === 0) throw invalidBody('the template cannot render: it produces no pages');
+      const templateJson = JSON.stringify(template);
+      const { created, row } = await templates.save(companyId, {
+        id: templateId,
+        templateJson,
+        sizeBytes: Buffer.byteLength(templateJson),
+        pages,
+        at,
+      });
+      return {
+        created,
+        template: {
+          id: row.id,
+          company_id: row.company_id,
+          size_bytes: row.size_bytes,
+          pages: row.pages,
+          created_at: row.created_at,
+          updated_at: row.updated_at,
+        },
+      };
+    },
+
+    async get(companyId, templateId) {
+      const template = await find(companyId, templateId);
+      if (!template) throw notFound(`no template '${templateId}'`);
+      return template;
+    },
+
+    find,
+
+    async delete(companyId, templateId) {
+      if (!(await templates.delete(companyId, templateId))) throw notFound(`no template '${templateId}'`);
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AppContext } from '../../../app-context.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { PdfTemplate, TemplateParams, TemplateSummary } from './schemas.js';
+
+/** Operator routes: a company's pdfme templates for the pdf_create step. */
+export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const { templateService } = ctx;
+
+  app.put(
+    '/companies/:company/templates/:templateId',
+    {
+      bodyLimit: ctx.config.pdf.templateLimitBytes,
+      schema: {
+        summary: 'Store (create or replace) a PDF template',
+        description:
+          'The body is the pdfme template itself. It is checked with pdfme\'s checkTemplate and by a trial ' +
+          'render with the schemas\' sample content; a template that cannot render is refused with 400. ' +
+          `Bodies over WRS_TEMPLATE_LIMIT_BYTES (${ctx.config.pdf.templateLimitBytes} bytes) are refused with 413.`,
+        tags: ['operator'],
+        params: TemplateParams,
+        body: PdfTemplate,
+        response: {
+          200: Type.Object({ ...TemplateSummary.properties }, { description: 'template replaced' }),
+          201: Type.Object({ ...TemplateSummary.properties }, { description: 'template created' }),
+          ...errorResponses(400, 401, 413, 503, 504),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { company, templateId } = request.params;
+      const { created, template } = await templateService.put(company, templateId, request.body);
+      return reply.code(created ? 201 : 200).send(template);
+    },
+  );
+
+  app.get(
+    '/companies/:company/templates/:templateId',
+    {
+      schema: {
+        summary: 'Read a PDF template as stored',
+        tags: ['operator'],
+        params: TemplateParams,
+        response: { 200: PdfTemplate, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) =>
+      (await templateService.get(request.params.company, request.params.templateId)) as Static<typeof PdfTemplate>,
+  );
+
+  app.delete(
+    '/companies/:company/templates/:templateId',
+    {
+      schema: {
+        summary: 'Delete a PDF template',
+        description: 'PDFs already rendered with it stay downloadable.',
+        tags: ['operator'],
+        params: TemplateParams,
+        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      await templateService.delete(request.params.company, request.params.templateId);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,48 @@
+export interface RenderRequest {
+  /** A pdfme template `{basePdf, schemas}`. */
+  template: unknown;
+  /** Values by schema name. */
+  inputs: Record<string, string>;
+  title: string;
+  /** ISO 8601; the PDF's creation date. */
+  createdAt: string;
+}
+
+export interface RenderedPdf {
+  bytes: Uint8Array;
+  pages: number;
+  sha256: string;
+  /** Wall time from submission to result, queueing included. */
+  renderMs: number;
+}
+
+/** Renders pdfme templates into PDFs off the event loop. */
+export interface PdfRenderer {
+  render(request: RenderRequest): Promise<RenderedPdf>;
+  /** Threads the renderer may use. */
+  readonly workers: number;
+  close(): Promise<void>;
+}
+
+/** The template cannot render these inputs; the message is safe to show the caller. */
+export class RenderRejectedError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'RenderRejectedError';
+  }
+}
+
+export class RenderTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`PDF render did not finish within ${timeoutMs} ms`);
+    this.name = 'RenderTimeoutError';
+  }
+}
+
+/** The renderer could not take or finish the job (queue full, shutting down, worker lost). */
+export class RendererUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RendererUnavailableError';
+  }
+}

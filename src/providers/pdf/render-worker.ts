@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import { getDefaultFont } from '@pdfme/common';
+import type { Template } from '@pdfme/common';
+import { generate } from '@pdfme/generator';
+import { PDFDocument } from '@pdfme/pdf-lib';
+import { PDFME_PLUGINS } from './pdfme-plugins.js';
+import type { RenderOutcome, RenderTask } from './render-task.js';
+
+// Decoded once per worker thread; the only font offered, so nothing is ever fetched.
+const FONT = getDefaultFont();
+const MAX_REASON_LENGTH = 500;
+
+/** Called once per thread when the pool starts, so that loading pdfme is not billed to a render. */
+export function warmup(): boolean {
+  return FONT !== undefined && typeof generate === 'function';
+}
+
+/** Runs in a worker thread (piscina): renders one PDF. */
+export default async function renderPdf(task: RenderTask): Promise<RenderOutcome> {
+  try {
+    const createdAt = new Date(task.createdAt);
+    const pdf = await generate({
+      template: task.template as Template,
+      inputs: [task.inputs],
+      plugins: PDFME_PLUGINS,
+      options: { font: FONT, title: task.title, creationDate: createdAt, modificationDate: createdAt },
+    });
+    const pages = (await PDFDocument.load(pdf, { updateMetadata: false })).getPageCount();
+    const sha256 = createHash('sha256').update(pdf).digest('hex');
+    return { ok: true, pdf, pages, sha256 };
+  } catch (error) {
+    return { ok: false, reason: describe(error) };
+  }
+}
+
+/** pdfme's messages name the schema or input at fault; keep them, without the package tag. */
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cleaned = message
+    .replace(/\[@pdfme\/[a-z-]+\]\s*/g, '')
+    .replace(/\s*Check this document: \S+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return cleaned.length > MAX_REASON_LENGTH ? `${cleaned.slice(0, MAX_REASON_LENGTH)}...` : cleaned || 'render failed';
+}

@@ -1,0 +1,121 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import {
+  RenderRejectedError,
+  RendererUnavailableError,
+  RenderTimeoutError,
+  type PdfRenderer,
+} from './pdf-renderer.js';
+import type { RenderOutcome, RenderTask } from './render-task.js';
+
+export interface WorkerPoolRendererOptions {
+  /** Worker threads; defaults to the CPU count. */
+  workers?: number | undefined;
+  /** Per render, queueing included; a render past it is aborted and its thread replaced. */
+  timeoutMs: number;
+  /** Renders waiting for a thread beyond which new ones are refused. */
+  maxQueue?: number;
+  /** How long the threads may take to start (load pdfme) before renders fail as unavailable. */
+  startupTimeoutMs?: number;
+  /** The worker module (a file URL); exports `default(task)` and `warmup()`. */
+  workerFile?: string;
+  /** Errors of the pool that belong to no render (a thread that died while idle, ...). */
+  onPoolError?: (error: unknown) => void;
+}
+
+// Under tsx (tests, `npm run dev`) this module is TypeScript and so is its worker; in dist/ both are .js.
+const WORKER_FILE = new URL(`./render-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+
+/**
+ * Renders in a piscina pool of worker threads so that the event loop keeps serving requests
+ * while PDFs render. The pool starts on the first render (a process that never renders never
+ * pays for the threads), and every thread loads pdfme before the first render's clock starts.
+ */
+export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): PdfRenderer {
+  const workers = options.workers ?? availableParallelism();
+  let pool: Piscina<RenderTask, RenderOutcome> | undefined;
+  let ready: Promise<void> | undefined;
+  let closed = false;
+
+  const start = (): Promise<void> => {
+    if (closed) return Promise.reject(new RendererUnavailableError('the PDF renderer is shutting down'));
+    if (ready) return ready;
+    const created = new Piscina<RenderTask, RenderOutcome>({
+      filename: options.workerFile ?? WORKER_FILE,
+      minThreads: workers,
+      maxThreads: workers,
+      maxQueue: options.maxQueue ?? Math.max(64, workers * 32),
+    });
+    // Without a listener an 'error' event would take the whole process down.
+    created.on('error', (error: unknown) => options.onPoolError?.(error));
+    pool = created;
+    const signal = AbortSignal.timeout(options.startupTimeoutMs ?? 60_000);
+    const warmups = Array.from({ length: workers }, () =>
+      created.run(undefined as unknown as RenderTask, { name: 'warmup', signal }),
+    );
+    ready = Promise.all(warmups).then(
+      () => undefined,
+      (error: unknown) => {
+        // A failed start is not cached: the next render tries a fresh pool.
+        if (pool === created) {
+          pool = undefined;
+          ready = undefined;
+        }
+        void created.destroy();
+        throw new RendererUnavailableError('the PDF renderer could not start', { cause: error });
+      },
+    );
+    return ready;
+  };
+
+  return {
+    workers,
+
+    async render(request) {
+      await start();
+      const running = pool;
+      if (!running || closed) throw new RendererUnavailableError('the PDF renderer is shutting down');
+      const started = performance.now();
+      const task: RenderTask = {
+        template: request.template,
+        inputs: request.inputs,
+        title: request.title,
+        createdAt: request.createdAt,
+      };
+      let outcome: RenderOutcome;
+      try {
+        outcome = await running.run(task, { signal: AbortSignal.timeout(options.timeoutMs) });
+      } catch (error) {
+        if ((error as Error | undefined)?.name === 'AbortError') throw new RenderTimeoutError(options.timeoutMs);
+        const queueFull = (error as Error | undefined)?.message === 'Task queue is at limit';
+        throw new RendererUnavailableError(
+          queueFull ? 'too many PDF renders are waiting; retry shortly' : 'the PDF renderer failed',
+          { cause: error },
+        );
+      }
+      if (!outcome.ok) throw new RenderRejectedError(outcome.reason);
+      return {
+        bytes: outcome.pdf,
+        pages: outcome.pages,
+        sha256: outcome.sha256,
+        renderMs: performance.now() - started,
+      };
+    },
+
+    async close() {
+      closed = true;
+      const running = pool;
+      pool = undefined;
+      ready = undefined;
+      await running?.destroy();
+    },
+  };
+}
+
+/**
+ * Threads for one process: the CPUs shared out among the processes serving the port
+ * (WRS_WORKERS), at least one.
+ */
+export function defaultRenderWorkers(processes: number): number {
+  return Math.max(1, Math.floor(availableParallelism() / Math.max(1, processes)));
+}
