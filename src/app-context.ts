@@ -2,6 +2,8 @@ import type { Config } from './config/config.js';
 import { createAuthenticator, type Authenticator } from './domain/auth/authenticator.js';
 import { createJwtVerifier, type JwtVerifier } from './domain/auth/jwt-verifier.js';
 import { createTokenSigner, type TokenSigner } from './domain/auth/token-signer.js';
+import { createRecordTypesService, type RecordTypesService } from './domain/record-types/record-types-service.js';
+import { createRecordsService, type RecordsService } from './domain/records/records-service.js';
 import { createFileService, type FileService } from './domain/files/file-service.js';
 import { createTemplateService, type TemplateService } from './domain/templates/template-service.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -11,6 +13,8 @@ import type { PdfRenderer } from './providers/pdf/pdf-renderer.js';
 import { createWorkerPoolRenderer, defaultRenderWorkers } from './providers/pdf/worker-pool-renderer.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
+import { createRecordTypesRepository } from './storage/repositories/record-types-repository.js';
+import { createRecordsRepository } from './storage/repositories/records-repository.js';
 import { createFilesRepository } from './storage/repositories/files-repository.js';
 import { createTemplatesRepository } from './storage/repositories/templates-repository.js';
 
@@ -25,6 +29,8 @@ export interface AppContext {
   readonly jwtVerifier: JwtVerifier;
   readonly tokenSigner: TokenSigner;
   readonly authenticator: Authenticator;
+  readonly recordTypes: RecordTypesService;
+  readonly records: RecordsService;
   readonly pdfRenderer: PdfRenderer;
   readonly blobStore: BlobStore;
   readonly templateService: TemplateService;
@@ -51,6 +57,8 @@ export async function createAppContext(config: Config, options: AppContextOption
   }
   const jwtVerifier = createJwtVerifier(config.jwt, clock);
   const tokenSigner = createTokenSigner(config.jwt.secret, clock);
+  const recordTypes = createRecordTypesService({ repository: createRecordTypesRepository(database.db), clock });
+  const records = createRecordsService({ repository: createRecordsRepository(database), recordTypes, clock });
   const authenticator = createAuthenticator(jwtVerifier);
   const pdfRenderer =
     options.pdfRenderer ??
@@ -73,6 +81,8 @@ export async function createAppContext(config: Config, options: AppContextOption
     jwtVerifier,
     tokenSigner,
     authenticator,
+    recordTypes,
+    records,
     pdfRenderer,
     blobStore,
     templateService,

@@ -1,8 +1,10 @@
 import type { PdfTables } from './tables/pdf.js';
+import type { RecordTokensTables } from './tables/record-tokens.js';
+import type { RecordsTables } from './tables/records.js';
 
 /**
  * The database as Kysely sees it: one interface per feature's tables, merged here.
  * Every table's primary key starts with company_id, so the schema can be sharded on it.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface DB extends PdfTables {}
+export interface DB extends PdfTables, RecordsTables, RecordTokensTables {}

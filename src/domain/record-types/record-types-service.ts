@@ -1,0 +1,100 @@
+import { notFound } from '../../errors/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import type { RecordTypesRepository, StoredRecordType } from '../../storage/repositories/record-types-repository.js';
+import { CompiledTypeCache } from './compiled-type-cache.js';
+import { compileRecordType, type CompiledRecordType } from './compiled-type.js';
+import { parseRecordTypeDefinition, type RecordType, type RecordTypeDefinition } from './definition.js';
+
+export interface RecordTypesService {
+  /** Defines or replaces a type; `created` is false for a replacement. Throws a 400 listing every problem. */
+  put(companyId: string, typeId: string, body: unknown): Promise<{ type: RecordType; created: boolean }>;
+  get(companyId: string, typeId: string): Promise<RecordType>;
+  list(companyId: string): Promise<RecordType[]>;
+  remove(companyId: string, typeId: string): Promise<void>;
+  /** The compiled current version of a type, or undefined when the company has no such type. */
+  compiled(companyId: string, typeId: string): Promise<CompiledRecordType | undefined>;
+  /** The compiled current versions of the types named (or of all the company's types), by type id. */
+  compiledMany(companyId: string, typeIds?: readonly string[]): Promise<Map<string, CompiledRecordType>>;
+}
+
+export interface RecordTypesServiceDeps {
+  repository: RecordTypesRepository;
+  clock: Clock;
+  cache?: CompiledTypeCache;
+}
+
+export function createRecordTypesService({ repository, clock, cache = new CompiledTypeCache() }: RecordTypesServiceDeps): RecordTypesService {
+  function compile(companyId: string, stored: StoredRecordType): CompiledRecordType {
+    const cached = cache.get(companyId, stored.id, stored.version);
+    if (cached) return cached;
+    const compiled = compileRecordType(toRecordType(stored));
+    cache.set(companyId, compiled);
+    return compiled;
+  }
+
+  async function compiledMany(companyId: string, typeIds?: readonly string[]): Promise<Map<string, CompiledRecordType>> {
+    const versions = await repository.versions(companyId, typeIds);
+    const result = new Map<string, CompiledRecordType>();
+    const misses: string[] = [];
+    for (const { id, version } of versions) {
+      const cached = cache.get(companyId, id, version);
+      if (cached) result.set(id, cached);
+      else misses.push(id);
+    }
+    for (const stored of await repository.findMany(companyId, misses)) result.set(stored.id, compile(companyId, stored));
+    return result;
+  }
+
+  return {
+    async put(companyId, typeId, body) {
+      const definition = parseRecordTypeDefinition(typeId, body);
+      const existing = await repository.versions(companyId, [typeId]);
+      const stored = await repository.put(companyId, typeId, {
+        name: definition.name,
+        definition: JSON.stringify(storedDefinition(definition)),
+        at: clock.now().toISOString(),
+      });
+      return { type: compile(companyId, stored).type, created: existing.length === 0 };
+    },
+
+    async get(companyId, typeId) {
+      const stored = await repository.find(companyId, typeId);
+      if (!stored) throw notFound(`record type '${typeId}' not found`);
+      return compile(companyId, stored).type;
+    },
+
+    async list(companyId) {
+      return (await repository.list(companyId)).map((stored) => compile(companyId, stored).type);
+    },
+
+    async remove(companyId, typeId) {
+      if (!(await repository.remove(companyId, typeId, clock.now().toISOString()))) {
+        throw notFound(`record type '${typeId}' not found`);
+      }
+    },
+
+    async compiled(companyId, typeId) {
+      return (await compiledMany(companyId, [typeId])).get(typeId);
+    },
+
+    compiledMany,
+  };
+}
+
+function storedDefinition({ fields, statuses, views }: RecordTypeDefinition) {
+  return { fields, statuses, views };
+}
+
+function toRecordType(stored: StoredRecordType): RecordType {
+  const { fields, statuses, views } = JSON.parse(stored.definition) as Omit<RecordTypeDefinition, 'name'>;
+  return {
+    id: stored.id,
+    name: stored.name,
+    fields,
+    statuses,
+    views,
+    version: stored.version,
+    created_at: stored.createdAt,
+    updated_at: stored.updatedAt,
+  };
+}

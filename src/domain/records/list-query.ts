@@ -1,0 +1,112 @@
+import { invalidQuery } from '../../errors/app-error.js';
+import { parseTimestampFilter } from '../../lib/timestamps.js';
+
+export const MAX_PAGE_SIZE = 100;
+
+/** The raw query of GET /records, as validated by the route schema. */
+export interface RawRecordListQuery {
+  readonly [name: string]: string | number | undefined;
+}
+
+export interface TimeFilter {
+  readonly column: 'created_at' | 'updated_at';
+  readonly bound: 'after' | 'before';
+  /** Normalised ISO 8601 UTC. */
+  readonly iso: string;
+}
+
+export interface RecordListQuery {
+  readonly recordType?: string;
+  readonly viewId?: string;
+  readonly time?: TimeFilter;
+  readonly cursor?: { readonly kind: 'next' | 'prev'; readonly id: string };
+  readonly limit: number;
+  /** The filters (and `limit`, when given) under their canonical names, for the `next`/`prev` links. */
+  readonly linkParams: ReadonlyArray<readonly [string, string]>;
+}
+
+const TIME_FILTERS: ReadonlyArray<{ names: readonly [string, string]; column: TimeFilter['column']; bound: TimeFilter['bound'] }> = [
+  { names: ['created_after', 'createdAfter'], column: 'created_at', bound: 'after' },
+  { names: ['created_before', 'createdBefore'], column: 'created_at', bound: 'before' },
+  { names: ['updated_after', 'updatedAfter'], column: 'updated_at', bound: 'after' },
+  { names: ['updated_before', 'updatedBefore'], column: 'updated_at', bound: 'before' },
+];
+
+/** Every parameter GET /records accepts. */
+export const RECORD_LIST_PARAMS = [
+  'record_type',
+  'recordType',
+  'view_id',
+  'viewId',
+  ...TIME_FILTERS.flatMap((filter) => filter.names),
+  'next',
+  'prev',
+  'limit',
+] as const;
+
+/**
+ * Applies the rules of GET /records: aliases, at most one timestamp filter (a snake name and
+ * its camel alias count as two), next and prev never together, timestamps in ISO 8601.
+ */
+export function parseRecordListQuery(raw: RawRecordListQuery): RecordListQuery {
+  const linkParams: Array<[string, string]> = [];
+  const recordType = aliased(raw, 'record_type', 'recordType');
+  if (recordType !== undefined) linkParams.push(['record_type', recordType]);
+  const viewId = aliased(raw, 'view_id', 'viewId');
+  if (viewId !== undefined) linkParams.push(['view_id', viewId]);
+
+  const timeParams = TIME_FILTERS.flatMap((filter) =>
+    filter.names.filter((name) => raw[name] !== undefined).map((name) => ({ name, filter })),
+  );
+  if (timeParams.length > 1) {
+    const names = timeParams.map((param) => param.name);
+    throw invalidQuery(`at most one timestamp filter may be used in one request; got ${names.join(', ')}`, names);
+  }
+  let time: TimeFilter | undefined;
+  const timeParam = timeParams[0];
+  if (timeParam) {
+    const value = String(raw[timeParam.name]);
+    const parsed = parseTimestampFilter(value);
+    if (!parsed) {
+      throw invalidQuery(
+        `query parameter '${timeParam.name}' must be an ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset`,
+        [timeParam.name],
+      );
+    }
+    time = { column: timeParam.filter.column, bound: timeParam.filter.bound, iso: parsed.iso };
+    linkParams.push([timeParam.filter.names[0], value]);
+  }
+
+  if (raw.next !== undefined && raw.prev !== undefined) {
+    throw invalidQuery('next and prev must not be sent together', ['next', 'prev']);
+  }
+  const cursor =
+    raw.next !== undefined
+      ? { kind: 'next' as const, id: String(raw.next) }
+      : raw.prev !== undefined
+        ? { kind: 'prev' as const, id: String(raw.prev) }
+        : undefined;
+
+  const limit = raw.limit === undefined ? MAX_PAGE_SIZE : Number(raw.limit);
+  if (raw.limit !== undefined) linkParams.push(['limit', String(limit)]);
+
+  return {
+    ...(recordType === undefined ? {} : { recordType }),
+    ...(viewId === undefined ? {} : { viewId }),
+    ...(time ? { time } : {}),
+    ...(cursor ? { cursor } : {}),
+    limit,
+    linkParams,
+  };
+}
+
+/** A parameter and its alias name one filter: both may be sent only with the same value. */
+function aliased(raw: RawRecordListQuery, name: string, alias: string): string | undefined {
+  const value = raw[name];
+  const aliasValue = raw[alias];
+  if (value !== undefined && aliasValue !== undefined && String(value) !== String(aliasValue)) {
+    throw invalidQuery(`'${name}' and its alias '${alias}' were both sent, with different values`, [name, alias]);
+  }
+  const chosen = value ?? aliasValue;
+  return chosen === undefined ? undefined : String(chosen);
+}

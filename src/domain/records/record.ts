@@ -1,0 +1,54 @@
+import type { CompiledRecordType } from '../record-types/compiled-type.js';
+import type { RecordRow } from '../../storage/repositories/records-repository.js';
+
+/** A record as the API returns it; optional keys are absent when the record has none. */
+export interface RecordResource {
+  id: string;
+  record_type: string;
+  uid?: unknown;
+  status: string;
+  parent_record?: Record<string, unknown> | null;
+  child_records: unknown[];
+  instance?: unknown;
+  fields?: Record<string, unknown>;
+  linked?: Record<string, Record<string, unknown>>;
+  views: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+export const CUSTOM_RECORD_TYPE = 'custom';
+
+/** The custom record type a record follows: its uid, for records of kind `custom`. */
+export function typeIdOf(recordType: string, uid: unknown): string | null {
+  return recordType === CUSTOM_RECORD_TYPE && typeof uid === 'string' ? uid : null;
+}
+
+const json = (text: string | null): unknown => (text === null ? undefined : JSON.parse(text));
+
+/**
+ * Builds the API form of a stored record. A record of a live custom type is in the views its
+ * current status puts it in; any other record keeps the views it was imported with.
+ */
+export function toRecordResource(row: RecordRow, type: CompiledRecordType | undefined): RecordResource {
+  const resource: RecordResource = {
+    id: row.id,
+    record_type: row.record_type,
+    status: row.status,
+    child_records: JSON.parse(row.child_records) as unknown[],
+    views: type ? type.viewsFor(row.status) : (JSON.parse(row.views) as string[]),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+  if (row.uid !== null) resource.uid = json(row.uid);
+  if (row.parent_record !== null) resource.parent_record = json(row.parent_record) as RecordResource['parent_record'];
+  if (row.instance !== null) resource.instance = json(row.instance);
+  if (row.fields !== null) resource.fields = json(row.fields) as RecordResource['fields'];
+  if (row.linked !== null) resource.linked = json(row.linked) as RecordResource['linked'];
+  return resource;
+}
+
+/** Stores a value of an optional JSON column: absent as NULL, anything else as JSON text. */
+export function toJsonColumn(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}

@@ -1,0 +1,130 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../app-context.js';
+import { FIELD_TYPES } from '../../../domain/record-types/definition.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { objectBodyValidator } from './object-body.js';
+
+const Text = Type.String({ minLength: 1, maxLength: 200 });
+
+const FieldDefinition = Type.Object(
+  {
+    uid: Type.String({ minLength: 1, maxLength: 200, description: 'field UID: the key of create and update bodies; not "status"' }),
+    field_name: Type.String({ minLength: 1, maxLength: 200, description: 'the key of the field in a record\'s fields' }),
+    type: Type.Union(FIELD_TYPES.map((type) => Type.Literal(type))),
+    required: Type.Optional(Type.Boolean({ default: false })),
+  },
+  { additionalProperties: false },
+);
+
+const ViewDefinition = Type.Object(
+  {
+    id: Text,
+    name: Text,
+    statuses: Type.Optional(Type.Array(Text, { description: 'statuses of the records in the view; empty or absent: every record of the type' })),
+  },
+  { additionalProperties: false },
+);
+
+const RecordTypeBody = Type.Object(
+  {
+    id: Type.Optional(Type.String({ description: 'must equal the typeId of the path when sent' })),
+    name: Text,
+    fields: Type.Optional(Type.Array(FieldDefinition, { maxItems: 500 })),
+    statuses: Type.Optional(Type.Array(Text, { maxItems: 200, description: 'the first is the initial status ("new" when none)' })),
+    views: Type.Optional(Type.Array(ViewDefinition, { maxItems: 200 })),
+  },
+  { additionalProperties: false },
+);
+
+const RecordType = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    fields: Type.Array(
+      Type.Object({ uid: Type.String(), field_name: Type.String(), type: Type.String(), required: Type.Boolean() }),
+    ),
+    statuses: Type.Array(Type.String()),
+    views: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), statuses: Type.Array(Type.String()) })),
+    version: Type.Integer({ description: 'bumped on every replacement' }),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'RecordType' },
+);
+
+const Params = Type.Object({ company: Type.String({ maxLength: 200 }), typeId: Type.String({ maxLength: 200 }) });
+const CompanyParams = Type.Object({ company: Type.String({ maxLength: 200 }) });
+
+/** Operator API: a company's custom record types. */
+export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const types = ctx.recordTypes;
+
+  app.put(
+    '/companies/:company/record-types/:typeId',
+    {
+      validatorCompiler: objectBodyValidator,
+      schema: {
+        summary: 'Define or replace a custom record type',
+        description:
+          'Answers 201 when the type is new, 200 when it replaced one; the new definition applies to the next request. ' +
+          'A 400 lists every problem of the definition in `problems`.',
+        tags: ['operator'],
+        params: Params,
+        body: RecordTypeBody,
+        response: { 200: RecordType, 201: RecordType, ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      const { company, typeId } = request.params;
+      const { type, created } = await types.put(company, typeId, request.body);
+      return reply.code(created ? 201 : 200).send(type);
+    },
+  );
+
+  app.get(
+    '/companies/:company/record-types/:typeId',
+    {
+      schema: {
+        summary: 'Read a custom record type',
+        tags: ['operator'],
+        params: Params,
+        response: { 200: RecordType, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => types.get(request.params.company, request.params.typeId),
+  );
+
+  app.get(
+    '/companies/:company/record-types',
+    {
+      schema: {
+        summary: 'List a company\'s custom record types',
+        tags: ['operator'],
+        params: CompanyParams,
+        response: { 200: Type.Object({ count: Type.Integer(), results: Type.Array(RecordType) }), ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      const results = await types.list(request.params.company);
+      return { count: results.length, results };
+    },
+  );
+
+  app.delete(
+    '/companies/:company/record-types/:typeId',
+    {
+      schema: {
+        summary: 'Delete a custom record type',
+        description: 'Its records stay: readable and listed, in no view, taking only status in PATCH, until the type is defined again.',
+        tags: ['operator'],
+        params: Params,
+        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      await types.remove(request.params.company, request.params.typeId);
+      return reply.code(204).send(null);
+    },
+  );
+};

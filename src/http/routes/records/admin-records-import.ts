@@ -1,0 +1,60 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../app-context.js';
+import type { ImportEntry } from '../../../domain/records/import.js';
+import { invalidBody } from '../../../errors/app-error.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { NDJSON_CONTENT_TYPES, NdjsonBody } from './ndjson.js';
+import { RecordSchema } from './schemas.js';
+
+/** Imports are migrations of whole workboards: far larger than an API call. */
+export const IMPORT_BODY_LIMIT_BYTES = 256 * 1_048_576;
+
+const ImportedRecord = Type.Partial(RecordSchema, {
+  title: 'ImportedRecord',
+  description:
+    'A record in the Record shape; record_type is required, status too unless the record is of a defined custom type. ' +
+    'id is kept when given; timestamps default to now; absent keys stay absent.',
+});
+
+/** Operator API: import records of any kind, all or nothing. */
+export const adminRecordImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // Encapsulated in this plugin: other routes keep their own parsers.
+  app.addContentTypeParser(NDJSON_CONTENT_TYPES, { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT_BYTES }, (_request, body, done) => {
+    done(null, NdjsonBody.parse(body as string));
+  });
+
+  app.post(
+    '/companies/:company/records',
+    {
+      bodyLimit: IMPORT_BODY_LIMIT_BYTES,
+      // The domain checks every record and reports all problems at once.
+      validatorCompiler: () => (data: unknown) => ({ value: data }),
+      schema: {
+        summary: 'Import records of any kind',
+        description:
+          'A JSON array, or NDJSON (application/x-ndjson, one record per line). All or nothing: any problem refuses the whole ' +
+          'request with a 400 listing the problems; an existing id is a problem.',
+        tags: ['operator'],
+        params: Type.Object({ company: Type.String({ maxLength: 200 }) }),
+        body: Type.Array(ImportedRecord),
+        response: { 200: Type.Object({ imported: Type.Integer() }), ...errorResponses(400, 401, 413) },
+      },
+    },
+    async (request) => {
+      const body: unknown = request.body;
+      let entries: ImportEntry[];
+      if (body instanceof NdjsonBody) {
+        entries = body.lines.map((line) =>
+          'error' in line ? { label: `line ${line.line}`, unreadable: line.error } : { label: `line ${line.line}`, value: line.value },
+        );
+      } else if (Array.isArray(body)) {
+        entries = body.map((value: unknown, i) => ({ label: `records[${i}]`, value }));
+      } else {
+        throw invalidBody('send a JSON array of records, or NDJSON (application/x-ndjson) with one record per line');
+      }
+      const imported = await ctx.records.import(request.params.company, entries);
+      return { imported };
+    },
+  );
+};

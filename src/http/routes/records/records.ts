@@ -1,0 +1,105 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../../app-context.js';
+import { parseRecordListQuery, type RecordListQuery } from '../../../domain/records/list-query.js';
+import type { PageLink } from '../../../domain/records/records-service.js';
+import { identityOf } from '../../plugins/authenticate.js';
+import { publicBaseUrl } from '../../public-base-url.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { objectBodyValidator } from './object-body.js';
+import {
+  CreateRecordBody,
+  ListRecordsQuery,
+  RecordBadRequest,
+  RecordParams,
+  RecordSchema,
+  RecordsListResponse,
+  TypeIdParams,
+  UpdateRecordBody,
+} from './schemas.js';
+
+/** Workboard records: create, read, update and list, scoped to the caller's company. */
+export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const records = ctx.records;
+
+  app.get(
+    '/records',
+    {
+      schema: {
+        summary: 'List records',
+        description:
+          'Ordered by created_at, then id. next/prev take record IDs; the response links carry the same filters.',
+        tags: ['records'],
+        querystring: ListRecordsQuery,
+        response: { 200: RecordsListResponse, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const query = parseRecordListQuery(request.query);
+      const page = await records.list(identityOf(request).companyId, query);
+      const base = `${publicBaseUrl(request, ctx.config.publicUrl)}/v1/records`;
+      return {
+        count: page.results.length,
+        next: page.next && pageUrl(base, query, page.next),
+        prev: page.prev && pageUrl(base, query, page.prev),
+        results: page.results,
+      };
+    },
+  );
+
+  app.post(
+    '/records/:typeId',
+    {
+      validatorCompiler: objectBodyValidator,
+      schema: {
+        summary: 'Create a record of a custom record type',
+        tags: ['records'],
+        params: TypeIdParams,
+        body: CreateRecordBody,
+        response: { 201: RecordSchema, 400: RecordBadRequest, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const record = await records.create(identityOf(request).companyId, request.params.typeId, request.body);
+      return reply.code(201).send(record);
+    },
+  );
+
+  app.get(
+    '/records/:record',
+    {
+      config: { allowRecordToken: true },
+      schema: {
+        summary: 'Read a record',
+        description: 'Also callable with a record token for this record.',
+        tags: ['records'],
+        params: RecordParams,
+        response: { 200: RecordSchema, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => records.get(identityOf(request).companyId, request.params.record),
+  );
+
+  app.patch(
+    '/records/:record',
+    {
+      config: { allowRecordToken: true },
+      validatorCompiler: objectBodyValidator,
+      schema: {
+        summary: 'Update a record',
+        description: 'Merges field values by UID; the reserved key status sets the status. Also callable with a record token for this record.',
+        tags: ['records'],
+        params: RecordParams,
+        body: UpdateRecordBody,
+        response: { 200: RecordSchema, 400: RecordBadRequest, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => records.update(identityOf(request).companyId, request.params.record, request.body),
+  );
+};
+
+function pageUrl(base: string, query: RecordListQuery, link: PageLink): string {
+  const params = new URLSearchParams(query.linkParams.map(([name, value]): [string, string] => [name, value]));
+  if (link.cursor) params.set(link.cursor.kind, link.cursor.id);
+  const search = params.toString();
+  return search ? `${base}?${search}` : base;
+}

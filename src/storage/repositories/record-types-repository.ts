@@ -1,0 +1,106 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../schema.js';
+
+export interface StoredRecordType {
+  readonly id: string;
+  readonly name: string;
+  /** JSON text of {fields, statuses, views}. */
+  readonly definition: string;
+  readonly version: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface RecordTypeVersion {
+  readonly id: string;
+  readonly version: number;
+}
+
+/** Custom record types of a company. A deleted type keeps its row, so versions are never reused. */
+export interface RecordTypesRepository {
+  find(companyId: string, typeId: string): Promise<StoredRecordType | undefined>;
+  /** The live types' versions: all of the company's, or only those named. */
+  versions(companyId: string, typeIds?: readonly string[]): Promise<RecordTypeVersion[]>;
+  /** The live types named, with their definitions. */
+  findMany(companyId: string, typeIds: readonly string[]): Promise<StoredRecordType[]>;
+  list(companyId: string): Promise<StoredRecordType[]>;
+  /** Creates or replaces a type, bumping its version; answers the stored row. */
+  put(companyId: string, typeId: string, type: { name: string; definition: string; at: string }): Promise<StoredRecordType>;
+  /** True when a live type was deleted. */
+  remove(companyId: string, typeId: string, at: string): Promise<boolean>;
+}
+
+const COLUMNS = ['id', 'name', 'definition', 'version', 'created_at', 'updated_at'] as const;
+
+type Row = { id: string; name: string; definition: string; version: number; created_at: string; updated_at: string };
+
+const toStored = (row: Row): StoredRecordType => ({
+  id: row.id,
+  name: row.name,
+  definition: row.definition,
+  version: Number(row.version),
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export function createRecordTypesRepository(db: Kysely<DB>): RecordTypesRepository {
+  const live = (companyId: string) =>
+    db.selectFrom('record_types').where('company_id', '=', companyId).where('deleted_at', 'is', null);
+
+  return {
+    async find(companyId, typeId) {
+      const row = await live(companyId).select(COLUMNS).where('id', '=', typeId).executeTakeFirst();
+      return row ? toStored(row) : undefined;
+    },
+
+    async versions(companyId, typeIds) {
+      if (typeIds && typeIds.length === 0) return [];
+      let query = live(companyId).select(['id', 'version']);
+      if (typeIds) query = query.where('id', 'in', typeIds);
+      const rows = await query.execute();
+      return rows.map((row) => ({ id: row.id, version: Number(row.version) }));
+    },
+
+    async findMany(companyId, typeIds) {
+      if (typeIds.length === 0) return [];
+      const rows = await live(companyId).select(COLUMNS).where('id', 'in', typeIds).execute();
+      return rows.map(toStored);
+    },
+
+    async list(companyId) {
+      const rows = await live(companyId).select(COLUMNS).orderBy('id').execute();
+      return rows.map(toStored);
+    },
+
+    async put(companyId, typeId, { name, definition, at }) {
+      const row = await db
+        .insertInto('record_types')
+        .values({ company_id: companyId, id: typeId, name, definition, version: 1, created_at: at, updated_at: at, deleted_at: null })
+        .onConflict((oc) =>
+          oc.columns(['company_id', 'id']).doUpdateSet({
+            name,
+            definition,
+            version: sql<number>`record_types.version + 1`,
+            // A type defined again after a delete starts a new life.
+            created_at: sql<string>`case when record_types.deleted_at is null then record_types.created_at else ${at} end`,
+            updated_at: at,
+            deleted_at: null,
+          }),
+        )
+        .returning(COLUMNS)
+        .executeTakeFirstOrThrow();
+      return toStored(row);
+    },
+
+    async remove(companyId, typeId, at) {
+      const result = await db
+        .updateTable('record_types')
+        .set({ deleted_at: at, updated_at: at })
+        .where('company_id', '=', companyId)
+        .where('id', '=', typeId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+  };
+}

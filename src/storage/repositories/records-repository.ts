@@ -1,0 +1,208 @@
+import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
+import type { Database } from '../database.js';
+import type { DB } from '../schema.js';
+import type { RecordsTable } from '../tables/records.js';
+
+/** A stored record; JSON columns are text, decoded by the domain. */
+export type RecordRow = Omit<RecordsTable, 'company_id'>;
+
+/** A record's place in the list order (created_at, then id). */
+export interface RecordKey {
+  readonly createdAt: string;
+  readonly id: string;
+}
+
+export interface RecordBound extends RecordKey {
+  /** Include the record at the bound itself. */
+  readonly inclusive?: boolean;
+}
+
+export interface RecordListFilter {
+  /** Exact `record_type`. */
+  readonly recordType?: string;
+  /**
+   * Records in a view: those of each defined type that has the view, with one of the view's
+   * statuses (an empty list: any status), plus records without a live type whose imported
+   * views name it.
+   */
+  readonly view?: { readonly viewId: string; readonly typed: ReadonlyArray<{ typeId: string; statuses: readonly string[] }> };
+  /** Strict bounds on a timestamp column. */
+  readonly time?: { readonly column: 'created_at' | 'updated_at'; readonly after?: string; readonly before?: string };
+}
+
+export interface RecordPageQuery {
+  readonly after?: RecordBound;
+  readonly before?: RecordBound;
+  /** Walk the order backwards (for pages that end at a bound). */
+  readonly descending?: boolean;
+  readonly limit: number;
+}
+
+export interface RecordChange {
+  readonly status: string;
+  readonly fields: string | null;
+  readonly updated_at: string;
+}
+
+export interface RecordsRepository {
+  find(companyId: string, id: string): Promise<RecordRow | undefined>;
+  findKey(companyId: string, id: string): Promise<RecordKey | undefined>;
+  page(companyId: string, filter: RecordListFilter, query: RecordPageQuery): Promise<RecordRow[]>;
+  exists(companyId: string, filter: RecordListFilter, bounds: Omit<RecordPageQuery, 'limit' | 'descending'>): Promise<boolean>;
+  /** The ids among those given that already exist. */
+  existingIds(companyId: string, ids: readonly string[]): Promise<string[]>;
+  /** Inserts records and their stored views in one transaction: all or nothing. */
+  insertMany(companyId: string, rows: readonly RecordRow[]): Promise<void>;
+  /**
+   * Reads a record, lets `change` decide its new state, and writes it, with the row locked in
+   * between; answers the updated row, or undefined when there is no such record.
+   */
+  update(companyId: string, id: string, change: (row: RecordRow) => Promise<RecordChange> | RecordChange): Promise<RecordRow | undefined>;
+}
+
+const INSERT_BATCH = 400;
+const ID_BATCH = 500;
+
+export function createRecordsRepository(database: Database): RecordsRepository {
+  const { db } = database;
+
+  function filtered(companyId: string, filter: RecordListFilter): SelectQueryBuilder<DB, 'records', {}> {
+    let query = db.selectFrom('records').where('records.company_id', '=', companyId);
+    if (filter.recordType !== undefined) query = query.where('records.record_type', '=', filter.recordType);
+    const { time, view } = filter;
+    if (time?.after !== undefined) query = query.where(`records.${time.column}`, '>', time.after);
+    if (time?.before !== undefined) query = query.where(`records.${time.column}`, '<', time.before);
+    if (view) query = query.where((eb) => inView(eb, view));
+    return query;
+  }
+
+  function bounded<O>(query: SelectQueryBuilder<DB, 'records', O>, { after, before }: Omit<RecordPageQuery, 'limit'>) {
+    let bounded = query;
+    if (after) {
+      bounded = bounded.where((eb) =>
+        eb(eb.refTuple('records.created_at', 'records.id'), after.inclusive ? '>=' : '>', eb.tuple(after.createdAt, after.id)),
+      );
+    }
+    if (before) {
+      bounded = bounded.where((eb) =>
+        eb(eb.refTuple('records.created_at', 'records.id'), before.inclusive ? '<=' : '<', eb.tuple(before.createdAt, before.id)),
+      );
+    }
+    return bounded;
+  }
+
+  return {
+    async find(companyId, id) {
+      return db.selectFrom('records').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst().then(withoutCompany);
+    },
+
+    async findKey(companyId, id) {
+      const row = await db
+        .selectFrom('records')
+        .select(['created_at', 'id'])
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row ? { createdAt: row.created_at, id: row.id } : undefined;
+    },
+
+    async page(companyId, filter, query) {
+      const direction = query.descending ? 'desc' : 'asc';
+      const rows = await bounded(filtered(companyId, filter).selectAll('records'), query)
+        .orderBy('records.created_at', direction)
+        .orderBy('records.id', direction)
+        .limit(query.limit)
+        .execute();
+      return rows.map((row) => withoutCompany(row)!);
+    },
+
+    async exists(companyId, filter, bounds) {
+      const row = await bounded(filtered(companyId, filter).select('records.id'), bounds).limit(1).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async existingIds(companyId, ids) {
+      const found: string[] = [];
+      for (let i = 0; i < ids.length; i += ID_BATCH) {
+        const rows = await db
+          .selectFrom('records')
+          .select('id')
+          .where('company_id', '=', companyId)
+          .where('id', 'in', ids.slice(i, i + ID_BATCH))
+          .execute();
+        found.push(...rows.map((row) => row.id));
+      }
+      return found;
+    },
+
+    async insertMany(companyId, rows) {
+      await db.transaction().execute(async (trx) => {
+        for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+          const batch = rows.slice(i, i + INSERT_BATCH);
+          await trx.insertInto('records').values(batch.map((row) => ({ ...row, company_id: companyId }))).execute();
+          const views = batch.flatMap((row) =>
+            [...new Set(JSON.parse(row.views) as string[])].map((viewId) => ({ company_id: companyId, view_id: viewId, record_id: row.id })),
+          );
+          for (let j = 0; j < views.length; j += INSERT_BATCH) {
+            await trx.insertInto('record_stored_views').values(views.slice(j, j + INSERT_BATCH)).execute();
+          }
+        }
+      });
+    },
+
+    async update(companyId, id, change) {
+      return db.transaction().execute(async (trx) => {
+        let select = trx.selectFrom('records').selectAll().where('company_id', '=', companyId).where('id', '=', id);
+        if (database.dialect === 'postgres') select = select.forUpdate();
+        const row = withoutCompany(await select.executeTakeFirst());
+        if (!row) return undefined;
+        const next = await change(row);
+        await trx
+          .updateTable('records')
+          .set({ status: next.status, fields: next.fields, updated_at: next.updated_at })
+          .where('company_id', '=', companyId)
+          .where('id', '=', id)
+          .execute();
+        return { ...row, ...next };
+      });
+    },
+  };
+}
+
+function inView(eb: ExpressionBuilder<DB, 'records'>, view: NonNullable<RecordListFilter['view']>) {
+  const typed = view.typed.map(({ typeId, statuses }) =>
+    statuses.length === 0
+      ? eb('records.type_id', '=', typeId)
+      : eb.and([eb('records.type_id', '=', typeId), eb('records.status', 'in', statuses)]),
+  );
+  const untyped = eb.and([
+    eb.or([
+      eb('records.type_id', 'is', null),
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('record_types')
+            .select('record_types.id')
+            .whereRef('record_types.company_id', '=', 'records.company_id')
+            .whereRef('record_types.id', '=', 'records.type_id')
+            .where('record_types.deleted_at', 'is', null),
+        ),
+      ),
+    ]),
+    eb.exists(
+      eb
+        .selectFrom('record_stored_views')
+        .select('record_stored_views.record_id')
+        .whereRef('record_stored_views.company_id', '=', 'records.company_id')
+        .whereRef('record_stored_views.record_id', '=', 'records.id')
+        .where('record_stored_views.view_id', '=', view.viewId),
+    ),
+  ]);
+  return eb.or([...typed, untyped]);
+}
+
+function withoutCompany(row: RecordsTable | undefined): RecordRow | undefined {
+  if (!row) return undefined;
+  const { company_id: _companyId, ...rest } = row;
+  return rest;
+}
