@@ -2,17 +2,27 @@ import type { Config } from './config/config.js';
 import { createAuthenticator, type Authenticator } from './domain/auth/authenticator.js';
 import { createJwtVerifier, type JwtVerifier } from './domain/auth/jwt-verifier.js';
 import { createTokenSigner, type TokenSigner } from './domain/auth/token-signer.js';
+import { createChecksService, type ChecksService } from './domain/checks/checks-service.js';
+import { createCursorCodec } from './domain/checks/cursor-codec.js';
+import { createCheckProviderSettings, type CheckProviderSettings } from './domain/checks/provider-settings.js';
 import { createRecordTypesService, type RecordTypesService } from './domain/record-types/record-types-service.js';
 import { createRecordsService, type RecordsService } from './domain/records/records-service.js';
 import { createFileService, type FileService } from './domain/files/file-service.js';
 import { createTemplateService, type TemplateService } from './domain/templates/template-service.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { createSecretBox } from './lib/secret-box.js';
+import { createLocalCheckProvider } from './providers/checks/local-check-provider.js';
+import { createLobCheckProvider } from './providers/checks/lob/lob-check-provider.js';
+import { createLobClient } from './providers/checks/lob/lob-client.js';
+import { realSleep, type LobRetryPolicy } from './providers/checks/lob/retry-policy.js';
 import type { BlobStore } from './providers/blob-store/blob-store.js';
 import { createDatabaseBlobStore } from './providers/blob-store/database-blob-store.js';
 import type { PdfRenderer } from './providers/pdf/pdf-renderer.js';
 import { createWorkerPoolRenderer, defaultRenderWorkers } from './providers/pdf/worker-pool-renderer.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
+import { createCheckProviderCredentialsRepository } from './storage/repositories/check-provider-credentials.js';
+import { createChecksRepository } from './storage/repositories/checks.js';
 import { createRecordTypesRepository } from './storage/repositories/record-types-repository.js';
 import { createRecordsRepository } from './storage/repositories/records-repository.js';
 import { createFilesRepository } from './storage/repositories/files-repository.js';
@@ -35,6 +45,8 @@ export interface AppContext {
   readonly blobStore: BlobStore;
   readonly templateService: TemplateService;
   readonly fileService: FileService;
+  readonly checks: ChecksService;
+  readonly checkProviders: CheckProviderSettings;
   close(): Promise<void>;
 }
 
@@ -44,6 +56,8 @@ export interface AppContextOptions {
   migrate?: boolean;
   /** Renders PDFs; default: a worker-thread pool sized by WRS_PDF_WORKERS or the CPU count. */
   pdfRenderer?: PdfRenderer;
+  /** Overrides of the Lob adapter's retry policy (e.g. a sleep that does not wait, in tests). */
+  lobRetry?: Partial<LobRetryPolicy>;
 }
 
 export async function createAppContext(config: Config, options: AppContextOptions = {}): Promise<AppContext> {
@@ -73,6 +87,31 @@ export async function createAppContext(config: Config, options: AppContextOption
     clock,
   });
   const fileService = createFileService({ database, files: createFilesRepository(database.db), blobs: blobStore, clock });
+  const checksRepository = createChecksRepository(database.db);
+  const lobRetry: LobRetryPolicy = {
+    maxRetries: config.lob.maxRetries,
+    baseDelayMs: config.lob.retryBaseMs,
+    budgetMs: config.lob.retryBudgetMs,
+    sleep: realSleep,
+    ...options.lobRetry,
+  };
+  const checkProviders = createCheckProviderSettings({
+    credentials: createCheckProviderCredentialsRepository(database.db),
+    secretBox: createSecretBox(config.encryptionKey),
+    clock,
+    globalLobKey: config.lob.apiKey,
+    local: createLocalCheckProvider(checksRepository),
+    lob: (apiKey) =>
+      createLobCheckProvider(
+        createLobClient({ apiKey, baseUrl: config.lob.baseUrl, timeoutMs: config.lob.timeoutMs, retry: lobRetry, clock }),
+      ),
+  });
+  const checks = createChecksService({
+    repository: checksRepository,
+    providers: checkProviders,
+    cursors: createCursorCodec(config.encryptionKey),
+    clock,
+  });
 
   return {
     config,
@@ -87,6 +126,8 @@ export async function createAppContext(config: Config, options: AppContextOption
     blobStore,
     templateService,
     fileService,
+    checks,
+    checkProviders,
     async close() {
       await pdfRenderer.close();
       await database.close();

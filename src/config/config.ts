@@ -32,6 +32,9 @@ const EnvSchema = Type.Object({
   LOB_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   LOB_BASE_URL: Type.String({ default: 'https://api.lob.com/v1', pattern: '^https?://' }),
   WRS_LOB_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 1 }),
+  WRS_LOB_MAX_RETRIES: Type.Integer({ default: 3, minimum: 0, maximum: 10 }),
+  WRS_LOB_RETRY_BASE_MS: Type.Integer({ default: 250, minimum: 0, maximum: 60_000 }),
+  WRS_LOB_RETRY_BUDGET_MS: Type.Integer({ default: 5_000, minimum: 0, maximum: 120_000 }),
   ...OperationsEnv,
 });
 
@@ -59,7 +62,16 @@ export interface Config extends OperationsSettings {
   readonly adminToken: string;
   readonly encryptionKey: Buffer;
   readonly pdf: { readonly workers: number | undefined; readonly timeoutMs: number; readonly templateLimitBytes: number };
-  readonly lob: { readonly apiKey: string | undefined; readonly baseUrl: string; readonly timeoutMs: number };
+  readonly lob: {
+    readonly apiKey: string | undefined;
+    readonly baseUrl: string;
+    readonly timeoutMs: number;
+    /** Retries of one Lob call on 429, 5xx and network errors; backoff doubles from retryBaseMs. */
+    readonly maxRetries: number;
+    readonly retryBaseMs: number;
+    /** Total time one GET /v1/checks may spend waiting between retries. */
+    readonly retryBudgetMs: number;
+  };
   /** Names of secrets that were unset and generated for this process (development only). */
   readonly generatedSecrets: readonly string[];
 }
@@ -137,7 +149,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: env.WRS_PDF_TIMEOUT_MS,
       templateLimitBytes: env.WRS_TEMPLATE_LIMIT_BYTES,
     }),
-    lob: Object.freeze({ apiKey: env.LOB_API_KEY, baseUrl: env.LOB_BASE_URL.replace(/\/+$/, ''), timeoutMs: env.WRS_LOB_TIMEOUT_MS }),
+    lob: Object.freeze({
+      apiKey: env.LOB_API_KEY,
+      baseUrl: env.LOB_BASE_URL.replace(/\/+$/, ''),
+      timeoutMs: env.WRS_LOB_TIMEOUT_MS,
+      maxRetries: env.WRS_LOB_MAX_RETRIES,
+      retryBaseMs: env.WRS_LOB_RETRY_BASE_MS,
+      retryBudgetMs: env.WRS_LOB_RETRY_BUDGET_MS,
+    }),
     generatedSecrets: Object.freeze(generatedSecrets),
   });
 }

@@ -1,0 +1,57 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../../app-context.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { CompanyParams, LobKeyBody, ProviderStatusResponse } from './schemas.js';
+
+/**
+ * A company's check provider. The Lob key goes in and never comes out: answers carry only
+ * which provider is used, where its key comes from, and the key's last four characters.
+ */
+export const adminCheckProviderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const settings = ctx.checkProviders;
+
+  app.get(
+    '/companies/:company/providers',
+    {
+      schema: {
+        summary: "Show which check provider a company uses (never the key)",
+        tags: ['operator'],
+        params: CompanyParams,
+        response: { 200: ProviderStatusResponse, ...errorResponses(401) },
+      },
+    },
+    async (request) => settings.status(request.params.company),
+  );
+
+  app.put(
+    '/companies/:company/providers/lob',
+    {
+      schema: {
+        summary: "Set a company's Lob API key",
+        description: 'Stored encrypted (AES-256-GCM with WRS_ENCRYPTION_KEY); the answer never contains it.',
+        tags: ['operator'],
+        params: CompanyParams,
+        body: LobKeyBody,
+        response: { 200: ProviderStatusResponse, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => settings.setLobKey(request.params.company, request.body.api_key),
+  );
+
+  app.delete(
+    '/companies/:company/providers/lob',
+    {
+      schema: {
+        summary: "Remove a company's Lob API key",
+        description: 'The company falls back to LOB_API_KEY when set, else to the embedded provider. Idempotent.',
+        tags: ['operator'],
+        params: CompanyParams,
+        response: { 200: ProviderStatusResponse, ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      await settings.removeLobKey(request.params.company);
+      return settings.status(request.params.company);
+    },
+  );
+};
