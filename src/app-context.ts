@@ -8,6 +8,9 @@ import { createCheckProviderSettings, type CheckProviderSettings } from './domai
 import { createRecordTypesService, type RecordTypesService } from './domain/record-types/record-types-service.js';
 import { createRecordsService, type RecordsService } from './domain/records/records-service.js';
 import { createFileService, type FileService } from './domain/files/file-service.js';
+import { createPdfCreateStep } from './domain/steps/pdf-create-step.js';
+import { stepRecordFinder } from './domain/steps/record-finder.js';
+import { createStepService, type StepService } from './domain/steps/step-service.js';
 import { createTemplateService, type TemplateService } from './domain/templates/template-service.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createSecretBox } from './lib/secret-box.js';
@@ -45,6 +48,7 @@ export interface AppContext {
   readonly blobStore: BlobStore;
   readonly templateService: TemplateService;
   readonly fileService: FileService;
+  readonly stepService: StepService;
   readonly checks: ChecksService;
   readonly checkProviders: CheckProviderSettings;
   close(): Promise<void>;
@@ -87,6 +91,15 @@ export async function createAppContext(config: Config, options: AppContextOption
     clock,
   });
   const fileService = createFileService({ database, files: createFilesRepository(database.db), blobs: blobStore, clock });
+  const stepService = createStepService({
+    pdfCreate: createPdfCreateStep({
+      findRecord: stepRecordFinder(records),
+      templates: templateService,
+      renderer: pdfRenderer,
+      files: fileService,
+      clock,
+    }),
+  });
   const checksRepository = createChecksRepository(database.db);
   const lobRetry: LobRetryPolicy = {
     maxRetries: config.lob.maxRetries,
@@ -126,6 +139,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     blobStore,
     templateService,
     fileService,
+    stepService,
     checks,
     checkProviders,
     async close() {

@@ -156,8 +156,7 @@ describeEachDatabase('PDF template size limit', (kind) => {
   after(() => t.close());
 
   it('answers 413 payload_too_large past WRS_TEMPLATE_LIMIT_BYTES', async () => {
-    const template = minimalTemplate();
-    template.schemas[0]![0] = { ...template.schemas[0]![0]!, content: 'x'.repeat(5000) };
+    const template = { ...minimalTemplate(), schemas: [[{ ...minimalTemplate().schemas[0]![0]!, content: 'x'.repeat(5000) }]] };
     const response = await t.admin({ method: 'PUT', url: url('acme', 'huge'), payload: template });
     assert.equal(response.statusCode, 413);
     assert.equal(response.json().code, 'payload_too_large');

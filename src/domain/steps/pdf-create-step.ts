@@ -1,0 +1,81 @@
+import { AppError, invalidBody, notFound } from '../../errors/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import { RenderRejectedError, type PdfRenderer } from '../../providers/pdf/pdf-renderer.js';
+import type { FileService, StoredFile } from '../files/file-service.js';
+import type { TemplateService } from '../templates/template-service.js';
+import { checkPdfFilename } from './pdf-filename.js';
+import { recordInputs, type StepRecordFinder } from './record-inputs.js';
+import { renderFailure } from '../templates/render-failure.js';
+
+export const PDF_CONTENT_TYPE = 'application/pdf';
+const INPUT_NAMES = ['pdf_filename', 'template_id'] as const;
+
+export interface PdfCreateInputs {
+  pdfFilename: string;
+  templateId: string;
+}
+
+/** Checks the inputs of a pdf_create step; one 400 lists every problem. */
+export function checkPdfCreateInputs(inputs: Record<string, unknown>): PdfCreateInputs {
+  const problems: string[] = [];
+  for (const name of INPUT_NAMES) {
+    if (inputs[name] === undefined) problems.push(`inputs.${name} is required`);
+    else if (typeof inputs[name] !== 'string') problems.push(`inputs.${name} must be a string`);
+  }
+  for (const name of Object.keys(inputs)) {
+    if (!(INPUT_NAMES as readonly string[]).includes(name)) problems.push(`unknown input 'inputs.${name}'`);
+  }
+  let pdfFilename = '';
+  if (typeof inputs.pdf_filename === 'string') {
+    const checked = checkPdfFilename(inputs.pdf_filename);
+    if (checked.ok) pdfFilename = checked.filename;
+    else problems.push(`inputs.pdf_filename ${checked.reason}`);
+  }
+  if (problems.length > 0) throw invalidBody(`invalid pdf_create inputs: ${problems.join('; ')}`);
+  return { pdfFilename, templateId: inputs.template_id as string };
+}
+
+/** Renders a company's template with one of its records and stores the PDF. */
+export function createPdfCreateStep(deps: {
+  findRecord: StepRecordFinder;
+  templates: TemplateService;
+  renderer: PdfRenderer;
+  files: FileService;
+  clock: Clock;
+}) {
+  const { findRecord, templates, renderer, files, clock } = deps;
+  return async function runPdfCreate(companyId: string, recordId: string, inputs: PdfCreateInputs): Promise<StoredFile> {
+    const record = await findRecord(companyId, recordId);
+    if (!record) throw notFound(`no record '${recordId}'`);
+    const template = await templates.find(companyId, inputs.templateId);
+    if (!template) throw new AppError(400, 'template_not_found', `no template '${inputs.templateId}'`);
+
+    let rendered;
+    try {
+      rendered = await renderer.render({
+        template,
+        inputs: recordInputs(record),
+        title: inputs.pdfFilename.replace(/\.pdf$/i, ''),
+        createdAt: clock.now().toISOString(),
+      });
+    } catch (error) {
+      if (error instanceof RenderRejectedError) {
+        throw new AppError(
+          422,
+          'validation_failed',
+          `template '${inputs.templateId}' cannot render record '${recordId}': ${error.reason}`,
+        );
+      }
+      throw renderFailure(error);
+    }
+    return files.store(companyId, {
+      recordId,
+      filename: inputs.pdfFilename,
+      contentType: PDF_CONTENT_TYPE,
+      templateId: inputs.templateId,
+      bytes: rendered.bytes,
+      pages: rendered.pages,
+      sha256: rendered.sha256,
+    });
+  };
+}

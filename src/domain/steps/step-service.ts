@@ -1,0 +1,34 @@
+import { invalidBody } from '../../errors/app-error.js';
+import type { StoredFile } from '../files/file-service.js';
+import { checkPdfCreateInputs, type createPdfCreateStep } from './pdf-create-step.js';
+
+export const SUPPORTED_STEP_TYPES = ['pdf_create'] as const;
+
+export interface StepRequest {
+  type: string;
+  inputs: Record<string, unknown>;
+}
+
+export type StepResult = { type: 'pdf_create'; message: string; file: StoredFile };
+
+/** Runs a workflow step against a record. */
+export interface StepService {
+  run(companyId: string, recordId: string, step: StepRequest): Promise<StepResult>;
+}
+
+export function createStepService(deps: { pdfCreate: ReturnType<typeof createPdfCreateStep> }): StepService {
+  return {
+    async run(companyId, recordId, step) {
+      if (step.type !== 'pdf_create') {
+        throw invalidBody(
+          `unsupported step type '${step.type}'; supported types: ${SUPPORTED_STEP_TYPES.join(', ')}`,
+          { supported_types: [...SUPPORTED_STEP_TYPES] },
+        );
+      }
+      // Inputs are checked before the record is looked up: a malformed request is a 400 for any record.
+      const inputs = checkPdfCreateInputs(step.inputs);
+      const file = await deps.pdfCreate(companyId, recordId, inputs);
+      return { type: 'pdf_create', message: 'PDF created', file };
+    },
+  };
+}

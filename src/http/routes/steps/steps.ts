@@ -1,0 +1,44 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../../app-context.js';
+import { identityOf } from '../../plugins/authenticate.js';
+import { publicBaseUrl } from '../../public-base-url.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { fileDownloadUrl } from '../files/download-url.js';
+import { RecordParams, StepBody, StepResponse } from './schemas.js';
+
+export const stepRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.put(
+    '/records/:record/steps',
+    {
+      schema: {
+        summary: 'Run a workflow step against a record',
+        description:
+          'pdf_create renders the company\'s template with the record (its fields by field name, and id, ' +
+          'status, created_at) into a PDF, stores it and answers where to download it. 422 when the ' +
+          'template cannot render this record; 504 when the render times out.',
+        tags: ['steps'],
+        params: RecordParams,
+        body: StepBody,
+        response: { 200: StepResponse, ...errorResponses(400, 401, 403, 404, 413, 422, 503, 504) },
+      },
+    },
+    async (request) => {
+      const { companyId } = identityOf(request);
+      const result = await ctx.stepService.run(companyId, request.params.record, request.body);
+      const { file } = result;
+      return {
+        message: result.message,
+        details: {
+          file_id: file.id,
+          pdf_filename: file.filename,
+          content_type: 'application/pdf' as const,
+          size_bytes: file.size_bytes,
+          pages: file.pages,
+          sha256: file.sha256,
+          download_url: fileDownloadUrl(publicBaseUrl(request, ctx.config.publicUrl), file.record_id, file.id),
+          created_at: file.created_at,
+        },
+      };
+    },
+  );
+};
