@@ -1,7 +1,12 @@
-import { createAppContext } from '../../app-context.js';
+import cluster from 'node:cluster';
+import { createAppContext, type AppContext } from '../../app-context.js';
+import type { Config } from '../../config/config.js';
 import { buildApp } from '../../http/app.js';
 import type { CliCommand } from '../command.js';
 import { cliConfig } from '../config-from-env.js';
+import { runClusterPrimary } from '../serve/cluster.js';
+import { closeGracefullyOnSignals } from '../serve/graceful-shutdown.js';
+import { createProcessLog } from '../serve/process-log.js';
 import { printWelcome } from '../welcome.js';
 
 export const serveCommand: CliCommand = {
@@ -10,23 +15,48 @@ export const serveCommand: CliCommand = {
   summary: 'run migrations, seed demo data into an empty development database, and serve the API',
   async run() {
     const { config, devSecrets } = cliConfig();
-    const ctx = await createAppContext(config);
-    const app = await buildApp(ctx);
-    const address = await app.listen({ host: config.host, port: config.port });
+    if (cluster.isWorker) {
+      await serveHttp(await createAppContext(config, { migrate: false }));
+      return new Promise<void>(() => undefined);
+    }
 
-    let closing = false;
-    const shutdown = async (signal: string) => {
-      if (closing) return;
-      closing = true;
-      app.log.info({ signal }, 'shutting down');
-      await app.close();
-      await ctx.close();
-      process.exit(0);
-    };
-    process.on('SIGTERM', () => void shutdown('SIGTERM'));
-    process.on('SIGINT', () => void shutdown('SIGINT'));
-
-    if (config.env !== 'production') await printWelcome(ctx, address, devSecrets);
-    return new Promise<void>(() => undefined);
+    const ctx = await prepare(config);
+    if (config.server.workers <= 1) {
+      const address = await serveHttp(ctx);
+      if (config.env !== 'production') await printWelcome(ctx, address, devSecrets);
+      return new Promise<void>(() => undefined);
+    }
+    return runClusterPrimary({
+      workers: config.server.workers,
+      shutdownTimeoutMs: config.server.shutdownTimeoutMs,
+      log: createProcessLog(config.logLevel, 'cluster-primary'),
+      async onFirstListening(address) {
+        try {
+          if (config.env !== 'production') await printWelcome(ctx, baseUrl(config, address), devSecrets);
+        } finally {
+          await ctx.close();
+        }
+      },
+    });
   },
 };
+
+/**
+ * What runs once, in the main process, before any process serves: migrations (in
+ * createAppContext) and seeding an empty development database. Cluster workers skip it.
+ */
+async function prepare(config: Config): Promise<AppContext> {
+  return createAppContext(config);
+}
+
+/** Serves the API from this process until a signal closes it; returns the listening address. */
+async function serveHttp(ctx: AppContext): Promise<string> {
+  const app = await buildApp(ctx);
+  closeGracefullyOnSignals(app, ctx, ctx.config.server.shutdownTimeoutMs);
+  return app.listen({ host: ctx.config.host, port: ctx.config.port });
+}
+
+function baseUrl(config: Config, address: { port: number }): string {
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${address.port}`;
+}

@@ -16,4 +16,10 @@ export function registerDraining(app: FastifyInstance): void {
     reply.header('connection', 'close');
     throw serviceUnavailable('the server is shutting down; retry', 1);
   });
+  // A request in flight when closing began ends its connection with its answer; a keep-alive
+  // socket that became idle after close() started would otherwise hold the drain open.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (draining) reply.header('connection', 'close');
+    return payload;
+  });
 }

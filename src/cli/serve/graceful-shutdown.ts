@@ -1,0 +1,50 @@
+import cluster from 'node:cluster';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context.js';
+
+/** Past the drain bound, this much longer is allowed for closing the database before exiting anyway. */
+const CLOSE_GRACE_MS = 5000;
+
+/**
+ * On SIGTERM or SIGINT (or, in a cluster worker, when the primary goes away): stop accepting
+ * connections, let in-flight requests finish for up to `timeoutMs` (new requests on open
+ * connections get 503), then close the database and exit 0. Connections still busy at the
+ * bound are cut and the process exits 1, so the log and the exit status say it was not clean.
+ */
+export function closeGracefullyOnSignals(app: FastifyInstance, ctx: AppContext, timeoutMs: number): void {
+  let closing = false;
+  const shutdown = async (reason: string): Promise<void> => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ reason, timeout_ms: timeoutMs }, 'shutting down: draining in-flight requests');
+    let forced = false;
+    const cut = setTimeout(() => {
+      forced = true;
+      app.log.warn({ timeout_ms: timeoutMs }, 'shutdown bound reached: closing the connections still in use');
+      app.server.closeAllConnections();
+    }, timeoutMs);
+    setTimeout(() => {
+      app.log.error('shutdown did not finish: exiting');
+      process.exit(1);
+    }, timeoutMs + CLOSE_GRACE_MS).unref();
+    try {
+      await app.close();
+    } catch (error) {
+      forced = true;
+      app.log.error({ err: error }, 'closing the server failed');
+    } finally {
+      clearTimeout(cut);
+    }
+    try {
+      await ctx.close();
+    } catch (error) {
+      forced = true;
+      app.log.error({ err: error }, 'closing the database failed');
+    }
+    app.log.info({ clean: !forced }, 'stopped');
+    process.exit(forced ? 1 : 0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  if (cluster.isWorker) process.on('disconnect', () => void shutdown('the cluster primary went away'));
+}

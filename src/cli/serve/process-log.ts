@@ -1,0 +1,24 @@
+import { hostname } from 'node:os';
+
+const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 } as const;
+
+export interface ProcessLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * JSON lines in pino's shape, for the cluster primary, which runs no Fastify instance; the
+ * workers log through Fastify's pino, so one log stream has one format.
+ */
+export function createProcessLog(level: string, name: string): ProcessLog {
+  const threshold = level in LEVELS ? LEVELS[level as keyof typeof LEVELS] : Number.POSITIVE_INFINITY;
+  const host = hostname();
+  const write = (value: number) => (fields: Record<string, unknown>, message: string) => {
+    if (value < threshold) return;
+    const line = { level: value, time: Date.now(), pid: process.pid, hostname: host, name, ...fields, msg: message };
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+  };
+  return { info: write(LEVELS.info), warn: write(LEVELS.warn), error: write(LEVELS.error) };
+}
