@@ -1,0 +1,218 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { ManualClock } from '../../src/lib/clock.js';
+import { describeEachDatabase } from '../helpers/databases.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { defineType, expectStatus, importRecords, LOAN_TYPE } from './fixtures.js';
+
+/** A workboard as another system exports it: records of several kinds with relations. */
+const WORKBOARD = [
+  {
+    id: 'ucc-1',
+    record_type: 'uccfiling',
+    uid: { definition: 'ucc', revision: 3 },
+    status: 'filed',
+    parent_record: null,
+    child_records: [{ id: 'asset-1', record_type: 'infoleaseasset' }],
+    instance: { filing_number: '2024-000123', jurisdiction: 'DE', lapse_date: '2029-05-01', debtor: { name: 'Acme Corp' } },
+    fields: { 'Filing Type': 'UCC1', Amount: 125000.5, Flags: [1, 'two', null] },
+    linked: { salesforce: { opportunity: { id: '006xx', stage: 'Closed Won' } }, netsuite: {} },
+    views: ['ucc-active', 'expiring'],
+    created_at: '2024-05-01T12:00:00.000Z',
+    updated_at: '2024-06-01T08:30:00.250Z',
+  },
+  {
+    id: 'asset-1',
+    record_type: 'infoleaseasset',
+    status: 'on_lease',
+    parent_record: { id: 'ucc-1', record_type: 'uccfiling' },
+    child_records: [],
+    instance: { asset_number: 'A-77', cost: 9999.99, tags: [] },
+    linked: {},
+    views: [],
+    created_at: '2024-05-02T00:00:00.000Z',
+    updated_at: '2024-05-02T00:00:00.000Z',
+  },
+  {
+    id: 'label-1',
+    record_type: 'purchasedlabel',
+    status: 'purchased',
+    child_records: [],
+    instance: null,
+    views: ['labels'],
+    created_at: '2024-05-03T00:00:00.000Z',
+    updated_at: '2024-05-04T00:00:00.000Z',
+  },
+  {
+    id: 'loan-1',
+    record_type: 'custom',
+    uid: 'loan',
+    status: 'done',
+    parent_record: null,
+    child_records: [],
+    fields: { Amount: 10, Borrower: 'Ada', 'Due date': '2024-12-31', Signed: true },
+    linked: { docusign: { envelope: { id: 'env-1' } } },
+    views: ['closed', 'everything'],
+    created_at: '2024-05-04T00:00:00.000Z',
+    updated_at: '2024-05-05T00:00:00.000Z',
+  },
+];
+
+describeEachDatabase('records: import (operator API)', (kind) => {
+  let t: TestApp;
+  const clock = new ManualClock('2026-05-01T00:00:00.000Z');
+  before(async () => {
+    t = await createTestApp(kind, { clock });
+    await defineType(t, 'acme', 'loan', LOAN_TYPE);
+  });
+  after(() => t.close());
+
+  const post = (company: string, payload: unknown, contentType = 'application/json') =>
+    t.admin({
+      method: 'POST',
+      url: `/admin/v1/companies/${company}/records`,
+      headers: { 'content-type': contentType },
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    });
+  const get = (id: string, company = 'acme') => t.as(company, { method: 'GET', url: `/v1/records/${id}` });
+
+  it('reads a migrated workboard back exactly as it was written', async () => {
+    expectStatus(await post('acme', WORKBOARD), 200);
+    for (const record of WORKBOARD) {
+      assert.deepEqual(expectStatus(await get(record.id), 200), record, record.id);
+    }
+    const listed = expectStatus(await t.as('acme', { method: 'GET', url: '/v1/records?created_before=2025-01-01' }), 200);
+    assert.deepEqual(listed.results, WORKBOARD);
+    const expiring = expectStatus(await t.as('acme', { method: 'GET', url: '/v1/records?view_id=expiring' }), 200);
+    assert.deepEqual(expiring.results.map((r: { id: string }) => r.id), ['ucc-1']);
+    const closed = expectStatus(await t.as('acme', { method: 'GET', url: '/v1/records?view_id=closed&created_before=2025-01-01' }), 200);
+    assert.deepEqual(closed.results.map((r: { id: string }) => r.id), ['loan-1']);
+  });
+
+  it('imports NDJSON, skipping blank lines', async () => {
+    const lines = [
+      JSON.stringify({ id: 'nd-1', record_type: 'uccfiling', status: 'filed', created_at: '2024-07-01T00:00:00Z' }),
+      '',
+      JSON.stringify({ id: 'nd-2', record_type: 'uccfiling', status: 'lapsed', created_at: '2024-07-01T00:00:00+02:00' }),
+      '',
+    ].join('\r\n');
+    const response = await post('acme', lines, 'application/x-ndjson');
+    assert.deepEqual(expectStatus(response, 200), { imported: 2 });
+    const first = expectStatus(await get('nd-1'), 200);
+    assert.equal(first.created_at, '2024-07-01T00:00:00.000Z', 'timestamps are normalised to UTC with milliseconds');
+    assert.equal(first.updated_at, first.created_at, 'updated_at defaults to created_at');
+    assert.deepEqual(first.child_records, []);
+    assert.deepEqual(first.views, []);
+    assert.equal(expectStatus(await get('nd-2'), 200).created_at, '2024-06-30T22:00:00.000Z');
+  });
+
+  it('fills a missing id, timestamps and the status of a defined custom type', async () => {
+    clock.set('2026-05-02T03:04:05.678Z');
+    expectStatus(await post('acme', [{ record_type: 'custom', uid: 'loan', fields: { Amount: 1, Borrower: 'Z' } }]), 200);
+    const page = expectStatus(await t.as('acme', { method: 'GET', url: '/v1/records?created_after=2026-05-02' }), 200);
+    assert.equal(page.count, 1);
+    const [record] = page.results;
+    assert.match(record.id, /^[0-9a-f-]{36}$/);
+    assert.equal(record.status, 'new');
+    assert.deepEqual(record.views, ['open', 'everything']);
+    assert.equal(record.created_at, '2026-05-02T03:04:05.678Z');
+    assert.equal(record.updated_at, '2026-05-02T03:04:05.678Z');
+    // A record imported for a defined type is updated like any other record of it.
+    const updated = expectStatus(
+      await t.as('acme', { method: 'PATCH', url: `/v1/records/${record.id}`, payload: { status: 'done', f_signed: true } }),
+      200,
+    );
+    assert.deepEqual(updated.fields, { Amount: 1, Signed: true, Borrower: 'Z' });
+    assert.deepEqual(updated.views, ['closed', 'everything']);
+  });
+
+  it('imports nothing when any record has a problem, and lists every problem', async () => {
+    const before = expectStatus(await t.as('acme', { method: 'GET', url: '/v1/records' }), 200).count;
+    const response = await post('acme', [
+      { id: 'ok-1', record_type: 'uccfiling', status: 'filed' },
+      { id: 'bad 1', record_type: '', status: 'filed' },
+      { id: 'ok-2', record_type: 'uccfiling', status: 3, extra: true },
+      { id: 'ok-3', record_type: 'custom', uid: 'loan', status: 'archived', fields: { Nope: 1, Amount: 'x' } },
+      { id: 'ok-4', record_type: 'custom', uid: 'loan', status: 'done', views: ['open'] },
+      { id: 'ok-1', record_type: 'uccfiling', status: 'filed' },
+      'not a record',
+      { id: 'ok-5', record_type: 'uccfiling', status: 'filed', created_at: 'yesterday', linked: { a: 1 }, child_records: {}, parent_record: 5, views: [1] },
+    ]);
+    const body = expectStatus(response, 400, 'invalid_body');
+    assert.deepEqual(body.problems, [
+      'records[1]: id must be a string of 1 to 200 characters without spaces, "/", "?" or "#"',
+      'records[1]: record_type must be a non-empty string (uccfiling, custom, ...)',
+      "records[2]: unknown property 'extra'",
+      'records[2]: status must be a non-empty string',
+      "records[3]: status 'archived' is not a status of record type 'loan' (new, in_review, done)",
+      "records[3]: fields: 'Nope' is not a field name of type 'loan'",
+      "records[3]: fields: 'Amount' must be a number",
+      "records[4]: views must be [closed, everything], the views of record type 'loan' for status 'done'",
+      "records[5]: id 'ok-1' is also used by records[0]",
+      'records[6]: must be a JSON object in the Record shape',
+      'records[7]: parent_record must be an object or null',
+      'records[7]: child_records must be an array',
+      'records[7]: linked must be an object keyed by source name, each value an object keyed by object name',
+      'records[7]: views must be an array of view IDs',
+      'records[7]: created_at must be an ISO 8601 timestamp',
+    ]);
+    assert.ok(body.message.startsWith('nothing was imported'));
+    expectStatus(await get('ok-1'), 404);
+    assert.equal(expectStatus(await t.as('acme', { method: 'GET', url: '/v1/records' }), 200).count, before);
+  });
+
+  it('names bad NDJSON lines by number, together with the other problems', async () => {
+    const response = await post(
+      'acme',
+      ['{"id":"n-1","record_type":"uccfiling","status":"filed"}', '{broken', '', '{"id":"n-2","record_type":"x"}'].join('\n'),
+      'application/x-ndjson',
+    );
+    const body = expectStatus(response, 400, 'invalid_body');
+    assert.equal(body.problems.length, 2);
+    assert.match(body.problems[0], /^line 2: malformed JSON/);
+    assert.equal(body.problems[1], 'line 4: status must be a non-empty string');
+    expectStatus(await get('n-1'), 404);
+  });
+
+  it('refuses ids that already exist, importing nothing', async () => {
+    const response = await post('acme', [
+      { id: 'fresh-1', record_type: 'uccfiling', status: 'filed' },
+      { id: 'ucc-1', record_type: 'uccfiling', status: 'filed' },
+    ]);
+    const body = expectStatus(response, 400, 'invalid_body');
+    assert.deepEqual(body.problems, ["records[1]: a record with id 'ucc-1' already exists"]);
+    expectStatus(await get('fresh-1'), 404);
+    // The same id in another company is another record.
+    expectStatus(await post('globex', [{ id: 'ucc-1', record_type: 'uccfiling', status: 'theirs' }]), 200);
+    assert.equal(expectStatus(await get('ucc-1', 'globex'), 200).status, 'theirs');
+    assert.equal(expectStatus(await get('ucc-1'), 200).status, 'filed');
+  });
+
+  it('takes only a JSON array or NDJSON', async () => {
+    expectStatus(await post('acme', { record_type: 'uccfiling', status: 'filed' }), 400, 'invalid_body');
+    expectStatus(await post('acme', 'record_type=x', 'application/x-www-form-urlencoded'), 415);
+    assert.deepEqual(expectStatus(await post('acme', []), 200), { imported: 0 });
+  });
+
+  it('keeps imported records to their company and requires the operator token', async () => {
+    expectStatus(await get('asset-1', 'globex'), 404);
+    const response = await t.app.inject({ method: 'POST', url: '/admin/v1/companies/acme/records', payload: [] });
+    expectStatus(response, 401, 'unauthorized');
+    const asUser = await t.as('acme', { method: 'POST', url: '/admin/v1/companies/acme/records', payload: [] });
+    expectStatus(asUser, 401, 'unauthorized');
+  });
+
+  it('imports a larger batch in one go', async () => {
+    const many = Array.from({ length: 1500 }, (_, i) => ({
+      id: `bulk-${i}`,
+      record_type: 'infoleaseasset',
+      status: 'on_lease',
+      views: ['bulk'],
+      created_at: new Date(Date.parse('2023-01-01T00:00:00Z') + i * 1000).toISOString(),
+    }));
+    await importRecords(t, 'acme', many);
+    const page = expectStatus(await t.as('acme', { method: 'GET', url: '/v1/records?view_id=bulk&limit=100' }), 200);
+    assert.equal(page.count, 100);
+    assert.equal(page.results[0].id, 'bulk-0');
+  });
+});
