@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app-context.js';
 import { parseCheckListQuery } from '../../../domain/checks/list-query.js';
 import { identityOf } from '../../plugins/authenticate.js';
+import { publicBaseUrl } from '../../public-base-url.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { CheckList, ListChecksQuery } from './schemas.js';
 
@@ -42,7 +43,7 @@ export const listChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
 
 /** This service's URL for another page: the request's own parameters, with a new cursor. */
 function pageUrl(request: FastifyRequest, publicUrl: string | undefined, param: 'after' | 'before', cursor: string): string {
-  const base = publicUrl ?? `${request.protocol}://${request.host}`;
+  const base = publicBaseUrl(request, publicUrl);
   const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
   const params = new URLSearchParams();
   for (const [name, value] of new URLSearchParams(rawQuery)) {
