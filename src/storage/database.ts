@@ -79,7 +79,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): Database {
     idleTimeoutMillis: 30_000,
     keepAlive: true,
     ...(statementTimeoutMs > 0
-      ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 5000 }
+      ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + Math.min(5000, statementTimeoutMs) }
       : {}),
   });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
@@ -118,15 +118,23 @@ class ImmediateSqliteDriver extends SqliteDriver {
 }
 
 /**
- * `pg` keeps a client in the pool after a client-side query timeout, with the unanswered
- * query still blocking it. A client that failed at the connection level is released with an
- * error instead, so the pool closes it and the next request opens a fresh connection.
+ * Two gaps of `pg` when the database goes away:
+ * - a checked-out client whose connection drops emits 'error', and the pool listens only on
+ *   idle clients: without a listener here, that event would crash the process;
+ * - after a client-side query timeout the client goes back to the pool with the unanswered
+ *   query still blocking it.
+ * A client that failed at the connection level is released with an error instead, so the
+ * pool closes it and the next request opens a fresh connection.
  */
 function discardingBrokenClients(pool: pg.Pool): PostgresPool {
   return {
     async connect(): Promise<PostgresPoolClient> {
       const client = await pool.connect();
       let broken = false;
+      const onError = () => {
+        broken = true;
+      };
+      client.on('error', onError);
       const query = ((...args: unknown[]) => {
         const result = (client.query as (...a: unknown[]) => unknown)(...args);
         if (result instanceof Promise) {
@@ -138,7 +146,10 @@ function discardingBrokenClients(pool: pg.Pool): PostgresPool {
       }) as PostgresPoolClient['query'];
       return {
         query,
-        release: () => client.release(broken ? new Error('discarding a broken database connection') : undefined),
+        release: () => {
+          client.removeListener('error', onError);
+          client.release(broken ? new Error('discarding a broken database connection') : undefined);
+        },
       };
     },
     end: () => pool.end(),
