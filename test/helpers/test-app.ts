@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { SignJWT } from 'jose';
-import { createAppContext, type AppContext } from '../../src/app-context.js';
+import { createAppContext, type AppContext, type AppContextOptions } from '../../src/app-context.js';
 import { loadConfig } from '../../src/config/config.js';
 import { buildApp } from '../../src/http/app.js';
 import type { Clock } from '../../src/lib/clock.js';
@@ -25,6 +25,8 @@ export interface TestApp {
 export interface TestAppOptions {
   clock?: Clock;
   env?: Record<string, string>;
+  /** Dependencies to use instead of the ones built from the config (e.g. a PDF renderer). */
+  context?: Omit<AppContextOptions, 'clock'>;
 }
 
 /** Builds the real app on a fresh database of the given kind; call close() in `after`. */
@@ -43,7 +45,7 @@ export async function createTestApp(kind: DatabaseKind, options: TestAppOptions 
     WRS_RATE_LIMIT_ADDRESS_PER_MINUTE: '0',
     ...options.env,
   });
-  const ctx = await createAppContext(config, options.clock ? { clock: options.clock } : {});
+  const ctx = await createAppContext(config, { ...options.context, ...(options.clock ? { clock: options.clock } : {}) });
   const app = await buildApp(ctx, { logger: false });
   await app.ready();
 

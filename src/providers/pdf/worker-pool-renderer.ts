@@ -5,6 +5,8 @@ import {
   RendererUnavailableError,
   RenderTimeoutError,
   type PdfRenderer,
+  type RenderedPdf,
+  type RenderRequest,
 } from './pdf-renderer.js';
 import type { RenderOutcome, RenderTask } from './render-task.js';
 
@@ -13,7 +15,7 @@ export interface WorkerPoolRendererOptions {
   workers?: number | undefined;
   /** Per render, queueing included; a render past it is aborted and its thread replaced. */
   timeoutMs: number;
-  /** Renders waiting for a thread beyond which new ones are refused. */
+  /** Renders that may wait for a thread; more are refused as unavailable. Default 32 per thread. */
   maxQueue?: number;
   /** How long the threads may take to start (load pdfme) before renders fail as unavailable. */
   startupTimeoutMs?: number;
@@ -33,6 +35,10 @@ const WORKER_FILE = new URL(`./render-worker${import.meta.url.endsWith('.ts') ? 
  */
 export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): PdfRenderer {
   const workers = options.workers ?? availableParallelism();
+  // piscina's own maxQueue does not count abortable tasks (every render here has a timeout
+  // signal), so the limit is kept here: renders running or waiting.
+  const maxInFlight = workers + (options.maxQueue ?? workers * 32);
+  let inFlight = 0;
   let pool: Piscina<RenderTask, RenderOutcome> | undefined;
   let ready: Promise<void> | undefined;
   let closed = false;
@@ -44,7 +50,6 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
       filename: options.workerFile ?? WORKER_FILE,
       minThreads: workers,
       maxThreads: workers,
-      maxQueue: options.maxQueue ?? Math.max(64, workers * 32),
     });
     // Without a listener an 'error' event would take the whole process down.
     created.on('error', (error: unknown) => options.onPoolError?.(error));
@@ -72,34 +77,13 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
     workers,
 
     async render(request) {
-      await start();
-      const running = pool;
-      if (!running || closed) throw new RendererUnavailableError('the PDF renderer is shutting down');
-      const started = performance.now();
-      const task: RenderTask = {
-        template: request.template,
-        inputs: request.inputs,
-        title: request.title,
-        createdAt: request.createdAt,
-      };
-      let outcome: RenderOutcome;
+      if (inFlight >= maxInFlight) throw new RendererUnavailableError('too many PDF renders are waiting; retry shortly');
+      inFlight += 1;
       try {
-        outcome = await running.run(task, { signal: AbortSignal.timeout(options.timeoutMs) });
-      } catch (error) {
-        if ((error as Error | undefined)?.name === 'AbortError') throw new RenderTimeoutError(options.timeoutMs);
-        const queueFull = (error as Error | undefined)?.message === 'Task queue is at limit';
-        throw new RendererUnavailableError(
-          queueFull ? 'too many PDF renders are waiting; retry shortly' : 'the PDF renderer failed',
-          { cause: error },
-        );
+        return await renderInPool(request);
+      } finally {
+        inFlight -= 1;
       }
-      if (!outcome.ok) throw new RenderRejectedError(outcome.reason);
-      return {
-        bytes: outcome.pdf,
-        pages: outcome.pages,
-        sha256: outcome.sha256,
-        renderMs: performance.now() - started,
-      };
     },
 
     async close() {
@@ -110,6 +94,33 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
       await running?.destroy();
     },
   };
+
+  async function renderInPool(request: RenderRequest): Promise<RenderedPdf> {
+    await start();
+    const running = pool;
+    if (!running || closed) throw new RendererUnavailableError('the PDF renderer is shutting down');
+    const started = performance.now();
+    const task: RenderTask = {
+      template: request.template,
+      inputs: request.inputs,
+      title: request.title,
+      createdAt: request.createdAt,
+    };
+    let outcome: RenderOutcome;
+    try {
+      outcome = await running.run(task, { signal: AbortSignal.timeout(options.timeoutMs) });
+    } catch (error) {
+      if ((error as Error | undefined)?.name === 'AbortError') throw new RenderTimeoutError(options.timeoutMs);
+      throw new RendererUnavailableError('the PDF renderer failed', { cause: error });
+    }
+    if (!outcome.ok) throw new RenderRejectedError(outcome.reason);
+    return {
+      bytes: outcome.pdf,
+      pages: outcome.pages,
+      sha256: outcome.sha256,
+      renderMs: performance.now() - started,
+    };
+  }
 }
 
 /**

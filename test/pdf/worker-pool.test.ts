@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, describe, it } from 'node:test';
+import {
+  RenderRejectedError,
+  RendererUnavailableError,
+  RenderTimeoutError,
+  type PdfRenderer,
+  type RenderRequest,
+} from '../../src/providers/pdf/pdf-renderer.js';
+import { createWorkerPoolRenderer } from '../../src/providers/pdf/worker-pool-renderer.js';
+import { readPdf } from './fixtures/read-pdf.js';
+import { invoiceTemplate, minimalTemplate } from './fixtures/templates.js';
+
+const STALLING_WORKER = new URL('./fixtures/stalling-worker.ts', import.meta.url).href;
+
+const request = (overrides: Partial<RenderRequest> = {}): RenderRequest => ({
+  template: minimalTemplate(),
+  inputs: { title: 'Hello' },
+  title: 'test',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  ...overrides,
+});
+
+describe('worker-pool PDF renderer', () => {
+  const renderers: PdfRenderer[] = [];
+  const renderer = (options: Parameters<typeof createWorkerPoolRenderer>[0]) => {
+    const created = createWorkerPoolRenderer(options);
+    renderers.push(created);
+    return created;
+  };
+  after(async () => {
+    await Promise.all(renderers.map((r) => r.close()));
+  });
+
+  it('renders in a worker thread: a real PDF, its page count and the SHA-256 of its bytes', async () => {
+    const pool = renderer({ workers: 1, timeoutMs: 30_000 });
+    const rendered = await pool.render(
+      request({ template: invoiceTemplate(), inputs: { customer: 'Initech', amount: '7', paid: 'false', id: 'r-1', status: 'new', created_at: 'then' } }),
+    );
+    assert.equal(rendered.pages, 2);
+    assert.equal(rendered.sha256, createHash('sha256').update(rendered.bytes).digest('hex'));
+    const parsed = await readPdf(rendered.bytes);
+    assert.equal(parsed.pages, 2);
+    assert.ok(parsed.text[0]!.includes('Initech'));
+    assert.ok(parsed.text[0]!.includes('Record r-1 is new'));
+  });
+
+  it('renders the same request to the same bytes', async () => {
+    const pool = renderer({ workers: 1, timeoutMs: 30_000 });
+    const [first, second] = await Promise.all([pool.render(request()), pool.render(request())]);
+    assert.equal(first!.sha256, second!.sha256);
+  });
+
+  it('rejects a template that cannot render these inputs, with pdfme\'s reason', async () => {
+    const pool = renderer({ workers: 1, timeoutMs: 30_000 });
+    const template = { ...minimalTemplate(), schemas: [[{ ...minimalTemplate().schemas[0]![0]!, required: true }]] };
+    await assert.rejects(pool.render(request({ template, inputs: {} })), (error: unknown) => {
+      assert.ok(error instanceof RenderRejectedError);
+      assert.match(error.reason, /title/);
+      assert.doesNotMatch(error.reason, /@pdfme/);
+      return true;
+    });
+  });
+
+  it('aborts a render past the timeout, and the replaced thread renders the next one', async () => {
+    // Generous enough for the replacement thread to start under tsx before the second render's clock runs out.
+    const pool = renderer({ workers: 1, timeoutMs: 3000, workerFile: STALLING_WORKER });
+    await assert.rejects(pool.render(request({ inputs: { title: 'hang' } })), RenderTimeoutError);
+    const next = await pool.render(request({ inputs: { title: 'fine' } }));
+    assert.equal(next.pages, 1);
+  });
+
+  it('refuses renders beyond the queue limit as unavailable', async () => {
+    const pool = renderer({ workers: 1, timeoutMs: 500, maxQueue: 1, workerFile: STALLING_WORKER });
+    const results = await Promise.allSettled(
+      [1, 2, 3].map(() => pool.render(request({ inputs: { title: 'hang' } }))),
+    );
+    const reasons = results.map((result) => (result.status === 'rejected' ? (result.reason as Error).name : 'fulfilled'));
+    assert.deepEqual(reasons.sort(), ['RenderTimeoutError', 'RenderTimeoutError', 'RendererUnavailableError']);
+  });
+
+  it('reports a worker that cannot start as unavailable, and tries again on the next render', async () => {
+    const poolErrors: unknown[] = [];
+    const pool = renderer({
+      workers: 1,
+      timeoutMs: 1000,
+      workerFile: new URL('./fixtures/no-such-worker.ts', import.meta.url).href,
+      onPoolError: (error) => poolErrors.push(error),
+    });
+    await assert.rejects(pool.render(request()), RendererUnavailableError);
+    await assert.rejects(pool.render(request()), RendererUnavailableError);
+  });
+
+  it('refuses renders once closed', async () => {
+    const pool = renderer({ workers: 1, timeoutMs: 30_000, workerFile: STALLING_WORKER });
+    await pool.render(request());
+    await pool.close();
+    await assert.rejects(pool.render(request()), RendererUnavailableError);
+  });
+});
