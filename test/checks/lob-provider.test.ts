@@ -75,7 +75,7 @@ describeEachDatabase('checks: Lob provider', (kind) => {
     t = await createTestApp(kind, {
       env: {
         LOB_BASE_URL: lob.baseUrl,
-        WRS_LOB_TIMEOUT_MS: '400',
+        WRS_LOB_TIMEOUT_MS: '1000',
         WRS_LOB_MAX_RETRIES: '3',
         WRS_LOB_RETRY_BASE_MS: '1',
         WRS_LOB_RETRY_BUDGET_MS: '2000',
