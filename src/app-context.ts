@@ -6,6 +6,7 @@ import { createChecksService, type ChecksService } from './domain/checks/checks-
 import { createCursorCodec } from './domain/checks/cursor-codec.js';
 import { createCheckProviderSettings, type CheckProviderSettings } from './domain/checks/provider-settings.js';
 import { createRecordTypesService, type RecordTypesService } from './domain/record-types/record-types-service.js';
+import { createRecordTokensService, type RecordTokensService } from './domain/record-tokens/record-tokens-service.js';
 import { createRecordsService, type RecordsService } from './domain/records/records-service.js';
 import { createFileService, type FileService } from './domain/files/file-service.js';
 import { createPdfCreateStep } from './domain/steps/pdf-create-step.js';
@@ -27,6 +28,7 @@ import { migrateToLatest } from './storage/migrator.js';
 import { createCheckProviderCredentialsRepository } from './storage/repositories/check-provider-credentials.js';
 import { createChecksRepository } from './storage/repositories/checks.js';
 import { createRecordTypesRepository } from './storage/repositories/record-types-repository.js';
+import { createRecordTokensRepository } from './storage/repositories/record-tokens-repository.js';
 import { createRecordsRepository } from './storage/repositories/records-repository.js';
 import { createFilesRepository } from './storage/repositories/files-repository.js';
 import { createTemplatesRepository } from './storage/repositories/templates-repository.js';
@@ -44,6 +46,7 @@ export interface AppContext {
   readonly authenticator: Authenticator;
   readonly recordTypes: RecordTypesService;
   readonly records: RecordsService;
+  readonly recordTokens: RecordTokensService;
   readonly pdfRenderer: PdfRenderer;
   readonly blobStore: BlobStore;
   readonly templateService: TemplateService;
@@ -77,7 +80,13 @@ export async function createAppContext(config: Config, options: AppContextOption
   const tokenSigner = createTokenSigner(config.jwt.secret, clock);
   const recordTypes = createRecordTypesService({ repository: createRecordTypesRepository(database.db), clock });
   const records = createRecordsService({ repository: createRecordsRepository(database), recordTypes, clock });
-  const authenticator = createAuthenticator(jwtVerifier);
+  const recordTokens = createRecordTokensService({
+    repository: createRecordTokensRepository(database.db),
+    records,
+    signer: tokenSigner,
+    clock,
+  });
+  const authenticator = createAuthenticator(jwtVerifier, recordTokens);
   const pdfRenderer =
     options.pdfRenderer ??
     createWorkerPoolRenderer({
@@ -135,6 +144,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     authenticator,
     recordTypes,
     records,
+    recordTokens,
     pdfRenderer,
     blobStore,
     templateService,

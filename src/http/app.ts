@@ -19,6 +19,7 @@ import { stepRoutes } from './routes/steps/steps.js';
 import { adminTemplateRoutes } from './routes/templates/admin-templates.js';
 import { adminRecordImportRoutes } from './routes/records/admin-records-import.js';
 import { adminRecordTypeRoutes } from './routes/records/admin-record-types.js';
+import { recordTokenRoutes } from './routes/record-tokens/record-tokens.js';
 import { recordRoutes } from './routes/records/records.js';
 import { healthRoutes } from './routes/health.js';
 import { serverTimeoutOptions } from './server-options.js';
@@ -74,6 +75,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       registerAuthentication(v1, ctx.authenticator);
       rateLimiting.limitByCompany(v1);
       await v1.register(recordRoutes, { ctx });
+      await v1.register(recordTokenRoutes, { ctx });
       await v1.register(listChecksRoutes, { ctx });
       await v1.register(stepRoutes, { ctx });
       await v1.register(fileRoutes, { ctx });

@@ -12,3 +12,11 @@ export const objectBodyValidator: FastifySchemaCompiler<unknown> = ({ httpPart }
   return (data: unknown) =>
     httpPart !== 'body' || isPlainObject(data) ? { value: data } : { error: invalidBody('the request body must be a JSON object') };
 };
+
+/** As objectBodyValidator, for a body that may also be left out. */
+export const optionalObjectBodyValidator: FastifySchemaCompiler<unknown> = ({ httpPart }) => {
+  return (data: unknown) =>
+    httpPart !== 'body' || data === undefined || data === null || isPlainObject(data)
+      ? { value: data }
+      : { error: invalidBody('the request body must be a JSON object') };
+};

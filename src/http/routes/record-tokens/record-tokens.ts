@@ -1,0 +1,92 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../app-context.js';
+import { identityOf } from '../../plugins/authenticate.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { optionalObjectBodyValidator } from '../records/object-body.js';
+import { RecordParams } from '../records/schemas.js';
+import { MintRecordTokenBody, RecordTokenList, RecordTokenResponse, TokenKeyParams } from './schemas.js';
+
+/**
+ * Record tokens: minted, listed and revoked by company users only (these routes do not allow
+ * record tokens, so the authentication layer answers a record token with 403).
+ */
+export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const tokens = ctx.recordTokens;
+
+  const mintSchema = {
+    tags: ['record tokens'],
+    params: RecordParams,
+    body: MintRecordTokenBody,
+    response: { 201: RecordTokenResponse, ...errorResponses(400, 401, 403, 404) },
+  };
+
+  app.post(
+    '/records/:record/tokens',
+    {
+      validatorCompiler: optionalObjectBodyValidator,
+      schema: {
+        ...mintSchema,
+        summary: 'Mint a token that may read and update this record only',
+        description: 'The token is a JWT signed by the service, valid until expires_at or until revoked.',
+      },
+    },
+    async (request, reply) => {
+      const minted = await tokens.mint(identityOf(request), request.params.record, request.body);
+      return reply.code(201).send(minted);
+    },
+  );
+
+  app.post(
+    '/records/:record/actions',
+    {
+      validatorCompiler: optionalObjectBodyValidator,
+      schema: {
+        ...mintSchema,
+        summary: 'Mint a record token (deprecated alias of POST /records/{record}/tokens)',
+        description: 'Identical to /tokens; answers with the headers Deprecation: true and a Link to the successor.',
+        deprecated: true,
+      },
+    },
+    async (request, reply) => {
+      const minted = await tokens.mint(identityOf(request), request.params.record, request.body);
+      return reply
+        .code(201)
+        .header('deprecation', 'true')
+        .header('link', `</v1/records/${encodeURIComponent(request.params.record)}/tokens>; rel="successor-version"`)
+        .send(minted);
+    },
+  );
+
+  app.get(
+    '/records/:record/tokens',
+    {
+      schema: {
+        summary: 'List the live tokens of a record (without their token strings)',
+        tags: ['record tokens'],
+        params: RecordParams,
+        response: { 200: RecordTokenList, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const results = await tokens.listLive(identityOf(request), request.params.record);
+      return { count: results.length, results };
+    },
+  );
+
+  app.delete(
+    '/records/:record/tokens/:key',
+    {
+      schema: {
+        summary: 'Revoke a record token, at once',
+        tags: ['record tokens'],
+        params: TokenKeyParams,
+        response: { 204: Type.Null({ description: 'revoked' }), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await tokens.revoke(identityOf(request), request.params.record, request.params.key);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,71 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../schema.js';
+import type { RecordTokensTable } from '../tables/record-tokens.js';
+
+export type RecordTokenDocument = Omit<RecordTokensTable, 'company_id'>;
+
+/** Record token documents of a company; a token is honoured only while its document is live. */
+export interface RecordTokensRepository {
+  insert(companyId: string, document: Omit<RecordTokenDocument, 'revoked_at'>): Promise<void>;
+  find(companyId: string, key: string): Promise<RecordTokenDocument | undefined>;
+  /** The record's tokens that are neither revoked nor expired at `now`, oldest first. */
+  listLive(companyId: string, recordId: string, now: string): Promise<RecordTokenDocument[]>;
+  /** Marks the record's token revoked (a second revocation keeps the first time); false when there is no such token. */
+  revoke(companyId: string, recordId: string, key: string, at: string): Promise<boolean>;
+}
+
+const COLUMNS = ['key', 'record_id', 'user_id', 'created_at', 'expires_at', 'revoked_at'] as const;
+
+export function createRecordTokensRepository(db: Kysely<DB>): RecordTokensRepository {
+  return {
+    async insert(companyId, document) {
+      await db
+        .insertInto('record_tokens')
+        .values({ ...document, company_id: companyId, revoked_at: null })
+        .execute();
+    },
+
+    async find(companyId, key) {
+      return db
+        .selectFrom('record_tokens')
+        .select(COLUMNS)
+        .where('company_id', '=', companyId)
+        .where('key', '=', key)
+        .executeTakeFirst();
+    },
+
+    async listLive(companyId, recordId, now) {
+      return db
+        .selectFrom('record_tokens')
+        .select(COLUMNS)
+        .where('company_id', '=', companyId)
+        .where('record_id', '=', recordId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .orderBy('created_at')
+        .orderBy('key')
+        .execute();
+    },
+
+    async revoke(companyId, recordId, key, at) {
+      const found = await db
+        .selectFrom('record_tokens')
+        .select('revoked_at')
+        .where('company_id', '=', companyId)
+        .where('record_id', '=', recordId)
+        .where('key', '=', key)
+        .executeTakeFirst();
+      if (!found) return false;
+      if (found.revoked_at === null) {
+        await db
+          .updateTable('record_tokens')
+          .set({ revoked_at: at })
+          .where('company_id', '=', companyId)
+          .where('key', '=', key)
+          .where('revoked_at', 'is', null)
+          .execute();
+      }
+      return true;
+    },
+  };
+}
