@@ -185,3 +185,26 @@ describe('rate limiting by company (the plugin behind real authentication)', () 
     assert.equal((await probe('acme', '203.0.113.1')).statusCode, 200);
   });
 });
+
+describe('rate limiting by company (the real app)', () => {
+  let t: TestApp;
+  const clock = new ManualClock('2026-03-01T00:00:00.000Z');
+  before(async () => {
+    t = await createTestApp('sqlite', { clock, env: { WRS_RATE_LIMIT_PER_MINUTE: '2', WRS_RATE_LIMIT_ADDRESS_PER_MINUTE: '2' } });
+  });
+  after(() => t.close());
+
+  it('limits each company on its own, apart from the address budget', async () => {
+    const list = (company: string, user = 'u1') =>
+      t.as(company, { method: 'GET', url: '/v1/records', remoteAddress: '192.0.2.7' }, user);
+    const first = await list('acme');
+    assert.equal(first.statusCode, 200, first.body);
+    assert.equal(first.headers['ratelimit-remaining'], '1');
+    assert.equal((await list('acme', 'u2')).statusCode, 200);
+    assertRateLimited(await list('acme', 'u3'), 2);
+    assert.equal((await list('globex')).statusCode, 200, 'another company is not affected');
+    assert.equal((await list('initech')).statusCode, 200, 'verified requests do not spend the address budget');
+    clock.advanceSeconds(30);
+    assert.equal((await list('acme')).statusCode, 200);
+  });
+});

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
+
+const problemsOf = (env: Record<string, string>): string[] => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+};
+
+describe('operations settings', () => {
+  it('has defaults that leave a long streaming ingest alone', () => {
+    const config = loadConfig({});
+    assert.deepEqual(config.server, {
+      workers: 1,
+      requestTimeoutMs: 600_000,
+      headersTimeoutMs: 30_000,
+      connectionTimeoutMs: 120_000,
+      keepAliveTimeoutMs: 72_000,
+      shutdownTimeoutMs: 25_000,
+    });
+    assert.deepEqual(config.rateLimit, { perCompanyPerMinute: 6000, perAddressPerMinute: 600 });
+    assert.deepEqual(config.browser, { corsOrigins: [], hstsMaxAgeSeconds: 0 });
+    assert.deepEqual(config.database, { poolSize: 10, connectTimeoutMs: 5000, statementTimeoutMs: 60_000, sqliteBusyTimeoutMs: 5000 });
+    assert.ok(Object.isFrozen(config.server) && Object.isFrozen(config.browser.corsOrigins));
+  });
+
+  it('reads workers, limits and origins', () => {
+    const config = loadConfig({
+      WRS_WORKERS: 'auto',
+      WRS_RATE_LIMIT_PER_MINUTE: '0',
+      WRS_CORS_ORIGINS: 'https://app.example.com, http://localhost:3000/',
+    });
+    assert.equal(config.server.workers, availableParallelism());
+    assert.equal(config.rateLimit.perCompanyPerMinute, 0);
+    assert.deepEqual(config.browser.corsOrigins, ['https://app.example.com', 'http://localhost:3000']);
+    assert.equal(loadConfig({ WRS_WORKERS: '4' }).server.workers, 4);
+  });
+
+  it('refuses bad values, naming each', () => {
+    assert.deepEqual(problemsOf({ WRS_WORKERS: '0' }).map((p) => p.split(':')[0]), ['WRS_WORKERS']);
+    assert.deepEqual(problemsOf({ WRS_RATE_LIMIT_PER_MINUTE: '-1' }).map((p) => p.split(':')[0]), ['WRS_RATE_LIMIT_PER_MINUTE']);
+    assert.deepEqual(problemsOf({ WRS_HEADERS_TIMEOUT_MS: '5000', WRS_REQUEST_TIMEOUT_MS: '1000' }), [
+      'WRS_HEADERS_TIMEOUT_MS: must not exceed WRS_REQUEST_TIMEOUT_MS',
+    ]);
+    const origins = problemsOf({ WRS_CORS_ORIGINS: 'https://ok.example.com,*,https://x.example.com/path,ftp://files.example.com' });
+    assert.equal(origins.length, 3);
+    assert.ok(origins.every((problem) => problem.startsWith('WRS_CORS_ORIGINS:')));
+  });
+});
