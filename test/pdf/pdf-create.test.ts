@@ -116,6 +116,42 @@ describeEachDatabase('pdf_create step', (kind) => {
       assert.equal(anonymous.statusCode, 401);
     });
 
+    it('lets a record token for the record download, and no other record token', async () => {
+      const mint = async (recordId: string) => {
+        const response = await t.as('acme', { method: 'POST', url: `/v1/records/${recordId}/tokens`, payload: {} });
+        assert.equal(response.statusCode, 201, response.body);
+        return response.json().token as string;
+      };
+      const path = pathOf(details.download_url);
+      const own = await t.app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${await mint(invoice.id)}` } });
+      assert.equal(own.statusCode, 200, own.body);
+      assert.equal(createHash('sha256').update(own.rawPayload).digest('hex'), details.sha256);
+
+      const otherToken = await mint(otherInvoice.id);
+      const other = await t.app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${otherToken}` } });
+      assert.equal(other.statusCode, 403);
+      assert.equal(other.json().code, 'forbidden');
+      // Pointing the path at the token's own record does not reach another record's file.
+      const swapped = await t.app.inject({
+        method: 'GET',
+        url: path.replace(invoice.id, otherInvoice.id),
+        headers: { authorization: `Bearer ${otherToken}` },
+      });
+      assert.equal(swapped.statusCode, 404);
+    });
+
+    it('does not let a record token run steps, even on its own record', async () => {
+      const minted = await t.as('acme', { method: 'POST', url: `/v1/records/${invoice.id}/tokens`, payload: {} });
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: `/v1/records/${invoice.id}/steps`,
+        headers: { authorization: `Bearer ${minted.json().token}` },
+        payload: step({ pdf_filename: 'a', template_id: 'invoice' }),
+      });
+      assert.equal(response.statusCode, 403);
+      assert.equal(response.json().code, 'forbidden');
+    });
+
     it('keeps rendered files downloadable after their template is deleted', async () => {
       await putTemplate(t, 'acme', 'short-lived', invoiceTemplate());
       const response = await runStep('acme', invoice.id, step({ pdf_filename: 'keep', template_id: 'short-lived' }));

@@ -14,7 +14,8 @@ describeEachDatabase('PDF render timeouts and outages over HTTP', (kind) => {
   let t: TestApp;
   before(async () => {
     const pdfRenderer = createWorkerPoolRenderer({ workers: 1, timeoutMs: 2000, workerFile: STALLING_WORKER });
-    t = await createTestApp(kind, { context: { pdfRenderer } });
+    // Without WRS_PUBLIC_URL, download URLs are based on the request's own host.
+    t = await createTestApp(kind, { context: { pdfRenderer }, env: { WRS_PUBLIC_URL: '' } });
     await defineRecordType(t, 'acme', 'invoice', INVOICE_TYPE);
   });
   after(() => t.close());
@@ -56,9 +57,14 @@ describeEachDatabase('PDF render timeouts and outages over HTTP', (kind) => {
     const next = await t.as('acme', {
       method: 'PUT',
       url: `/v1/records/${fine.id}/steps`,
+      headers: { host: 'files.example:8443' },
       payload: { type: 'pdf_create', inputs: { pdf_filename: 'fine', template_id: 'invoice' } },
     });
     assert.equal(next.statusCode, 200, next.body);
+    assert.ok(
+      next.json().details.download_url.startsWith(`http://files.example:8443/v1/records/${fine.id}/files/`),
+      next.json().details.download_url,
+    );
     const download = await t.as('acme', { method: 'GET', url: pathOf(next.json().details.download_url) });
     assert.equal(download.statusCode, 200);
   });
