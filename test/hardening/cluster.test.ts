@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../helpers/databases.js';
 import { signUserToken, TEST_ADMIN_TOKEN } from '../helpers/test-app.js';
 import { httpRequest } from './helpers/http.js';
 import { startServer, type LogLine, type ServerProcess } from './helpers/server-process.js';
@@ -16,14 +17,24 @@ function isRunning(pid: number): boolean {
   }
 }
 
-describe('WRS_WORKERS=2: one port, several processes, on SQLite (real process)', { timeout: 180_000 }, () => {
+describeEachDatabase('WRS_WORKERS=2: one port, several processes (real process)', (kind) => {
   let server: ServerProcess;
+  let database: TestDatabase | undefined;
   let token: string;
   before(async () => {
-    server = await startServer({ WRS_WORKERS: '2', WRS_SHUTDOWN_TIMEOUT_MS: '10000' });
+    // On SQLite the server's own temporary file; on PostgreSQL a fresh database.
+    database = kind === 'postgres' ? await createTestDatabase('postgres') : undefined;
+    server = await startServer({
+      WRS_WORKERS: '2',
+      WRS_SHUTDOWN_TIMEOUT_MS: '10000',
+      ...(database ? { WRS_DATABASE_URL: database.url } : {}),
+    });
     token = await signUserToken({ company_id: 'acme', sub: 'u1' });
   });
-  after(() => server.dispose());
+  after(async () => {
+    await server.dispose();
+    await database?.drop();
+  });
 
   const workerPids = (lines: LogLine[]) => new Set(lines.map((line) => line.pid));
 
