@@ -14,7 +14,7 @@ export const OperationsEnv = {
   WRS_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ default: 72_000, minimum: 1 }),
   WRS_SHUTDOWN_TIMEOUT_MS: Type.Integer({ default: 25_000, minimum: 100 }),
   WRS_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 6000, minimum: 0 }),
-  WRS_RATE_LIMIT_ADDRESS_PER_MINUTE: Type.Integer({ default: 600, minimum: 0 }),
+  WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: Type.Integer({ default: 600, minimum: 0 }),
   WRS_CORS_ORIGINS: Type.Optional(Type.String({ minLength: 1 })),
   WRS_HSTS_MAX_AGE_S: Type.Integer({ default: 0, minimum: 0 }),
   WRS_DB_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 1000 }),
@@ -84,7 +84,7 @@ export function operationsSettings(env: OperationsEnvValues, problems: string[])
     }),
     rateLimit: Object.freeze({
       perCompanyPerMinute: env.WRS_RATE_LIMIT_PER_MINUTE,
-      perAddressPerMinute: env.WRS_RATE_LIMIT_ADDRESS_PER_MINUTE,
+      perAddressPerMinute: env.WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE,
     }),
     browser: Object.freeze({
       corsOrigins: Object.freeze(corsOrigins(env.WRS_CORS_ORIGINS, problems)),

@@ -39,7 +39,7 @@ describe('PostgreSQL unreachable, through a TCP proxy the test controls', { skip
       WRS_ENCRYPTION_KEY: '00'.repeat(32),
       WRS_LOG_LEVEL: 'silent',
       WRS_RATE_LIMIT_PER_MINUTE: '0',
-      WRS_RATE_LIMIT_ADDRESS_PER_MINUTE: '0',
+      WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
       WRS_DB_POOL_SIZE: '2',
       WRS_DB_CONNECT_TIMEOUT_MS: '1000',
       WRS_DB_STATEMENT_TIMEOUT_MS: '1000',

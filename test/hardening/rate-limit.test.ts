@@ -71,7 +71,7 @@ describe('rate limiting by client address (the real app)', () => {
   before(async () => {
     t = await createTestApp('sqlite', {
       clock,
-      env: { WRS_RATE_LIMIT_ADDRESS_PER_MINUTE: '3', WRS_RATE_LIMIT_PER_MINUTE: '1000' },
+      env: { WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '3', WRS_RATE_LIMIT_PER_MINUTE: '1000' },
     });
   });
   after(() => t.close());
@@ -190,7 +190,7 @@ describe('rate limiting by company (the real app)', () => {
   let t: TestApp;
   const clock = new ManualClock('2026-03-01T00:00:00.000Z');
   before(async () => {
-    t = await createTestApp('sqlite', { clock, env: { WRS_RATE_LIMIT_PER_MINUTE: '2', WRS_RATE_LIMIT_ADDRESS_PER_MINUTE: '2' } });
+    t = await createTestApp('sqlite', { clock, env: { WRS_RATE_LIMIT_PER_MINUTE: '2', WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '2' } });
   });
   after(() => t.close());
 

@@ -42,7 +42,7 @@ export async function createTestApp(kind: DatabaseKind, options: TestAppOptions 
     WRS_LOG_LEVEL: 'silent',
     // Suites send many requests from one address; the hardening tests turn limits on themselves.
     WRS_RATE_LIMIT_PER_MINUTE: '0',
-    WRS_RATE_LIMIT_ADDRESS_PER_MINUTE: '0',
+    WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
     ...options.env,
   });
   const ctx = await createAppContext(config, { ...options.context, ...(options.clock ? { clock: options.clock } : {}) });
