@@ -116,7 +116,9 @@ describe('rate limiting by client address (the real app)', () => {
       (await userSend('Basic abc')).statusCode,
     ];
     assert.deepEqual(statuses, [401, 404, 404]);
-    assertRateLimited(await send('Bearer wrong-operator-token'), 3);
+    const limited = await send('Bearer wrong-operator-token');
+    assertRateLimited(limited, 3);
+    assert.equal(limited.headers['www-authenticate'], undefined, 'the refused 401 became a 429');
   });
 
   it('does not limit the verified operator, nor health checks', async () => {

@@ -71,6 +71,7 @@ export function registerRateLimiting(app: FastifyInstance, settings: RateLimitSe
       (payload as { destroy(): void }).destroy();
     }
     const error = rateLimited(decision, 'this client address');
+    reply.removeHeader('www-authenticate');
     reply.code(error.status).headers(error.headers).header('content-type', 'application/json; charset=utf-8');
     return JSON.stringify({ message: error.message, code: error.code });
   });
