@@ -121,17 +121,6 @@ describe('rate limiting by client address (the real app)', () => {
     assert.equal(limited.headers['www-authenticate'], undefined, 'the refused 401 became a 429');
   });
 
-  it('documents 429 and 503 on every API route in OpenAPI', async () => {
-    const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json', remoteAddress: '198.51.100.9' })).json();
-    for (const [path, operations] of Object.entries(document.paths as Record<string, Record<string, { responses: object }>>)) {
-      if (!path.startsWith('/v1/') && !path.startsWith('/admin/')) continue;
-      for (const [method, operation] of Object.entries(operations)) {
-        assert.ok('429' in operation.responses && '503' in operation.responses, `${method} ${path}`);
-      }
-    }
-    assert.ok(!('429' in document.paths['/healthz'].get.responses));
-  });
-
   it('does not limit the verified operator, nor health checks', async () => {
     const remoteAddress = '198.51.100.4';
     for (let i = 0; i < 6; i++) {

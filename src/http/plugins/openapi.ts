@@ -1,6 +1,5 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import { errorResponses } from '../schemas/errors.js';
 
 /**
  * The OpenAPI 3.1 document is generated from the route schemas that validate requests; nothing
@@ -27,13 +26,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     transform: ({ schema, url }) => {
       const security = url.startsWith('/admin/') ? [{ operator: [] }] : url.startsWith('/v1/') ? [{ bearer: [] }] : [];
       const isPublicDocument = url === '/v1/openapi.json';
-      // Rate limiting and database faults can answer any API route, whatever the route declares.
-      const response = schema.response as Record<string, unknown> | undefined;
-      const documented = response && security.length > 0 ? { ...errorResponses(429, 503), ...response } : response;
-      return {
-        schema: { ...schema, security: isPublicDocument ? [] : security, ...(documented ? { response: documented } : {}) } as typeof schema,
-        url,
-      };
+      return { schema: { ...schema, security: isPublicDocument ? [] : security } as typeof schema, url };
     },
   });
 }
