@@ -30,6 +30,8 @@ import { createChecksRepository } from './storage/repositories/checks.js';
 import { createRecordTypesRepository } from './storage/repositories/record-types-repository.js';
 import { createRecordTokensRepository } from './storage/repositories/record-tokens-repository.js';
 import { createRecordsRepository } from './storage/repositories/records-repository.js';
+import { createEventsRepository } from './storage/repositories/events-repository.js';
+import { createEventsService, type EventsService } from './domain/events/events-service.js';
 import { createFilesRepository } from './storage/repositories/files-repository.js';
 import { createTemplatesRepository } from './storage/repositories/templates-repository.js';
 
@@ -44,6 +46,7 @@ export interface AppContext {
   readonly jwtVerifier: JwtVerifier;
   readonly tokenSigner: TokenSigner;
   readonly authenticator: Authenticator;
+  readonly events: EventsService;
   readonly recordTypes: RecordTypesService;
   readonly records: RecordsService;
   readonly recordTokens: RecordTokensService;
@@ -78,6 +81,7 @@ export async function createAppContext(config: Config, options: AppContextOption
   }
   const jwtVerifier = createJwtVerifier(config.jwt, clock);
   const tokenSigner = createTokenSigner(config.jwt.secret, clock);
+  const events = createEventsService({ repository: createEventsRepository(database), clock });
   const recordTypes = createRecordTypesService({ repository: createRecordTypesRepository(database.db), clock });
   const records = createRecordsService({ repository: createRecordsRepository(database), recordTypes, clock });
   const recordTokens = createRecordTokensService({
@@ -142,6 +146,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     jwtVerifier,
     tokenSigner,
     authenticator,
+    events,
     recordTypes,
     records,
     recordTokens,

@@ -21,6 +21,8 @@ import { adminRecordImportRoutes } from './routes/records/admin-records-import.j
 import { adminRecordTypeRoutes } from './routes/records/admin-record-types.js';
 import { recordTokenRoutes } from './routes/record-tokens/record-tokens.js';
 import { recordRoutes } from './routes/records/records.js';
+import { adminEventIngestRoutes } from './routes/events/ingest-events.js';
+import { listEventsRoutes } from './routes/events/list-events.js';
 import { healthRoutes } from './routes/health.js';
 import { serverTimeoutOptions } from './server-options.js';
 
@@ -74,6 +76,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     async (v1) => {
       registerAuthentication(v1, ctx.authenticator);
       rateLimiting.limitByCompany(v1);
+      await v1.register(listEventsRoutes, { ctx });
       await v1.register(recordRoutes, { ctx });
       await v1.register(recordTokenRoutes, { ctx });
       await v1.register(listChecksRoutes, { ctx });
@@ -88,6 +91,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       registerAdminAuthentication(admin, ctx.config.adminToken);
       rateLimiting.exemptOperator(admin);
       await admin.register(adminTokenRoutes, { ctx });
+      await admin.register(adminEventIngestRoutes, { ctx });
       await admin.register(adminChecksRoutes, { ctx });
       await admin.register(adminCheckProviderRoutes, { ctx });
       await admin.register(adminTemplateRoutes, { ctx });

@@ -1,0 +1,59 @@
+import type { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import type { AppContext } from '../../../app-context.js';
+import { IngestedEvent } from '../../../domain/events/event-input.js';
+import { invalidBody } from '../../../errors/app-error.js';
+import { NDJSON_MEDIA_TYPES } from '../../../lib/json-items.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { IngestParams, IngestResponse } from './schemas.js';
+
+const isNdjson = (contentType: string | undefined): boolean =>
+  NDJSON_MEDIA_TYPES.some((type) => contentType?.toLowerCase().startsWith(type) === true);
+
+/** Operator API: ingest events as a stream (JSON array or NDJSON), all or nothing. */
+export const adminEventIngestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // In this plugin only: the body reaches the handler as the raw stream, unread and without
+  // the body limit, and the events service reads it event by event.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(['application/json', ...NDJSON_MEDIA_TYPES], (_request, payload, done) => done(null, payload));
+
+  app.post(
+    '/companies/:company/events',
+    {
+      // The body schema documents the route; the service validates each event as it streams in.
+      validatorCompiler: () => (data: unknown) => ({ value: data }),
+      schema: {
+        summary: 'Ingest events',
+        description:
+          'A JSON array of events (application/json) or NDJSON (application/x-ndjson, one event per line), streamed: no ' +
+          'body limit. Missing id (UUIDv7), created_at/updated_at (now) and excluded (false) are filled in. One ' +
+          'transaction per request: a bad event is a 400 naming its line (NDJSON) or index (array), and nothing of the ' +
+          'request is stored. An event whose id the company already has replaces it.',
+        tags: ['operator', 'events'],
+        consumes: ['application/json', 'application/x-ndjson'],
+        params: IngestParams,
+        body: Type.Array(IngestedEvent),
+        response: { 200: IngestResponse, ...errorResponses(400, 401, 415) },
+      },
+    },
+    async (request, reply) => {
+      if (!Value.Check(IngestParams, request.params)) {
+        throw invalidBody('the company in the path must be 1 to 128 characters');
+      }
+      const body = request.body as unknown as Readable | undefined;
+      if (body === undefined) throw invalidBody('the body is empty: send a JSON array of events or NDJSON');
+      try {
+        const ingested = await ctx.events.ingest(request.params.company, body.iterator({ destroyOnReturn: false }), {
+          format: isNdjson(request.headers['content-type']) ? 'ndjson' : 'array',
+        });
+        return { ingested };
+      } catch (error) {
+        // The rest of a refused body is not read; the connection closes after the answer.
+        reply.header('connection', 'close');
+        throw error;
+      }
+    },
+  );
+};

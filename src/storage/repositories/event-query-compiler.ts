@@ -1,0 +1,187 @@
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import {
+  CONTAINS_FIELDS,
+  EVENT_SCALAR_FIELDS,
+  type ContainsField,
+  type EventScalarField,
+  type FilterField,
+} from '../../domain/events/event-fields.js';
+import type { EventFilter, EventListQuery, EventOrder } from '../../domain/events/event-query.js';
+import type { DialectName } from '../database.js';
+import type { DB } from '../schema.js';
+import type { EventsTable } from '../tables/events.js';
+
+/**
+ * The one place where a parsed events query becomes SQL. Column names never come from the
+ * request: filters and sort fields are looked up in these whitelists.
+ */
+const FILTER_COLUMNS: Record<FilterField, keyof EventsTable> = {
+  connection_key: 'connection_key',
+  type: 'type',
+  flow_key: 'flow_key',
+  flow_session: 'flow_session',
+  step_key: 'step_key',
+  selected_decision: 'selected_decision',
+  user_id: 'user_id',
+  version_key: 'version_key',
+  created_at: 'created_at',
+};
+
+const SORT_COLUMNS = Object.fromEntries(Object.keys(EVENT_SCALAR_FIELDS).map((field) => [field, field])) as Record<
+  EventScalarField,
+  keyof EventsTable
+>;
+
+const COMPARISON_SQL = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+export const EVENT_COLUMNS = [
+  'company_id',
+  'id',
+  'connection_id',
+  'connection_key',
+  'created_at',
+  'excluded',
+  'flow_id',
+  'flow_key',
+  'flow_session',
+  'like_value',
+  'seconds_active',
+  'seconds_running',
+  'selected_decision',
+  'step_key',
+  'text',
+  'type',
+  'updated_at',
+  'user_id',
+  'version_id',
+  'version_key',
+  'version_object',
+] as const satisfies readonly (keyof EventsTable)[];
+
+/**
+ * A `__contains` filter is answered in two steps: first the company's distinct values of the
+ * key that contain the substring (a small dictionary behind a trigram index), then the events
+ * with those values through the key's B-tree index. Up to this many values are compared with
+ * an IN list; beyond it the values stay a subquery.
+ */
+export const MAX_LISTED_VALUES = 500;
+/** With 2 to this many values, each value is read in order from its index and the pages merged. */
+const MAX_MERGED_VALUES = 64;
+
+/** The dictionary values found for each `__contains` filter; null when there were too many to list. */
+export type ContainsMatches = ReadonlyMap<EventFilter, readonly string[] | null>;
+
+export function isContainsField(field: FilterField): field is ContainsField {
+  return (CONTAINS_FIELDS as readonly string[]).includes(field);
+}
+
+/**
+ * The company's distinct values of a key that contain `needle` (case-sensitive), through the
+ * dictionary's trigram index: FTS5 on SQLite (a phrase of three or more characters; instr()
+ * keeps the match exact), pg_trgm on PostgreSQL (LIKE, with the pattern escaped).
+ */
+export function matchingKeyValues(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  companyId: string,
+  field: ContainsField,
+  needle: string,
+) {
+  let values = db
+    .selectFrom('event_key_values')
+    .select('event_key_values.value')
+    .where('event_key_values.company_id', '=', companyId)
+    .where('event_key_values.field', '=', field);
+  if (dialect === 'postgres') {
+    return values.where('event_key_values.value', 'like', `%${needle.replace(/[\\%_]/g, '\\$&')}%`);
+  }
+  if ([...needle].length >= 3) {
+    const phrase = `"${needle.replaceAll('"', '""')}"`;
+    values = values.where(
+      sql<SqlBool>`event_key_values.rowid in (select rowid from event_key_values_trigrams where event_key_values_trigrams match ${phrase})`,
+    );
+  }
+  return values.where(sql<SqlBool>`instr(event_key_values.value, ${needle}) > 0`);
+}
+
+/**
+ * One page of events: the company scope, every filter ANDed, the order (nulls last, ties by
+ * id in the same direction), limit and offset.
+ */
+export function compileEventPage(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  companyId: string,
+  query: EventListQuery,
+  matches: ContainsMatches,
+) {
+  const merged = mergeCandidate(matches);
+  if (!merged) {
+    return ordered(filtered(db, dialect, companyId, query.filters, matches), 'events', query.order)
+      .limit(query.limit)
+      .offset(query.offset);
+  }
+  // ORDER BY created_at LIMIT n over `key IN (many values)` would either sort every matching
+  // row or walk the whole company in order; reading each value's rows in index order, at most
+  // offset + limit of them, and merging those is bounded by the page instead.
+  const others = query.filters.filter((filter) => filter !== merged.filter);
+  const column = FILTER_COLUMNS[merged.filter.field];
+  const branches = merged.values.map((value) =>
+    db
+      .selectFrom(
+        ordered(filtered(db, dialect, companyId, others, matches).where(`events.${column}`, '=', value), 'events', query.order)
+          .limit(query.offset + query.limit)
+          .as('branch'),
+      )
+      .selectAll(),
+  );
+  const union = branches.slice(1).reduce((all, branch) => all.unionAll(branch), branches[0]!);
+  return ordered(db.selectFrom(union.as('merged')).selectAll(), 'merged', query.order)
+    .limit(query.limit)
+    .offset(query.offset);
+}
+
+function mergeCandidate(matches: ContainsMatches): { filter: EventFilter; values: readonly string[] } | null {
+  let best: { filter: EventFilter; values: readonly string[] } | null = null;
+  for (const [filter, values] of matches) {
+    if (values === null || values.length < 2 || values.length > MAX_MERGED_VALUES) continue;
+    if (!best || values.length < best.values.length) best = { filter, values };
+  }
+  return best;
+}
+
+function filtered(db: Kysely<DB>, dialect: DialectName, companyId: string, filters: readonly EventFilter[], matches: ContainsMatches) {
+  const scoped = db.selectFrom('events').select(EVENT_COLUMNS).where('events.company_id', '=', companyId);
+  if (filters.length === 0) return scoped;
+  return scoped.where((eb) => eb.and(filters.map((filter) => condition(eb, db, dialect, companyId, filter, matches))));
+}
+
+function condition(
+  eb: ExpressionBuilder<DB, 'events'>,
+  db: Kysely<DB>,
+  dialect: DialectName,
+  companyId: string,
+  filter: EventFilter,
+  matches: ContainsMatches,
+): Expression<SqlBool> {
+  const column = FILTER_COLUMNS[filter.field];
+  if (filter.operator !== 'contains') return eb(`events.${column}`, COMPARISON_SQL[filter.operator], filter.value);
+  if (!isContainsField(filter.field)) throw new Error(`__contains is not defined for ${filter.field}`);
+  const values = matches.get(filter);
+  if (values === undefined || values === null) {
+    return eb(`events.${column}`, 'in', matchingKeyValues(db, dialect, companyId, filter.field, String(filter.value)));
+  }
+  if (values.length === 0) return sql<SqlBool>`1 = 0`;
+  return eb(`events.${column}`, 'in', values);
+}
+
+/** ORDER BY the sort field (nulls last when it is nullable), then id in the same direction. */
+function ordered<QB extends SelectQueryBuilder<any, any, any>>(select: QB, table: string, order: EventOrder): QB {
+  const { field, direction } = order;
+  const column = sql.ref(`${table}.${SORT_COLUMNS[field]}`);
+  let result = EVENT_SCALAR_FIELDS[field].nullable
+    ? select.orderBy(column, (ob) => (direction === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+    : select.orderBy(column, direction);
+  if (field !== 'id') result = result.orderBy(sql.ref(`${table}.id`), direction);
+  return result as QB;
+}

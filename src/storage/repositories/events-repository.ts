@@ -1,0 +1,201 @@
+import { CompiledQuery, sql, type Transaction } from 'kysely';
+import { CONTAINS_FIELDS } from '../../domain/events/event-fields.js';
+import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
+import type { StoredEvent } from '../../domain/events/event.js';
+import type { Database, DialectName } from '../database.js';
+import type { DB } from '../schema.js';
+import type { EventsTable } from '../tables/events.js';
+import {
+  compileEventPage,
+  EVENT_COLUMNS,
+  isContainsField,
+  matchingKeyValues,
+  MAX_LISTED_VALUES,
+  type ContainsMatches,
+} from './event-query-compiler.js';
+
+/** Writes events inside the transaction of one ingest request. */
+export interface EventWriter {
+  /**
+   * Stores events of the writer's company; an event whose id is already stored replaces it,
+   * and within one call the last event of an id wins.
+   */
+  write(events: readonly StoredEvent[]): Promise<void>;
+}
+
+export interface EventsRepository {
+  /** One page of the company's events, filtered and ordered as the query says. */
+  list(companyId: string, query: EventListQuery): Promise<StoredEvent[]>;
+  hasEvents(companyId: string): Promise<boolean>;
+  /** Runs `work` in one transaction: everything it wrote is stored if it resolves, nothing if it throws. */
+  inTransaction<T>(companyId: string, work: (writer: EventWriter) => Promise<T>): Promise<T>;
+}
+
+const COLUMNS = EVENT_COLUMNS;
+const UPDATED_COLUMNS = COLUMNS.filter((column) => column !== 'company_id' && column !== 'id');
+
+/**
+ * Rows per INSERT. SQLite binds one parameter per value and allows 32,766 of them; PostgreSQL
+ * receives a batch as one JSON parameter, so its batches are bounded only by memory.
+ */
+const SQLITE_BATCH_ROWS = Math.floor(32_766 / COLUMNS.length);
+const POSTGRES_BATCH_ROWS = 5000;
+const KEY_VALUE_BATCH_ROWS = 5000;
+const POSTGRES_ANALYZE_AFTER_ROWS = 10_000;
+
+export function createEventsRepository(database: Database): EventsRepository {
+  const { db, dialect } = database;
+  return {
+    async list(companyId, query) {
+      const matches = new Map<EventFilter, readonly string[] | null>();
+      for (const filter of query.filters) {
+        if (filter.operator !== 'contains' || !isContainsField(filter.field)) continue;
+        const found = await matchingKeyValues(db, dialect, companyId, filter.field, String(filter.value))
+          .limit(MAX_LISTED_VALUES + 1)
+          .execute();
+        // No stored value contains the substring: no event can match.
+        if (found.length === 0) return [];
+        matches.set(filter, found.length > MAX_LISTED_VALUES ? null : found.map((row) => row.value));
+      }
+      const rows = await compileEventPage(db, dialect, companyId, query, matches as ContainsMatches).execute();
+      for (const row of rows) (row as { excluded: unknown }).excluded = row.excluded === true || row.excluded === 1;
+      return rows as unknown as StoredEvent[];
+    },
+
+    async hasEvents(companyId) {
+      const row = await db.selectFrom('events').select('id').where('company_id', '=', companyId).limit(1).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async inTransaction(companyId, work) {
+      let written = 0;
+      const result = await db.transaction().execute((trx) =>
+        work(createWriter(trx, dialect, companyId, (count) => (written += count))),
+      );
+      if (written > 0) await refreshStatistics(written);
+      return result;
+    },
+  };
+
+  /**
+   * The planner chooses between the created_at index and a key's index by how many rows it
+   * expects; after a bulk ingest its statistics are refreshed. SQLite's `optimize` analyses
+   * (with a bounded sample) only the tables that grew markedly since their last analysis;
+   * PostgreSQL's autovacuum would get there too, but only after a while.
+   */
+  async function refreshStatistics(written: number): Promise<void> {
+    if (dialect === 'sqlite') await sql`pragma optimize = 0x10012`.execute(db);
+    else if (written >= POSTGRES_ANALYZE_AFTER_ROWS) await sql`analyze events, event_key_values`.execute(db);
+  }
+}
+
+function createWriter(
+  trx: Transaction<DB>,
+  dialect: DialectName,
+  companyId: string,
+  onWritten: (count: number) => void,
+): EventWriter {
+  const knownKeyValues = new Set<string>();
+  const insert = dialect === 'postgres' ? insertPostgres : insertSqlite;
+  return {
+    async write(events) {
+      const batchRows = dialect === 'postgres' ? POSTGRES_BATCH_ROWS : SQLITE_BATCH_ROWS;
+      const unique = lastOfEachId(events);
+      for (let start = 0; start < unique.length; start += batchRows) {
+        await insert(trx, unique.slice(start, start + batchRows), companyId);
+      }
+      await rememberKeyValues(trx, companyId, unique, knownKeyValues);
+      onWritten(unique.length);
+    },
+  };
+}
+
+/**
+ * A multi-row upsert with one bound parameter per value. Its SQL depends only on the row count,
+ * so the text Kysely compiles for a full batch is kept and reused with new parameters.
+ */
+async function insertSqlite(trx: Transaction<DB>, events: readonly StoredEvent[], companyId: string): Promise<void> {
+  const parameters: unknown[] = new Array(events.length * COLUMNS.length);
+  let i = 0;
+  for (const event of events) {
+    for (const column of COLUMNS) {
+      const value = column === 'company_id' ? companyId : event[column];
+      parameters[i++] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
+    }
+  }
+  await trx.executeQuery(CompiledQuery.raw(sqliteUpsertSql(trx, events.length), parameters));
+}
+
+const sqliteUpsertSqlByRows = new Map<number, string>();
+
+function sqliteUpsertSql(trx: Transaction<DB>, rows: number): string {
+  const cached = sqliteUpsertSqlByRows.get(rows);
+  if (cached) return cached;
+  const placeholderRow = Object.fromEntries(COLUMNS.map((column) => [column, null])) as never;
+  const compiled = trx
+    .insertInto('events')
+    .values(Array.from({ length: rows }, () => placeholderRow))
+    .onConflict((oc) => oc.columns(['company_id', 'id']).doUpdateSet(replaceAll))
+    .compile();
+  if (compiled.parameters.length !== rows * COLUMNS.length) throw new Error('unexpected parameters in the events upsert');
+  const text = compiled.sql;
+  if (rows === SQLITE_BATCH_ROWS) sqliteUpsertSqlByRows.set(rows, text);
+  return text;
+}
+
+/**
+ * One JSON parameter per batch, unpacked by json_populate_recordset: far fewer bound values to
+ * send and parse than a multi-row VALUES list.
+ */
+async function insertPostgres(trx: Transaction<DB>, events: readonly StoredEvent[], companyId: string): Promise<void> {
+  const rows = events.map((event) => ({ ...event, company_id: companyId }));
+  const columns = sql.join(COLUMNS.map((column) => sql.ref(column)));
+  const updates = sql.join(UPDATED_COLUMNS.map((column) => sql`${sql.ref(column)} = excluded.${sql.ref(column)}`));
+  await sql`insert into events (${columns})
+    select ${columns} from json_populate_recordset(null::events, ${JSON.stringify(rows)}::json)
+    on conflict (company_id, id) do update set ${updates}`.execute(trx);
+}
+
+const replaceAll = Object.fromEntries(UPDATED_COLUMNS.map((column) => [column, sql.ref(`excluded.${column}`)])) as never;
+
+/** The dictionary behind `__contains`: each new (field, value) of the company is added once. */
+async function rememberKeyValues(
+  trx: Transaction<DB>,
+  companyId: string,
+  events: readonly StoredEvent[],
+  known: Set<string>,
+): Promise<void> {
+  const fresh: { company_id: string; field: string; value: string }[] = [];
+  for (const event of events) {
+    for (const field of CONTAINS_FIELDS) {
+      const value = event[field];
+      if (value === null) continue;
+      const seenKey = `${field}\u0000${value}`;
+      if (known.has(seenKey)) continue;
+      known.add(seenKey);
+      fresh.push({ company_id: companyId, field, value });
+    }
+  }
+  for (let start = 0; start < fresh.length; start += KEY_VALUE_BATCH_ROWS) {
+    await trx
+      .insertInto('event_key_values')
+      .values(fresh.slice(start, start + KEY_VALUE_BATCH_ROWS))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+}
+
+/** PostgreSQL refuses an upsert that touches the same row twice in one statement. */
+function lastOfEachId(events: readonly StoredEvent[]): readonly StoredEvent[] {
+  const seen = new Set<string>();
+  let duplicated = false;
+  for (const event of events) {
+    if (seen.has(event.id)) {
+      duplicated = true;
+      break;
+    }
+    seen.add(event.id);
+  }
+  if (!duplicated) return events;
+  return [...new Map(events.map((event) => [event.id, event])).values()];
+}
