@@ -1,0 +1,220 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ManualClock } from '../../src/lib/clock.js';
+import { describeEachDatabase } from '../helpers/databases.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { anEvent, EVENT_FIELDS, ingest, ingestOk, listEvents, listIds } from './event-fixtures.js';
+
+const NOW = '2026-03-04T05:06:07.089Z';
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describeEachDatabase('POST /admin/v1/companies/:company/events', (kind) => {
+  let t: TestApp;
+  let company = 0;
+  /** A fresh company per test, so that counts are the test's own. */
+  const fresh = () => `ingest-${++company}`;
+  before(async () => {
+    t = await createTestApp(kind, { clock: new ManualClock(NOW) });
+  });
+  after(() => t.close());
+
+  const post = (target: string, payload: string, contentType = 'application/json') =>
+    t.admin({ method: 'POST', url: `/admin/v1/companies/${target}/events`, headers: { 'content-type': contentType }, payload });
+
+  const count = async (target: string) => (await listEvents(t, target, 'limit=10000')).json().count as number;
+
+  function expectRefused(response: Awaited<ReturnType<typeof post>>, includes: string[], where?: { line?: number; index?: number }) {
+    assert.equal(response.statusCode, 400, response.body);
+    const body = response.json();
+    assert.equal(body.code, 'invalid_body');
+    for (const part of includes) assert.ok(body.message.includes(part), `${body.message} should mention ${part}`);
+    assert.ok(body.message.includes('nothing was stored'), body.message);
+    if (where?.line !== undefined) assert.equal(body.line, where.line);
+    if (where?.index !== undefined) assert.equal(body.index, where.index);
+  }
+
+  describe('formats', () => {
+    it('takes a JSON array', async () => {
+      const target = fresh();
+      const response = await ingest(t, target, [anEvent({ id: 'a1' }), anEvent({ id: 'a2' })], 'array');
+      assert.equal(response.statusCode, 200);
+      assert.deepEqual(response.json(), { ingested: 2 });
+      assert.deepEqual(await listIds(t, target), ['a1', 'a2']);
+    });
+
+    it('takes NDJSON with blank lines, CRLF and no final newline', async () => {
+      const target = fresh();
+      const lines = [anEvent({ id: 'n1' }), anEvent({ id: 'n2' }), anEvent({ id: 'n3' })].map((event) => JSON.stringify(event));
+      const response = await post(target, `\n${lines[0]}\r\n\n   \n${lines[1]}\n${lines[2]}`, 'application/x-ndjson');
+      assert.equal(response.statusCode, 200, response.body);
+      assert.deepEqual(response.json(), { ingested: 3 });
+      assert.deepEqual(await listIds(t, target), ['n1', 'n2', 'n3']);
+    });
+
+    it('accepts an empty array and an empty NDJSON body', async () => {
+      const target = fresh();
+      assert.deepEqual((await post(target, ' [ ] ')).json(), { ingested: 0 });
+      assert.deepEqual((await post(target, '\n\n', 'application/x-ndjson')).json(), { ingested: 0 });
+      assert.equal(await count(target), 0);
+    });
+
+    it('refuses bodies that are not an array of events', async () => {
+      const target = fresh();
+      expectRefused(await post(target, '{"type":"x"}'), ['JSON array']);
+      expectRefused(await post(target, '[{"type":"x"}'), ['ends early']);
+      expectRefused(await post(target, '[{"type":"x"},]'), ['trailing comma'], { index: 1 });
+      expectRefused(await post(target, '[{"type":"x"}] []'), ['after the end']);
+      expectRefused(await post(target, '[{"type":"x"}, {"type": }]'), ['malformed JSON'], { index: 1 });
+      expectRefused(await post(target, '[{"type":"x"}, 5]'), ['must be a JSON object'], { index: 1 });
+      expectRefused(await post(target, '{"type":"x"}\n{"type":\n', 'application/x-ndjson'), ['line 2', 'malformed JSON'], { line: 2 });
+      expectRefused(await post(target, '{"type":"x"}\n[]\n', 'application/x-ndjson'), ['line 2', 'must be a JSON object'], { line: 2 });
+      const empty = await t.admin({ method: 'POST', url: `/admin/v1/companies/${target}/events`, headers: { 'content-type': 'application/json' } });
+      assert.equal(empty.statusCode, 400);
+      assert.equal(await count(target), 0);
+    });
+
+    it('answers 415 to other content types', async () => {
+      const response = await post(fresh(), '{"type":"x"}', 'text/plain');
+      assert.equal(response.statusCode, 415);
+      assert.equal(response.json().code, 'unsupported_media_type');
+    });
+
+    it('is for the operator only', async () => {
+      const anonymous = await t.app.inject({
+        method: 'POST',
+        url: '/admin/v1/companies/x/events',
+        headers: { 'content-type': 'application/json' },
+        payload: '[{"type":"x"}]',
+      });
+      assert.equal(anonymous.statusCode, 401);
+      const user = await t.as('x', { method: 'POST', url: '/admin/v1/companies/x/events', payload: [{ type: 'x' }] });
+      assert.equal(user.statusCode, 401);
+      assert.equal(await count('x'), 0);
+    });
+  });
+
+  describe('defaults and normalisation', () => {
+    it('fills in id, timestamps, excluded and the nullable keys', async () => {
+      const target = fresh();
+      await ingestOk(t, target, [{ type: 'user_flow_session_started' }, { type: 'second' }]);
+      const [first, second] = (await listEvents(t, target)).json().results;
+      assert.match(first.id, UUID_V7);
+      assert.match(second.id, UUID_V7);
+      assert.notEqual(first.id, second.id);
+      assert.ok(first.id < second.id, 'ids follow the order of the body');
+      for (const event of [first, second]) {
+        assert.equal(event.created_at, NOW);
+        assert.equal(event.updated_at, NOW);
+        assert.equal(event.excluded, false);
+        assert.equal(event.company_id, target);
+        assert.deepEqual(Object.keys(event), [...EVENT_FIELDS]);
+        for (const field of EVENT_FIELDS) {
+          if (!['id', 'company_id', 'created_at', 'updated_at', 'excluded', 'type'].includes(field)) assert.equal(event[field], null, field);
+        }
+      }
+      assert.equal(first.type, 'user_flow_session_started');
+    });
+
+    it('keeps given values, and normalises timestamps to UTC with milliseconds', async () => {
+      const target = fresh();
+      const given = anEvent({
+        id: 'kept',
+        company_id: target,
+        created_at: '2026-01-01T01:00:00+01:00',
+        updated_at: '2026-01-02',
+        excluded: true,
+        like_value: -0.25,
+        flow_session: 9_007_199_254_740_991,
+        text: 'ünïcödé "quoted"\n',
+        version_object: [1, { a: null }],
+      });
+      await ingestOk(t, target, [given]);
+      const [event] = (await listEvents(t, target)).json().results;
+      assert.equal(event.created_at, '2026-01-01T00:00:00.000Z');
+      assert.equal(event.updated_at, '2026-01-02T00:00:00.000Z');
+      assert.equal(event.excluded, true);
+      assert.equal(event.like_value, -0.25);
+      assert.equal(event.flow_session, 9_007_199_254_740_991);
+      assert.equal(event.text, 'ünïcödé "quoted"\n');
+      assert.deepEqual(event.version_object, [1, { a: null }]);
+      for (const field of ['connection_id', 'connection_key', 'flow_id', 'flow_key', 'step_key', 'user_id', 'version_id', 'version_key']) {
+        assert.equal(event[field], given[field], field);
+      }
+    });
+  });
+
+  describe('validation: a bad event refuses the whole request', () => {
+    const bad: [string, Record<string, unknown>, string][] = [
+      ['missing type', { flow_key: 'x' }, "missing field 'type'"],
+      ['empty type', { type: '' }, "'type'"],
+      ['unknown field', { type: 'x', flowKey: 'y' }, "unknown field 'flowKey'"],
+      ['flow_session as a string', { type: 'x', flow_session: '3' }, "'flow_session' must be an integer"],
+      ['flow_session with a fraction', { type: 'x', flow_session: 1.5 }, "'flow_session'"],
+      ['flow_session beyond 2^53', { type: 'x', flow_session: 2 ** 60 }, "'flow_session'"],
+      ['like_value as text', { type: 'x', like_value: 'x' }, "'like_value' must be a number"],
+      ['excluded as text', { type: 'x', excluded: 'yes' }, "'excluded'"],
+      ['excluded null', { type: 'x', excluded: null }, "'excluded'"],
+      ['id empty', { type: 'x', id: '' }, "'id'"],
+      ['id a number', { type: 'x', id: 7 }, "'id'"],
+      ['created_at not ISO', { type: 'x', created_at: 'yesterday' }, "'created_at' must be an ISO 8601"],
+      ['created_at without zone', { type: 'x', created_at: '2026-01-01T00:00:00' }, "'created_at'"],
+      ['created_at impossible', { type: 'x', created_at: '2026-02-30T00:00:00Z' }, "'created_at'"],
+      ['created_at null', { type: 'x', created_at: null }, "'created_at'"],
+      ['text a number', { type: 'x', text: 5 }, "'text'"],
+      ['key too long', { type: 'x', flow_key: 'k'.repeat(257) }, "'flow_key'"],
+      ['NUL in a string', { type: 'x', step_key: 'a\u0000b' }, 'NUL'],
+      ['another company', { type: 'x', company_id: 'someone-else' }, "company_id 'someone-else'"],
+    ];
+    for (const [name, event, message] of bad) {
+      it(`${name}: 400 naming the line of NDJSON`, async () => {
+        const target = fresh();
+        const body = [anEvent(), anEvent(), event].map((e) => JSON.stringify(e)).join('\n');
+        expectRefused(await post(target, `${body}\n`, 'application/x-ndjson'), ['line 3', message], { line: 3 });
+        assert.equal(await count(target), 0);
+      });
+    }
+
+    it('names the index of a bad event in an array', async () => {
+      const target = fresh();
+      const response = await ingest(t, target, [anEvent(), { type: 'x', flow_session: 'one' }, anEvent()]);
+      expectRefused(response, ['event at index 1', "'flow_session'"], { index: 1 });
+      assert.equal(await count(target), 0);
+    });
+
+    it('stores nothing when the bad event comes after thousands already written', async () => {
+      const target = fresh();
+      const events = Array.from({ length: 21_000 }, (_, i) => anEvent({ id: `bulk-${i}`, flow_key: `flow-${i % 50}` }));
+      const body = `${events.map((event) => JSON.stringify(event)).join('\n')}\n{"type":"x","excluded":"no"}\n`;
+      assert.ok(body.length > 1_048_576 * 2, 'the body is over the 1 MiB limit of other routes');
+      expectRefused(await post(target, body, 'application/x-ndjson'), ['line 21001'], { line: 21_001 });
+      assert.equal(await count(target), 0);
+      assert.deepEqual(await listIds(t, target, 'flow_key__contains=flow'), []);
+
+      const good = await post(target, events.map((event) => JSON.stringify(event)).join('\n'), 'application/x-ndjson');
+      assert.deepEqual(good.json(), { ingested: 21_000 });
+      assert.equal((await listEvents(t, target, 'limit=10000&page=3')).json().count, 1000);
+    });
+  });
+
+  describe('ids already stored', () => {
+    it('replaces an event whose id the company already has, and the last of an id in a request wins', async () => {
+      const target = fresh();
+      await ingestOk(t, target, [anEvent({ id: 'same', type: 'first', flow_key: 'one' }), anEvent({ id: 'other' })]);
+      await ingestOk(t, target, [
+        anEvent({ id: 'same', type: 'second', flow_key: 'two' }),
+        anEvent({ id: 'same', type: 'third', flow_key: 'three', version_object: { v: 3 } }),
+      ]);
+      const events = (await listEvents(t, target, 'order_by=id')).json().results;
+      assert.deepEqual(
+        events.map((event: { id: string; type: string }) => [event.id, event.type]),
+        [
+          ['other', 'user_flow_step_completed'],
+          ['same', 'third'],
+        ],
+      );
+      assert.deepEqual(events[1].version_object, { v: 3 });
+      assert.deepEqual(await listIds(t, target, 'flow_key=three'), ['same']);
+      assert.deepEqual(await listIds(t, target, 'flow_key=one'), []);
+    });
+  });
+});
