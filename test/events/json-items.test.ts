@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { JsonItemsError, readJsonItems, type JsonItem, type JsonItemsFormat } from '../../src/lib/json-items.js';
+
+async function readAll(chunks: (string | Buffer)[], format: JsonItemsFormat): Promise<JsonItem[]> {
+  const items: JsonItem[] = [];
+  for await (const item of readJsonItems(chunks, format)) items.push(item);
+  return items;
+}
+
+async function failure(chunks: (string | Buffer)[], format: JsonItemsFormat): Promise<JsonItemsError> {
+  try {
+    await readAll(chunks, format);
+  } catch (error) {
+    assert.ok(error instanceof JsonItemsError, String(error));
+    return error;
+  }
+  assert.fail('expected a JsonItemsError');
+}
+
+/** Splits text into chunks at the given cut points (as UTF-8 bytes, so multi-byte characters get split too). */
+function cut(text: string, cuts: number[]): Buffer[] {
+  const bytes = Buffer.from(text, 'utf8');
+  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  const chunks: Buffer[] = [];
+  let start = 0;
+  for (const point of points) {
+    chunks.push(bytes.subarray(start, point));
+    start = point;
+  }
+  chunks.push(bytes.subarray(start));
+  return chunks;
+}
+
+const jsonValue = fc.jsonValue({ maxDepth: 3 });
+
+describe('readJsonItems', () => {
+  it('reads a JSON array the way JSON.parse does, however the bytes are chunked', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(jsonValue, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), async (values, cuts, pretty) => {
+        const text = pretty ? JSON.stringify(values, null, 2) : JSON.stringify(values);
+        const items = await readAll(cut(text, cuts), 'array');
+        assert.deepEqual(
+          items.map((item) => item.value),
+          JSON.parse(text),
+        );
+        assert.deepEqual(
+          items.map((item) => item.position),
+          values.map((_, i) => i),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads NDJSON line by line, however the bytes are chunked', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(jsonValue, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 12 }), async (values, cuts) => {
+        const text = values.map((value) => JSON.stringify(value)).join('\r\n');
+        const items = await readAll(cut(text, cuts), 'ndjson');
+        assert.deepEqual(
+          items.map((item) => item.value),
+          values.map((value) => JSON.parse(JSON.stringify(value))),
+        );
+        assert.deepEqual(
+          items.map((item) => item.position),
+          values.map((_, i) => i + 1),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps brackets, commas and escapes inside strings', async () => {
+    const values = [{ a: '],[{}"\\' }, ['x', { b: '\\"' }], 'a,b', 12.5e-3, null, true];
+    assert.deepEqual((await readAll([JSON.stringify(values)], 'array')).map((item) => item.value), values);
+  });
+
+  it('counts blank lines in NDJSON line numbers', async () => {
+    const items = await readAll(['\n{"a":1}\n\n', '{"a":2}'], 'ndjson');
+    assert.deepEqual(
+      items.map((item) => [item.position, item.value]),
+      [
+        [2, { a: 1 }],
+        [4, { a: 2 }],
+      ],
+    );
+  });
+
+  it('names the place of malformed input', async () => {
+    assert.equal((await failure(['{"a":1}\n{"a":}\n'], 'ndjson')).position, 2);
+    assert.equal((await failure(['[{"a":1},{"a":}]'], 'array')).position, 1);
+    assert.equal((await failure(['[1,,2]'], 'array')).position, 1);
+    assert.equal((await failure(['[1,]'], 'array')).position, 1);
+    assert.equal((await failure(['[{"a":1}}]'], 'array')).position, 0);
+    assert.equal((await failure(['[1, 2'], 'array')).position, 1);
+    assert.equal((await failure(['{"a":1}'], 'array')).position, null);
+    assert.equal((await failure(['[1] 2'], 'array')).position, null);
+    assert.equal((await failure(['   '], 'array')).position, null);
+  });
+
+  it('reads nothing from an empty NDJSON body or an empty array', async () => {
+    assert.deepEqual(await readAll([], 'ndjson'), []);
+    assert.deepEqual(await readAll(['[', ' ', ']'], 'array'), []);
+  });
+});
