@@ -2,14 +2,15 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
 import { uuidv7 } from '../lib/ids.js';
-import { registerErrorHandling } from './error-handler.js';
+import { frameworkErrorHandler, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './error-handler.js';
 import { registerAdminAuthentication } from './plugins/admin-auth.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { registerCors } from './plugins/cors.js';
 import { registerDraining } from './plugins/draining.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerRateLimiting } from './plugins/rate-limit.js';
-import { registerSecurityHeaders } from './plugins/security-headers.js';
+import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers.js';
+import { registerTextInputRules } from './plugins/text-input.js';
 import { adminTokenRoutes } from './routes/admin/tokens.js';
 import { adminChecksRoutes } from './routes/checks/admin-checks.js';
 import { adminCheckProviderRoutes } from './routes/checks/admin-providers.js';
@@ -57,6 +58,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     },
     // Draining answers with the service's own 503 body (plugins/draining.ts).
     return503OnClosing: false,
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
+    frameworkErrors: frameworkErrorHandler(securityHeaders(ctx.config.browser)),
     ...serverTimeoutOptions(ctx.config.server),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -64,6 +67,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
+  registerTextInputRules(app);
   registerSecurityHeaders(app, ctx.config.browser);
   registerDraining(app);
   registerCors(app, ctx.config.browser.corsOrigins);

@@ -28,6 +28,33 @@ export function registerErrorHandling(app: FastifyInstance): void {
   );
 }
 
+/**
+ * Longest raw (still percent-encoded) path parameter the router takes. Route schemas set the
+ * real limits on the decoded values (IDs of up to 200 characters, which encoded may take nine
+ * times as many); a longer segment cannot name anything and answers 404 below.
+ */
+export const MAX_PATH_PARAM_LENGTH = 2048;
+
+/**
+ * Fastify refuses some paths before routing, without hooks or the error handler: a segment
+ * that is not valid percent-encoding, or one over MAX_PATH_PARAM_LENGTH. Such a path names
+ * nothing: it gets the 404 of any unknown path, with the headers the hooks would have added.
+ */
+export function frameworkErrorHandler(headers: Record<string, string>) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    reply.headers({ ...headers, 'cache-control': 'no-store', 'x-request-id': request.id });
+    const path = (request.raw.url ?? '').split('?')[0]!;
+    if (error.code === 'FST_ERR_BAD_URL') {
+      sendError(reply, notFound(`no route ${request.method} ${path}: the path is not valid percent-encoding`), request);
+    } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+      sendError(reply, notFound(`no route ${request.method} ${path.slice(0, 200)}...: a path segment is too long`), request);
+    } else {
+      request.log.error({ err: error }, 'request failed before routing');
+      sendError(reply, new AppError(500, 'internal', 'internal error', { cause: error }), request);
+    }
+  };
+}
+
 export function sendError(reply: FastifyReply, error: AppError, request: FastifyRequest): FastifyReply {
   const body: Record<string, unknown> = { message: error.message, code: error.code, ...error.details };
   if (error.status >= 500) body.request_id = request.id;

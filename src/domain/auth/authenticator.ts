@@ -1,5 +1,6 @@
 import { decodeJwt, type JWTPayload } from 'jose';
 import { unauthorized } from '../../errors/app-error.js';
+import { isStorableText } from '../../lib/text.js';
 import type { Identity, RecordTokenIdentity } from './identity.js';
 import type { JwtVerifier } from './jwt-verifier.js';
 
@@ -49,6 +50,7 @@ function userIdentity(payload: JWTPayload): Identity {
   return { kind: 'user', companyId, userId };
 }
 
+/** A claim the service can store and look up: a non-empty string without NUL or lone surrogates. */
 function nonEmptyString(value: unknown): string | undefined {
-  return typeof value === 'string' && value.length > 0 ? value : undefined;
+  return typeof value === 'string' && value.length > 0 && isStorableText(value) ? value : undefined;
 }

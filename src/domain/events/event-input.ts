@@ -4,6 +4,7 @@ import { ValueErrorType } from '@sinclair/typebox/errors';
 import type { Clock } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { parseTimestampFilter } from '../../lib/timestamps.js';
+import { isStorableText } from '../../lib/text.js';
 import type { StoredEvent } from './event.js';
 
 /**
@@ -98,7 +99,9 @@ export function createEventNormalizer(companyId: string, clock: Clock): (input: 
     }
     for (const field of STRING_FIELDS) {
       const value = event[field];
-      if (typeof value === 'string' && value.includes('\u0000')) throw new EventInputError(`field '${field}' contains a NUL character`);
+      if (typeof value === 'string' && !isStorableText(value)) {
+        throw new EventInputError(`field '${field}' contains a NUL character or an unpaired surrogate`);
+      }
     }
     return {
       id: event.id ?? uuidv7(clock.now().getTime()),

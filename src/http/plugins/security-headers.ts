@@ -6,6 +6,18 @@ import type { BrowserSettings } from '../../config/operations.js';
  * and from leaking URLs in Referer. Nothing names the server or its version.
  */
 export function registerSecurityHeaders(app: FastifyInstance, settings: BrowserSettings): void {
+  const headers = securityHeaders(settings);
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.headers(headers);
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    reply.removeHeader('server');
+    reply.removeHeader('x-powered-by');
+    return payload;
+  });
+}
+
+/** The headers themselves, also for answers that Fastify makes before any hook runs. */
+export function securityHeaders(settings: BrowserSettings): Record<string, string> {
   const headers: Record<string, string> = {
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
@@ -17,11 +29,5 @@ export function registerSecurityHeaders(app: FastifyInstance, settings: BrowserS
   if (settings.hstsMaxAgeSeconds > 0) {
     headers['strict-transport-security'] = `max-age=${settings.hstsMaxAgeSeconds}; includeSubDomains`;
   }
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.headers(headers);
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    reply.removeHeader('server');
-    reply.removeHeader('x-powered-by');
-    return payload;
-  });
+  return headers;
 }

@@ -1,0 +1,72 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { invalidBody, invalidQuery, notFound } from '../../errors/app-error.js';
+import { isStorableText } from '../../lib/text.js';
+import { NdjsonBody } from '../routes/records/ndjson.js';
+
+/** At most this many places are named in one answer. */
+const MAX_NAMED = 10;
+
+/**
+ * PostgreSQL text cannot hold NUL (the statement fails), and a lone surrogate is not Unicode
+ * text (a driver silently stores U+FFFD instead). Both are refused before any handler, so both
+ * databases answer alike: a path segment holding one names nothing (404); a query parameter
+ * or a JSON body holding one is a 400 naming where. Streamed bodies (event ingest) are checked
+ * by their readers.
+ */
+export function registerTextInputRules(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    if (Object.values(params).some((value) => typeof value === 'string' && !isStorableText(value))) {
+      throw notFound(`no route ${request.method} ${request.url.split('?')[0]}: a path segment holds a NUL character or an unpaired surrogate`);
+    }
+    const badParams = queryProblems(request);
+    if (badParams.length > 0) {
+      throw invalidQuery(
+        `query parameters may not hold NUL characters or unpaired surrogates: ${badParams.map((name) => `'${name}'`).join(', ')}`,
+        badParams,
+      );
+    }
+    const places = bodyProblems(request.body);
+    if (places.length > 0) {
+      throw invalidBody(`text may not hold NUL characters or unpaired surrogates; found at ${places.join(', ')}`);
+    }
+  });
+}
+
+function queryProblems(request: FastifyRequest): string[] {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const names: string[] = [];
+  for (const [name, value] of Object.entries(query)) {
+    const values = Array.isArray(value) ? value : [value];
+    if (!isStorableText(name) || values.some((item) => typeof item === 'string' && !isStorableText(item))) names.push(name);
+    if (names.length === MAX_NAMED) break;
+  }
+  return names;
+}
+
+/** Walks a parsed body without recursion (bodies may nest deeply); names the places at fault. */
+function bodyProblems(body: unknown): string[] {
+  const stack: Array<[unknown, string]> =
+    body instanceof NdjsonBody
+      ? body.lines.flatMap((line): Array<[unknown, string]> => ('value' in line ? [[line.value, `line ${line.line}:`]] : [])).reverse()
+      : [[body, '']];
+  const places: string[] = [];
+  const name = (place: string) => (place === '' ? 'the body' : place.replace(/^(line \d+):\.?/, '$1 '));
+  while (stack.length > 0 && places.length < MAX_NAMED) {
+    const [value, place] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (!isStorableText(value)) places.push(name(place));
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${place}[${i}]`]);
+    } else if (value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, item] = entries[i]!;
+        const at = place === '' ? key : `${place}.${key}`;
+        if (!isStorableText(key)) places.push(`a key in ${name(place)}`);
+        stack.push([item, at]);
+      }
+    }
+  }
+  return places.slice(0, MAX_NAMED);
+}

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import { describeEachDatabase } from '../helpers/databases.js';
+import { changedTables, dataFingerprint } from '../helpers/data-fingerprint.js';
+import { createTestApp, signUserToken, type TestApp } from '../helpers/test-app.js';
+import { createRecord, defineType, importRecords, LOAN_TYPE, VALID_LOAN } from '../records/fixtures.js';
+
+/**
+ * Counterexamples the input properties (property-input.test.ts) found, kept as plain tests.
+ * Each was a 5xx or an answer outside the error contract before its fix.
+ */
+describeEachDatabase('property counterexamples', (kind) => {
+  let t: TestApp;
+  let recordId: string;
+
+  before(async () => {
+    t = await createTestApp(kind);
+    await defineType(t, 'acme', 'loan', LOAN_TYPE);
+    recordId = (await createRecord(t, 'acme', 'loan')).id;
+    await importRecords(t, 'acme', [{ id: 'untyped', record_type: 'uccfiling', status: 'filed' }]);
+  });
+  after(() => t.close());
+
+  function expectError(response: LightMyRequestResponse, status: number, code: string): void {
+    assert.equal(response.statusCode, status, response.body);
+    assert.match(String(response.headers['content-type']), /^application\/json/);
+    assert.equal(response.json().code, code, response.body);
+    assert.equal(typeof response.json().message, 'string');
+    assert.ok(response.headers['x-request-id'], 'x-request-id');
+    assert.equal(response.headers['x-content-type-options'], 'nosniff', 'security headers');
+  }
+
+  /** Sends a refused request and checks that nothing stored changed. */
+  async function refusedWithoutChange(send: () => Promise<LightMyRequestResponse>, status: number, code: string): Promise<void> {
+    const before = await dataFingerprint(t.ctx.database);
+    expectError(await send(), status, code);
+    assert.deepEqual(changedTables(before, await dataFingerprint(t.ctx.database)), []);
+  }
+
+  it('takes record type IDs up to their documented 200 characters (the router stopped at 100 with a 414)', async () => {
+    const typeId = 't'.repeat(200);
+    const response = await t.admin({ method: 'PUT', url: `/admin/v1/companies/acme/record-types/${typeId}`, payload: LOAN_TYPE });
+    assert.equal(response.statusCode, 201, response.body);
+    const created = await t.as('acme', { method: 'POST', url: `/v1/records/${typeId}`, payload: VALID_LOAN });
+    assert.equal(created.statusCode, 201, created.body);
+  });
+
+  it('answers a path segment too long for the router with the 404 error body (was Fastify\'s own 414 body)', async () => {
+    expectError(await t.as('acme', { method: 'GET', url: `/v1/records/${'x'.repeat(5000)}` }), 404, 'not_found');
+    expectError(await t.admin({ method: 'GET', url: `/admin/v1/companies/${'c'.repeat(3000)}/record-types` }), 404, 'not_found');
+  });
+
+  it('answers a path that is not valid percent-encoding with the 404 error body (was Fastify\'s FST_ERR_BAD_URL body)', async () => {
+    for (const segment of ['%zz', '%', '%E0%80', '%ED%A0%80', '%FF']) {
+      expectError(await t.as('acme', { method: 'GET', url: `/v1/records/${segment}` }), 404, 'not_found');
+      expectError(await t.admin({ method: 'GET', url: `/admin/v1/companies/${segment}/providers` }), 404, 'not_found');
+    }
+  });
+
+  // On PostgreSQL each of these was a 500: text cannot hold NUL. Lone surrogates were stored as U+FFFD.
+  it('answers a NUL in a path segment with 404, as a resource that cannot exist', async () => {
+    expectError(await t.as('acme', { method: 'GET', url: '/v1/records/a%00' }), 404, 'not_found');
+    expectError(await t.as('acme', { method: 'GET', url: '/v1/records/a%00/tokens' }), 404, 'not_found');
+    expectError(await t.as('acme', { method: 'GET', url: `/v1/records/${recordId}/files/a%00` }), 404, 'not_found');
+    expectError(await t.as('acme', { method: 'DELETE', url: `/v1/records/${recordId}/tokens/a%00` }), 404, 'not_found');
+    expectError(await t.admin({ method: 'GET', url: '/admin/v1/companies/a%00b/record-types' }), 404, 'not_found');
+    expectError(await t.admin({ method: 'GET', url: '/admin/v1/companies/acme/templates/a%00' }), 404, 'not_found');
+    await refusedWithoutChange(
+      () => t.admin({ method: 'PUT', url: '/admin/v1/companies/a%00b/providers/lob', payload: { api_key: 'test_0dc8d51e0acffcb1880e0f19c79b2f5b0cc' } }),
+      404,
+      'not_found',
+    );
+  });
+
+  it('answers a NUL in a query parameter with 400 naming it', async () => {
+    for (const [url, param] of [
+      ['/v1/records?record_type=%00', 'record_type'],
+      ['/v1/records?view_id=a%00', 'view_id'],
+      ['/v1/records?next=a%00', 'next'],
+      ['/v1/checks?mail_type=%00', 'mail_type'],
+      ['/v1/events?flow_key=x%00', 'flow_key'],
+    ] as const) {
+      const response = await t.as('acme', { method: 'GET', url });
+      expectError(response, 400, 'invalid_query');
+      assert.deepEqual(response.json().invalid_params, [param]);
+    }
+  });
+
+  it('refuses NUL and unpaired surrogates in JSON bodies with 400 naming the place, storing nothing', async () => {
+    const cases: Array<[string, () => Promise<LightMyRequestResponse>]> = [
+      ['status', () => t.as('acme', { method: 'PATCH', url: '/v1/records/untyped', payload: { status: 'a\u0000' } })],
+      ['status', () => t.as('acme', { method: 'PATCH', url: '/v1/records/untyped', payload: { status: 'a\ud800' } })],
+      ['f_borrower', () => t.as('acme', { method: 'POST', url: '/v1/records/loan', payload: { ...VALID_LOAN, f_borrower: 'x\u0000' } })],
+      ['inputs.template_id', () => t.as('acme', { method: 'PUT', url: `/v1/records/${recordId}/steps`, payload: { type: 'pdf_create', inputs: { pdf_filename: 'a', template_id: 'a\u0000' } } })],
+      ['name', () => t.admin({ method: 'PUT', url: '/admin/v1/companies/acme/record-types/other', payload: { ...LOAN_TYPE, name: 'a\u0000' } })],
+      ['[0].id', () => t.admin({ method: 'POST', url: '/admin/v1/companies/acme/records', payload: [{ id: 'a\u0000', record_type: 'x', status: 'y' }] })],
+      ['line 2 status', () =>
+        t.admin({
+          method: 'POST',
+          url: '/admin/v1/companies/acme/records',
+          headers: { 'content-type': 'application/x-ndjson' },
+          payload: '{"record_type":"x","status":"ok"}\n{"record_type":"x","status":"\\udc00"}\n',
+        })],
+    ];
+    for (const [place, send] of cases) {
+      const before = await dataFingerprint(t.ctx.database);
+      const response = await send();
+      expectError(response, 400, 'invalid_body');
+      assert.ok(response.json().message.includes(place), `${place}: ${response.body}`);
+      assert.deepEqual(changedTables(before, await dataFingerprint(t.ctx.database)), []);
+    }
+  });
+
+  it('refuses an ingested event with an unpaired surrogate with 400, storing nothing of the request', async () => {
+    await refusedWithoutChange(
+      () =>
+        t.admin({
+          method: 'POST',
+          url: '/admin/v1/companies/acme/events',
+          headers: { 'content-type': 'application/json' },
+          payload: '[{"type":"ok"},{"type":"user_flow_session_started","user_id":"\\ud800"}]',
+        }),
+      400,
+      'invalid_body',
+    );
+  });
+
+  it('refuses a signed user token whose company_id holds a NUL with 401', async () => {
+    const token = await signUserToken({ company_id: 'acme\u0000', sub: 'u1' });
+    expectError(await t.app.inject({ method: 'GET', url: '/v1/records', headers: { authorization: `Bearer ${token}` } }), 401, 'unauthorized');
+  });
+});
