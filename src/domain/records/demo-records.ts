@@ -30,10 +30,16 @@ const BORROWERS = ['Northwind Traders', 'Contoso Ltd', 'Fabrikam Inc', 'Tailspin
 
 /**
  * Demo workboard of a company: a custom loan type with a dozen loans in every status, and
- * UCC filings and leased assets linked to them, spread over the last weeks.
+ * UCC filings and leased assets linked to them, spread over the last weeks. Adds only what the
+ * company does not have yet (the type, records by id), so seeding twice changes nothing;
+ * returns how many items it stored.
  */
 export async function seedDemoRecords({ recordTypes, records, clock }: DemoRecordsDeps, companyId: string): Promise<number> {
-  await recordTypes.put(companyId, DEMO_RECORD_TYPE_ID, LOAN_TYPE);
+  let stored = 0;
+  if (!(await recordTypes.compiled(companyId, DEMO_RECORD_TYPE_ID))) {
+    await recordTypes.put(companyId, DEMO_RECORD_TYPE_ID, LOAN_TYPE);
+    stored += 1;
+  }
   const now = clock.now().getTime();
   const at = (daysAgo: number, hour: number) => new Date(now - daysAgo * 86_400_000 + hour * 3_600_000 - (now % 86_400_000)).toISOString();
 
@@ -80,9 +86,10 @@ export async function seedDemoRecords({ recordTypes, records, clock }: DemoRecor
     created_at: at(28 - i * 2, 10),
     updated_at: at(28 - i * 2, 10),
   }));
-  const all = [...loans, ...filings, ...assets];
-  return records.import(
-    companyId,
-    all.map((value, i) => ({ label: `demo record ${i}`, value })),
-  );
+  const missing: Array<(typeof loans)[number] | (typeof filings)[number] | (typeof assets)[number]> = [];
+  for (const record of [...loans, ...filings, ...assets]) {
+    if (!(await records.exists(companyId, record.id))) missing.push(record);
+  }
+  if (missing.length === 0) return stored;
+  return stored + (await records.import(companyId, missing.map((value) => ({ label: value.id, value }))));
 }
