@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 import { ConfigError } from '../config/config.js';
 import { UsageError, type CliCommand } from './command.js';
+import { importEventsCommand } from './commands/import-events.js';
 import { migrateCommand } from './commands/migrate.js';
+import { seedDemoCommand } from './commands/seed-demo.js';
 import { serveCommand } from './commands/serve.js';
 import { tokenCommand } from './commands/token.js';
 
-const COMMANDS: CliCommand[] = [serveCommand, migrateCommand, tokenCommand];
+const COMMANDS: CliCommand[] = [serveCommand, migrateCommand, tokenCommand, importEventsCommand, seedDemoCommand];
 
 function usage(): string {
   return ['usage: wrs <command> [options]', '', ...COMMANDS.map((c) => `  ${c.usage.padEnd(58)} ${c.summary}`)].join('\n');

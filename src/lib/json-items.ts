@@ -25,14 +25,17 @@ export class JsonItemsError extends Error {
   }
 }
 
+/** Where the text comes from: a stream, or chunks already in memory. */
+export type ByteSource = AsyncIterable<Buffer | string> | Iterable<Buffer | string>;
+
 /** Media types read as NDJSON; `application/json` is read as one array. */
 export const NDJSON_MEDIA_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl'];
 
-export function readJsonItems(source: AsyncIterable<Buffer | string>, format: JsonItemsFormat): AsyncGenerator<JsonItem> {
+export function readJsonItems(source: ByteSource, format: JsonItemsFormat): AsyncGenerator<JsonItem> {
   return format === 'ndjson' ? readNdjson(source) : readJsonArray(source);
 }
 
-async function* decoded(source: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+async function* decoded(source: ByteSource): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
   for await (const chunk of source) {
     const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
@@ -50,7 +53,7 @@ function parse(text: string, position: number): unknown {
   }
 }
 
-async function* readNdjson(source: AsyncIterable<Buffer | string>): AsyncGenerator<JsonItem> {
+async function* readNdjson(source: ByteSource): AsyncGenerator<JsonItem> {
   let pending = '';
   let line = 0;
   const item = (raw: string): JsonItem | null => {
@@ -102,7 +105,7 @@ const isWhitespace = (c: number): boolean => c === SPACE || c === NEWLINE || c =
  * Splits a top-level JSON array into its elements by tracking nesting and strings, then
  * parses each element with JSON.parse: the scanner only finds boundaries, the parser judges.
  */
-async function* readJsonArray(source: AsyncIterable<Buffer | string>): AsyncGenerator<JsonItem> {
+async function* readJsonArray(source: ByteSource): AsyncGenerator<JsonItem> {
   type State = 'start' | 'first' | 'item' | 'next' | 'end';
   let state: State = 'start';
   let index = 0;

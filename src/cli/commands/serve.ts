@@ -7,7 +7,8 @@ import { cliConfig } from '../config-from-env.js';
 import { runClusterPrimary } from '../serve/cluster.js';
 import { closeGracefullyOnSignals } from '../serve/graceful-shutdown.js';
 import { createProcessLog } from '../serve/process-log.js';
-import { printWelcome } from '../welcome.js';
+import { seedDemoIntoEmptyDatabase } from '../../domain/demo/seed-demo.js';
+import { DEMO_COMPANY_ID, printWelcome } from '../welcome.js';
 
 export const serveCommand: CliCommand = {
   name: 'serve',
@@ -46,7 +47,9 @@ export const serveCommand: CliCommand = {
  * createAppContext) and seeding an empty development database. Cluster workers skip it.
  */
 async function prepare(config: Config): Promise<AppContext> {
-  return createAppContext(config);
+  const ctx = await createAppContext(config);
+  if (config.env !== 'production') await seedDemoIntoEmptyDatabase(ctx, DEMO_COMPANY_ID);
+  return ctx;
 }
 
 /** Serves the API from this process until a signal closes it; returns the listening address. */

@@ -1,6 +1,6 @@
 import { AppError, invalidBody } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
-import { JsonItemsError, readJsonItems, type JsonItemsFormat } from '../../lib/json-items.js';
+import { JsonItemsError, readJsonItems, type ByteSource, type JsonItemsFormat } from '../../lib/json-items.js';
 import type { EventsRepository } from '../../storage/repositories/events-repository.js';
 import { createEventNormalizer, EventInputError } from './event-input.js';
 import { parseEventQuery, type EventQueryParams } from './event-query.js';
@@ -20,7 +20,7 @@ export interface EventsService {
    * transaction, and returns how many were read. A bad event is a 400 naming its line or
    * index, and nothing of the stream is stored.
    */
-  ingest(companyId: string, source: AsyncIterable<Buffer | string>, options: IngestOptions): Promise<number>;
+  ingest(companyId: string, source: ByteSource, options: IngestOptions): Promise<number>;
   hasEvents(companyId: string): Promise<boolean>;
 }
 

@@ -1,0 +1,38 @@
+import type { Clock } from '../../lib/clock.js';
+import type { Database } from '../../storage/database.js';
+import { isDatabaseEmpty } from '../../storage/database-empty.js';
+import type { EventsService } from '../events/events-service.js';
+import { seedDemoEvents } from './demo-events.js';
+
+/** What the demo seeders need; the AppContext provides it. Features add their services here. */
+export interface DemoSeedDependencies {
+  readonly database: Database;
+  readonly clock: Clock;
+  readonly events: EventsService;
+}
+
+/**
+ * One feature's demo data for a company. It adds only what the company does not have yet, so
+ * seeding twice changes nothing, and returns how many items it stored.
+ */
+export interface DemoSeeder {
+  readonly name: string;
+  seed(deps: DemoSeedDependencies, companyId: string): Promise<number>;
+}
+
+/** The demo, feature by feature; a feature extends it by adding its seeder here. */
+export const DEMO_SEEDERS: readonly DemoSeeder[] = [{ name: 'events', seed: seedDemoEvents }];
+
+/** Seeds every feature's demo data into a company; returns how many items each seeder stored. */
+export async function seedDemo(deps: DemoSeedDependencies, companyId: string): Promise<Record<string, number>> {
+  const stored: Record<string, number> = {};
+  for (const seeder of DEMO_SEEDERS) stored[seeder.name] = await seeder.seed(deps, companyId);
+  return stored;
+}
+
+/** Seeds the demo company only when no company has any data yet; returns whether it did. */
+export async function seedDemoIntoEmptyDatabase(deps: DemoSeedDependencies, companyId: string): Promise<boolean> {
+  if (!(await isDatabaseEmpty(deps.database.db))) return false;
+  await seedDemo(deps, companyId);
+  return true;
+}
