@@ -97,10 +97,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     const value = source[key];
     if (value !== undefined && value !== '') raw[key] = value;
   }
+  // Value.Convert reads '1.5' and '1e3' as 1: an integer setting must be written as one.
+  const notWhole = known.filter((key) => {
+    const value = raw[key];
+    const schema = (EnvSchema.properties as Record<string, { type?: unknown }>)[key];
+    return schema?.type === 'integer' && typeof value === 'string' && !/^\s*[+-]?\d+\s*$/.test(value);
+  });
   const converted = Value.Convert(EnvSchema, Value.Default(EnvSchema, raw));
-  const problems = [...Value.Errors(EnvSchema, converted)].map(
-    (error) => `${error.path.slice(1) || 'environment'}: ${error.message} (got ${JSON.stringify(error.value)})`,
-  );
+  const problems = [
+    ...notWhole.map((key) => `${key}: Expected integer (got ${JSON.stringify(source[key])})`),
+    ...[...Value.Errors(EnvSchema, converted)]
+      .filter((error) => !notWhole.includes(error.path.slice(1)))
+      .map((error) => `${error.path.slice(1) || 'environment'}: ${error.message} (got ${JSON.stringify(error.value)})`),
+  ];
   if (problems.length > 0) throw new ConfigError(problems);
   const env = converted as Env;
 
