@@ -19,6 +19,8 @@ export async function printWelcome(ctx: AppContext, address: string, devSecrets:
     `  curl -s ${base}/v1/events -H "Authorization: Bearer $TOKEN"`,
     `  curl -s "${base}/v1/events?type=user_flow_session_started&limit=5&order_by=-created_at" -H "Authorization: Bearer $TOKEN"`,
     `  curl -s "${base}/v1/events?flow_key__contains=onboard&flow_session__gte=2" -H "Authorization: Bearer $TOKEN"`,
+    `  curl -s "${base}/v1/records?view_id=pipeline&limit=5" -H "Authorization: Bearer $TOKEN"`,
+    `  curl -s -X PATCH ${base}/v1/records/demo-loan-01 -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' -d '{"status":"approved"}'`,
     `  curl -s ${base}/v1/openapi.json`,
     '',
   ];

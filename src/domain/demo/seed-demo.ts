@@ -2,6 +2,9 @@ import type { Clock } from '../../lib/clock.js';
 import type { Database } from '../../storage/database.js';
 import { isDatabaseEmpty } from '../../storage/database-empty.js';
 import type { EventsService } from '../events/events-service.js';
+import type { RecordTypesService } from '../record-types/record-types-service.js';
+import { seedDemoRecords } from '../records/demo-records.js';
+import type { RecordsService } from '../records/records-service.js';
 import { seedDemoEvents } from './demo-events.js';
 
 /** What the demo seeders need; the AppContext provides it. Features add their services here. */
@@ -9,6 +12,8 @@ export interface DemoSeedDependencies {
   readonly database: Database;
   readonly clock: Clock;
   readonly events: EventsService;
+  readonly recordTypes: RecordTypesService;
+  readonly records: RecordsService;
 }
 
 /**
@@ -21,7 +26,10 @@ export interface DemoSeeder {
 }
 
 /** The demo, feature by feature; a feature extends it by adding its seeder here. */
-export const DEMO_SEEDERS: readonly DemoSeeder[] = [{ name: 'events', seed: seedDemoEvents }];
+export const DEMO_SEEDERS: readonly DemoSeeder[] = [
+  { name: 'events', seed: seedDemoEvents },
+  { name: 'records', seed: seedDemoRecords },
+];
 
 /** Seeds every feature's demo data into a company; returns how many items each seeder stored. */
 export async function seedDemo(deps: DemoSeedDependencies, companyId: string): Promise<Record<string, number>> {
