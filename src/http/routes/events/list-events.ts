@@ -2,12 +2,20 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app-context.js';
 import { invalidQuery } from '../../../errors/app-error.js';
+import { createSemaphore } from '../../../lib/semaphore.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { EventsListResponse, INTEGER_QUERY_PARAMETERS, ListEventsQuery } from './schemas.js';
 import { eventsListBody } from './serialize-events.js';
 
 const DECIMAL_INTEGER = /^-?\d+$/;
+
+/**
+ * A 10,000-event page holds about 10 MB of rows and 6 MB of JSON while it is built; building
+ * few of them at once bounds the memory that many clients asking for large pages can take.
+ */
+const LARGE_PAGE_EVENTS = 1000;
+const LARGE_PAGES_AT_ONCE = 2;
 
 /**
  * Ajv coerces '0x10', '1e3' or ' 5' to numbers; an integer parameter must be written as a
@@ -25,6 +33,7 @@ async function requireDecimalIntegers(request: FastifyRequest): Promise<void> {
 
 /** GET /v1/events: the company's events, filtered, ordered and paged. */
 export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const largePages = createSemaphore(LARGE_PAGES_AT_ONCE);
   app.get(
     '/events',
     {
@@ -41,9 +50,11 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       },
     },
     async (request, reply) => {
-      const events = await ctx.events.list(identityOf(request).companyId, request.query);
-      // Serialised here, event by event, as the EventsListResponse schema says (see serialize-events.ts).
-      return reply.type('application/json; charset=utf-8').send(eventsListBody(events) as never);
+      const companyId = identityOf(request).companyId;
+      const page = async () => eventsListBody(await ctx.events.list(companyId, request.query));
+      const body = (request.query.limit ?? 0) > LARGE_PAGE_EVENTS ? await largePages.run(page) : await page();
+      // Serialised as the EventsListResponse schema says (serialize-events.ts), not by Fastify.
+      return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );
 };

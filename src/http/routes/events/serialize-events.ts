@@ -1,41 +1,48 @@
 import { Readable } from 'node:stream';
 import type { StoredEvent } from '../../../domain/events/event.js';
 
-/** Events serialised per chunk, so a 10,000-event page never becomes one object graph plus one string. */
+/** Events serialised per chunk: V8's JSON.stringify is fastest on arrays of a few hundred plain objects. */
 const EVENTS_PER_CHUNK = 500;
 
-const text = (value: string | null): string => (value === null ? 'null' : JSON.stringify(value));
-const num = (value: number | null): string => (value === null ? 'null' : String(value));
-
-/** One event as JSON, fields in the Event schema's order; version_object is stored JSON, copied verbatim. */
-export function serializeEvent(event: StoredEvent): string {
-  return (
-    `{"id":${text(event.id)},"company_id":${text(event.company_id)},"connection_id":${text(event.connection_id)},` +
-    `"connection_key":${text(event.connection_key)},"created_at":${text(event.created_at)},` +
-    `"excluded":${event.excluded ? 'true' : 'false'},"flow_id":${text(event.flow_id)},"flow_key":${text(event.flow_key)},` +
-    `"flow_session":${num(event.flow_session)},"like_value":${num(event.like_value)},` +
-    `"seconds_active":${num(event.seconds_active)},"seconds_running":${num(event.seconds_running)},` +
-    `"selected_decision":${text(event.selected_decision)},"step_key":${text(event.step_key)},"text":${text(event.text)},` +
-    `"type":${text(event.type)},"updated_at":${text(event.updated_at)},"user_id":${text(event.user_id)},` +
-    `"version_id":${text(event.version_id)},"version_key":${text(event.version_key)}` +
-    (event.version_object === null ? '}' : `,"version_object":${event.version_object}}`)
-  );
+/** The Event as the API shows it, keys in the schema's order; version_object only when the event has one. */
+function toApiEvent(event: StoredEvent): Record<string, unknown> {
+  return {
+    id: event.id,
+    company_id: event.company_id,
+    connection_id: event.connection_id,
+    connection_key: event.connection_key,
+    created_at: event.created_at,
+    excluded: event.excluded,
+    flow_id: event.flow_id,
+    flow_key: event.flow_key,
+    flow_session: event.flow_session,
+    like_value: event.like_value,
+    seconds_active: event.seconds_active,
+    seconds_running: event.seconds_running,
+    selected_decision: event.selected_decision,
+    step_key: event.step_key,
+    text: event.text,
+    type: event.type,
+    updated_at: event.updated_at,
+    user_id: event.user_id,
+    version_id: event.version_id,
+    version_key: event.version_key,
+    // JSON.stringify leaves out an undefined property: absent stays absent.
+    version_object: event.version_object === null ? undefined : (JSON.parse(event.version_object) as unknown),
+  };
 }
 
-function* chunks(events: readonly StoredEvent[]): Generator<string> {
-  let chunk = `{"count":${events.length},"results":[`;
-  for (let i = 0; i < events.length; i++) {
-    chunk += (i === 0 ? '' : ',') + serializeEvent(events[i]!);
-    if ((i + 1) % EVENTS_PER_CHUNK === 0 && i + 1 < events.length) {
-      yield chunk;
-      chunk = '';
-    }
-  }
-  yield `${chunk}]}`;
-}
-
-/** The EventsListResponse body: a string for a small page, a stream of chunks for a large one. */
+/**
+ * The EventsListResponse body, serialised at once so the rows can be released while the
+ * answer drains to the client: one string for a small page, a stream of chunks for a large one.
+ */
 export function eventsListBody(events: readonly StoredEvent[]): string | Readable {
-  if (events.length <= EVENTS_PER_CHUNK) return chunks(events).next().value as string;
-  return Readable.from(chunks(events), { objectMode: false });
+  const chunks: string[] = [];
+  for (let start = 0; start < events.length; start += EVENTS_PER_CHUNK) {
+    const array = JSON.stringify(events.slice(start, start + EVENTS_PER_CHUNK).map(toApiEvent));
+    chunks.push(start === 0 ? array.slice(1, -1) : `,${array.slice(1, -1)}`);
+  }
+  const head = `{"count":${events.length},"results":[`;
+  if (chunks.length <= 1) return `${head}${chunks[0] ?? ''}]}`;
+  return Readable.from([head, ...chunks, ']}'], { objectMode: false });
 }
