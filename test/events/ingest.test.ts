@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../src/lib/clock.js';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app.js';
 import { anEvent, EVENT_FIELDS, ingest, ingestOk, listEvents, listIds } from './event-fixtures.js';
 
 const NOW = '2026-03-04T05:06:07.089Z';
@@ -216,5 +216,54 @@ describeEachDatabase('POST /admin/v1/companies/:company/events', (kind) => {
       assert.deepEqual(await listIds(t, target, 'flow_key=three'), ['same']);
       assert.deepEqual(await listIds(t, target, 'flow_key=one'), []);
     });
+  });
+});
+
+describeEachDatabase('ingest over a real connection', (kind) => {
+  let t: TestApp;
+  let base: string;
+  before(async () => {
+    t = await createTestApp(kind);
+    base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  after(() => t.close());
+
+  it('stores nothing when the client disconnects in the middle of the body', async () => {
+    const { request } = await import('node:http');
+    const lines = Array.from({ length: 25_000 }, (_, i) => JSON.stringify(anEvent({ id: `cut-${i}` }))).join('\n');
+    await new Promise<void>((resolve) => {
+      const req = request(`${base}/admin/v1/companies/cut-off/events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
+      });
+      req.on('error', () => resolve());
+      req.write(lines, () => setTimeout(() => req.destroy(), 200));
+    });
+    // The server notices, rolls back, and keeps serving: for a second, nothing may show up.
+    for (let attempt = 0; attempt < 50 && (await listEvents(t, 'cut-off')).json().count === 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal((await listEvents(t, 'cut-off', 'limit=10000')).json().count, 0);
+    const after = await fetch(`${base}/admin/v1/companies/cut-off/events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
+      body: lines.split('\n').slice(0, 3).join('\n'),
+    });
+    assert.deepEqual(await after.json(), { ingested: 3 });
+  });
+
+  it('answers a bad line of a large body at once, over the network too', async () => {
+    const body = `{"type":"ok"}\n{"type":7}\n${Array.from({ length: 30_000 }, () => JSON.stringify(anEvent())).join('\n')}`;
+    const response = await fetch(`${base}/admin/v1/companies/early/events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
+      body,
+    }).catch((error: unknown) => error);
+    // Either the client reads the 400, or the server closed the connection while the client was still sending.
+    if (response instanceof Response) {
+      assert.equal(response.status, 400);
+      assert.equal(((await response.json()) as { line: number }).line, 2);
+    }
+    assert.equal((await listEvents(t, 'early')).json().count, 0);
   });
 });

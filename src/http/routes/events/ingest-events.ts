@@ -12,6 +12,12 @@ import { IngestParams, IngestResponse } from './schemas.js';
 const isNdjson = (contentType: string | undefined): boolean =>
   NDJSON_MEDIA_TYPES.some((type) => contentType?.toLowerCase().startsWith(type) === true);
 
+/** The client went away mid-body: its own fault, not the service's. */
+const isCutOff = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE';
+};
+
 /** Operator API: ingest events as a stream (JSON array or NDJSON), all or nothing. */
 export const adminEventIngestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   // In this plugin only: the body reaches the handler as the raw stream, unread and without
@@ -52,6 +58,7 @@ export const adminEventIngestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
       } catch (error) {
         // The rest of a refused body is not read; the connection closes after the answer.
         reply.header('connection', 'close');
+        if (isCutOff(error)) throw invalidBody('the request body ended before its end (connection lost); nothing was stored');
         throw error;
       }
     },
