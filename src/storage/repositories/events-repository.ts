@@ -11,7 +11,6 @@ import {
   isContainsField,
   matchingKeyValues,
   MAX_LISTED_VALUES,
-  type ContainsMatches,
 } from './event-query-compiler.js';
 
 /** Writes events inside the transaction of one ingest request. */
@@ -57,7 +56,7 @@ export function createEventsRepository(database: Database): EventsRepository {
         if (found.length === 0) return [];
         matches.set(filter, found.length > MAX_LISTED_VALUES ? null : found.map((row) => row.value));
       }
-      const rows = await compileEventPage(db, dialect, companyId, query, matches as ContainsMatches).execute();
+      const rows = await compileEventPage(db, dialect, companyId, query, matches).execute();
       for (const row of rows) (row as { excluded: unknown }).excluded = row.excluded === true || row.excluded === 1;
       return rows as unknown as StoredEvent[];
     },
@@ -72,7 +71,10 @@ export function createEventsRepository(database: Database): EventsRepository {
       const result = await db.transaction().execute((trx) =>
         work(createWriter(trx, dialect, companyId, (count) => (written += count))),
       );
-      if (written > 0) await refreshStatistics(written);
+      if (written > 0) {
+        // The events are committed; fresher statistics are only a help to the planner.
+        await refreshStatistics(written).catch(() => undefined);
+      }
       return result;
     },
   };
