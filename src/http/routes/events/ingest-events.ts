@@ -46,7 +46,7 @@ export const adminEventIngestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
     },
     async (request, reply) => {
       if (!Value.Check(IngestParams, request.params)) {
-        throw invalidBody('the company in the path must be 1 to 128 characters');
+        throw invalidBody('the company in the path must be 1 to 200 characters');
       }
       const body = request.body as unknown as Readable | undefined;
       if (body === undefined) throw invalidBody('the body is empty: send a JSON array of events or NDJSON');

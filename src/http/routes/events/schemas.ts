@@ -120,7 +120,7 @@ export const EventsListResponse = Type.Object(
 );
 
 export const IngestParams = Type.Object({
-  company: Type.String({ minLength: 1, maxLength: 128, pattern: NO_NUL, description: 'company the events belong to' }),
+  company: Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL, description: 'company the events belong to' }),
 });
 
 export const IngestResponse = Type.Object({ ingested: Type.Integer({ description: 'events read from the body and stored' }) });
