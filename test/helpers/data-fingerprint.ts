@@ -16,8 +16,16 @@ async function tableNames(database: Database): Promise<string[]> {
   return rows.map((row) => row.name).filter((name) => !BOOKKEEPING.has(name)).sort();
 }
 
-const rowText = (row: unknown): string =>
-  JSON.stringify(row, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+/** A row as text; binary columns (PDF bytes) by their hash, which is far cheaper than their JSON. */
+function rowText(row: Record<string, unknown>): string {
+  const columns: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(row)) {
+    if (value instanceof Uint8Array) columns[name] = `sha256:${createHash('sha256').update(value).digest('hex')}`;
+    else if (typeof value === 'bigint') columns[name] = value.toString();
+    else columns[name] = value;
+  }
+  return JSON.stringify(columns);
+}
 
 /**
  * Everything the service has stored, every company and every table, reduced to one hash per
