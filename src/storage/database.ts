@@ -15,6 +15,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { isBrokenConnection } from './database-errors.js';
+import { cachingStatements } from './sqlite-statement-cache.js';
 import type { DB } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -57,7 +58,7 @@ function openSqlite(path: string, options: OpenDatabaseOptions): Database {
   connection.pragma('synchronous = NORMAL');
   connection.pragma(`busy_timeout = ${Math.trunc(options.sqliteBusyTimeoutMs ?? 5000)}`);
   connection.pragma('foreign_keys = ON');
-  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: connection }) });
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(connection) }) });
   return {
     db,
     dialect: 'sqlite',

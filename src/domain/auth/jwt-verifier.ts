@@ -3,6 +3,7 @@ import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, t
 import type { Config } from '../../config/config.js';
 import { unauthorized } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { VerifiedTokenCache } from './verified-token-cache.js';
 
 const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA'];
 /** Longer tokens are refused before any parsing or crypto. */
@@ -39,26 +40,39 @@ export function createJwtVerifier(jwtConfig: Config['jwt'], clock: Clock): JwtVe
     ...(jwtConfig.audience ? { audience: jwtConfig.audience } : {}),
   };
 
-  async function verify(token: string, key: typeof userKey, algorithms: string[], checkIssuer: boolean) {
+  async function verify(
+    token: string,
+    key: typeof userKey,
+    algorithms: string[],
+    checkIssuer: boolean,
+    cache: VerifiedTokenCache,
+  ) {
     if (token.length > MAX_TOKEN_LENGTH) throw unauthorized('bearer token is too long');
+    const now = clock.now();
+    const cached = cache.get(token, now);
+    if (cached) return cached;
     try {
       const options = {
         ...(checkIssuer ? baseOptions : { clockTolerance: jwtConfig.leewaySeconds }),
         algorithms,
-        currentDate: clock.now(),
+        currentDate: now,
       };
       const { payload } =
         typeof key === 'function' ? await jwtVerify(token, key, options) : await jwtVerify(token, key, options);
+      cache.set(token, payload, now);
       return payload;
     } catch (error) {
       throw unauthorized(describeJoseError(error));
     }
   }
+  // Separate caches: a token verified as a service token says nothing about the user key.
+  const userTokens = new VerifiedTokenCache(jwtConfig.leewaySeconds);
+  const serviceTokens = new VerifiedTokenCache(jwtConfig.leewaySeconds);
 
   return {
     usesExternalKeys: userKey !== secret,
-    verifyUserToken: (token) => verify(token, userKey, userAlgorithms, true),
-    verifyServiceToken: (token) => verify(token, secret, ['HS256'], false),
+    verifyUserToken: (token) => verify(token, userKey, userAlgorithms, true, userTokens),
+    verifyServiceToken: (token) => verify(token, secret, ['HS256'], false, serviceTokens),
   };
 }
 
