@@ -12,6 +12,7 @@ import { freePort, startProcess, type RunningProcess } from './lib/processes.js'
 import { loadDataSet, type LoadedData } from './lib/load-data.js';
 import { formatReport, type ScenarioRow } from './lib/report.js';
 import { runScenarios, type BenchSettings } from './lib/scenarios.js';
+import { formatSoak, soak, type SoakResult } from './lib/soak.js';
 
 const { values } = parseArgs({
   options: {
@@ -21,6 +22,8 @@ const { values } = parseArgs({
     connections: { type: 'string' },
     out: { type: 'string' },
     only: { type: 'string' },
+    soak: { type: 'boolean', default: false },
+    minutes: { type: 'string' },
   },
 });
 if (values.db !== 'sqlite' && values.db !== 'postgres') throw new Error('--db is sqlite or postgres');
@@ -98,6 +101,7 @@ async function main(): Promise<void> {
   let peakRss = 0;
   let sampler: NodeJS.Timeout | undefined;
   const rows: ScenarioRow[] = [];
+  let soakResult: SoakResult | undefined;
   try {
     service = await startProcess(serviceEntry(), serviceEnv, port);
     const running = service;
@@ -121,7 +125,15 @@ async function main(): Promise<void> {
     }
     rows.push(...loaded.rows);
 
-    rows.push(
+    if (values.soak) {
+      const seconds = Math.round(Number(values.minutes ?? (smoke ? 0.05 : 10)) * 60);
+      console.error(`soak: mixed load for ${seconds} s`);
+      soakResult = await soak(running, loaded, tokens.get(LARGE_COMPANY)!, {
+        seconds,
+        connections: settings.connections,
+        sampleEverySeconds: smoke ? 1 : 10,
+      });
+    } else rows.push(
       ...(await runScenarios({
         service: running,
         settings,
@@ -146,11 +158,12 @@ async function main(): Promise<void> {
     peakRss,
     machine: `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB`,
   });
-  console.log(report);
+  const fullReport = soakResult ? `${report}\n${formatSoak(soakResult)}` : report;
+  console.log(fullReport);
   const outDir = values.out ?? 'bench/results';
   mkdirSync(outDir, { recursive: true });
-  const file = join(outDir, `${new Date().toISOString().slice(0, 10)}-${dbKind}${smoke ? '-smoke' : ''}.md`);
-  writeFileSync(file, report);
+  const file = join(outDir, `${new Date().toISOString().slice(0, 10)}-${dbKind}${values.soak ? '-soak' : ''}${smoke ? '-smoke' : ''}.md`);
+  writeFileSync(file, fullReport);
   console.error(`results written to ${file}`);
 }
 

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+
+// A smoke-size run of the benchmark harness (tiny data, a second per scenario), so that it cannot
+// rot. It checks that every scenario ran and answered without errors, not how fast.
+describe('benchmark harness (smoke run)', () => {
+  const out = mkdtempSync(join(tmpdir(), 'wrs-bench-smoke-'));
+  after(() => rmSync(out, { recursive: true, force: true }));
+
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', '--out', out, ...args], {
+      encoding: 'utf8',
+      timeout: 240_000,
+    });
+
+  it('runs every scenario and writes the Markdown table', () => {
+    const result = run();
+    assert.equal(result.status, 0, result.stderr.slice(-3000));
+    const file = readdirSync(out).find((name) => name.endsWith('-sqlite-smoke.md'));
+    assert.ok(file, 'a results file is written');
+    const report = readFileSync(join(out, file), 'utf8');
+    for (const scenario of [
+      'ingest events',
+      'import records',
+      'baseline: bare',
+      'baseline: raw driver',
+      'record-get',
+      'events-exact',
+      'events-contains',
+      'events-deep',
+      'events-10000',
+      'records-walk',
+      'record-create',
+      'record-patch',
+      'checks',
+      'pdf-burst',
+    ]) {
+      const row = report.split('\n').find((line) => line.startsWith(`| ${scenario}`));
+      assert.ok(row, `row for ${scenario}`);
+      const cells = row.split('|').map((cell) => cell.trim());
+      const errors = cells[8];
+      assert.ok(errors === '' || errors === '0', `${scenario} had errors: ${row}`);
+    }
+  });
+
+  it('holds mixed load in soak mode with no errors', () => {
+    const result = run('--soak', '--minutes', '0.05');
+    assert.equal(result.status, 0, result.stderr.slice(-3000));
+    const file = readdirSync(out).find((name) => name.includes('-soak-smoke.md'));
+    assert.ok(file);
+    const report = readFileSync(join(out, file), 'utf8');
+    assert.match(report, /- errors: 0 /);
+    assert.match(report, /\| seconds \| RSS MB \|/);
+  });
+});
