@@ -1,20 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import {
-  CompiledQuery,
-  Kysely,
-  PostgresDialect,
-  SqliteDialect,
-  SqliteDriver,
-  sql,
-  type DatabaseConnection,
-  type PostgresPool,
-  type PostgresPoolClient,
-  type SqliteDialectConfig,
-} from 'kysely';
+import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { isBrokenConnection } from './database-errors.js';
+import { ReadWriteSqliteDialect } from './sqlite-dialect.js';
 import { cachingStatements } from './sqlite-statement-cache.js';
 import type { DB } from './schema.js';
 
@@ -50,15 +40,23 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
 }
 
 function openSqlite(path: string, options: OpenDatabaseOptions): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const connection = new BetterSqlite3(path);
-  connection.pragma('journal_mode = WAL');
+  const inMemory = path === ':memory:' || path === '';
+  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
+  const busyTimeoutMs = Math.trunc(options.sqliteBusyTimeoutMs ?? 5000);
+  const writer = new BetterSqlite3(path);
+  writer.pragma('journal_mode = WAL');
   // NORMAL under WAL keeps every committed transaction across a process crash; only an OS crash
   // may lose the last ones.
-  connection.pragma('synchronous = NORMAL');
-  connection.pragma(`busy_timeout = ${Math.trunc(options.sqliteBusyTimeoutMs ?? 5000)}`);
-  connection.pragma('foreign_keys = ON');
-  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(connection) }) });
+  writer.pragma('synchronous = NORMAL');
+  writer.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  writer.pragma('foreign_keys = ON');
+  let reader: BetterSqlite3.Database | undefined;
+  if (!inMemory) {
+    reader = new BetterSqlite3(path, { readonly: true });
+    reader.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  }
+  const dialect = new ReadWriteSqliteDialect(cachingStatements(writer), reader && cachingStatements(reader));
+  const db = new Kysely<DB>({ dialect });
   return {
     db,
     dialect: 'sqlite',
@@ -96,26 +94,6 @@ function openPostgres(url: string, options: OpenDatabaseOptions): Database {
       await db.destroy();
     },
   };
-}
-
-/**
- * Transactions start with BEGIN IMMEDIATE: the write lock is taken up front, where SQLite's
- * busy timeout waits for another process to finish. A deferred BEGIN that reads first and
- * writes later fails at once with SQLITE_BUSY when another process committed meanwhile.
- */
-class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly settings: SqliteDialectConfig) {
-    super(settings);
-  }
-  override createDriver(): SqliteDriver {
-    return new ImmediateSqliteDriver(this.settings);
-  }
-}
-
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
 }
 
 /**

@@ -1,0 +1,177 @@
+import {
+  CompiledQuery,
+  RawNode,
+  SelectQueryNode,
+  SqliteDialect,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type SqliteDatabase,
+} from 'kysely';
+
+/**
+ * SQLite with two connections: one writer, shared through a mutex (Kysely's own SQLite driver
+ * serialises every query on one connection), and one read-only connection for plain SELECTs
+ * outside transactions. Under WAL a reader sees the last committed state without waiting, so a
+ * long ingest transaction on the writer no longer stalls every read of the API.
+ *
+ * Transactions start with BEGIN IMMEDIATE: the write lock is taken up front, where SQLite's busy
+ * timeout waits for another process to finish. A deferred BEGIN that reads first and writes
+ * later fails at once with SQLITE_BUSY when another process committed meanwhile.
+ */
+export class ReadWriteSqliteDialect extends SqliteDialect {
+  constructor(
+    private readonly writer: SqliteDatabase,
+    private readonly reader: SqliteDatabase | undefined,
+  ) {
+    super({ database: writer });
+  }
+
+  override createDriver(): Driver {
+    return new ReadWriteSqliteDriver(this.writer, this.reader);
+  }
+}
+
+class ReadWriteSqliteDriver implements Driver {
+  private readonly writerLock = new Mutex();
+
+  constructor(
+    private readonly writer: SqliteDatabase,
+    private readonly reader: SqliteDatabase | undefined,
+  ) {}
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new RoutedConnection(this.writer, this.reader, this.writerLock);
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as RoutedConnection).begin();
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as RoutedConnection).commit();
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await (connection as RoutedConnection).rollback();
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    (connection as RoutedConnection).release();
+  }
+
+  async destroy(): Promise<void> {
+    this.reader?.close();
+    this.writer.close();
+  }
+}
+
+class RoutedConnection implements DatabaseConnection {
+  private inTransaction = false;
+
+  constructor(
+    private readonly writer: SqliteDatabase,
+    private readonly reader: SqliteDatabase | undefined,
+    private readonly writerLock: Mutex,
+  ) {}
+
+  async begin(): Promise<void> {
+    await this.writerLock.lock();
+    try {
+      run(this.writer, CompiledQuery.raw('begin immediate'));
+      this.inTransaction = true;
+    } catch (error) {
+      this.writerLock.unlock();
+      throw error;
+    }
+  }
+
+  async commit(): Promise<void> {
+    // A failed commit leaves the transaction open for Kysely's rollback, which ends it.
+    run(this.writer, CompiledQuery.raw('commit'));
+    this.endTransaction();
+  }
+
+  async rollback(): Promise<void> {
+    try {
+      run(this.writer, CompiledQuery.raw('rollback'));
+    } finally {
+      this.endTransaction();
+    }
+  }
+
+  release(): void {
+    if (this.inTransaction) {
+      // Kysely always ends a transaction before releasing; this only guards the lock.
+      try {
+        run(this.writer, CompiledQuery.raw('rollback'));
+      } finally {
+        this.endTransaction();
+      }
+    }
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.inTransaction) return run(this.writer, query);
+    if (this.reader && isPlainRead(query)) return run(this.reader, query);
+    await this.writerLock.lock();
+    try {
+      return run(this.writer, query);
+    } finally {
+      this.writerLock.unlock();
+    }
+  }
+
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    if (!SelectQueryNode.is(query.query)) throw new Error('SQLite streams only select queries');
+    const onReader = !this.inTransaction && this.reader !== undefined;
+    if (!onReader && !this.inTransaction) await this.writerLock.lock();
+    try {
+      const statement = (onReader ? this.reader! : this.writer).prepare(query.sql);
+      for (const row of statement.iterate(query.parameters as unknown[])) yield { rows: [row as R] };
+    } finally {
+      if (!onReader && !this.inTransaction) this.writerLock.unlock();
+    }
+  }
+
+  private endTransaction(): void {
+    this.inTransaction = false;
+    this.writerLock.unlock();
+  }
+}
+
+function isPlainRead(query: CompiledQuery): boolean {
+  if (SelectQueryNode.is(query.query)) return true;
+  return RawNode.is(query.query) && /^\s*(select|with)\b/i.test(query.sql) && !/\b(insert|update|delete)\b/i.test(query.sql);
+}
+
+function run<R>(database: SqliteDatabase, query: CompiledQuery): QueryResult<R> {
+  const statement = database.prepare(query.sql);
+  const parameters = query.parameters as unknown[];
+  if (statement.reader) return { rows: statement.all(parameters) as R[] };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return {
+    numAffectedRows: changes === undefined || changes === null ? undefined : BigInt(changes),
+    insertId: lastInsertRowid === undefined || lastInsertRowid === null ? undefined : BigInt(lastInsertRowid),
+    rows: [],
+  };
+}
+
+class Mutex {
+  private held: Promise<void> | undefined;
+  private releaseHeld: (() => void) | undefined;
+
+  async lock(): Promise<void> {
+    while (this.held) await this.held;
+    this.held = new Promise((resolve) => (this.releaseHeld = resolve));
+  }
+
+  unlock(): void {
+    const release = this.releaseHeld;
+    this.held = undefined;
+    this.releaseHeld = undefined;
+    release?.();
+  }
+}

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { sql, type Kysely } from 'kysely';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+
+// SQLite keeps one writer and one read-only connection: a read outside a transaction must not
+// wait for a long write transaction, and writes still happen one at a time.
+describe('SQLite reader and writer connections', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wrs-rw-'));
+  let database: Database;
+  let db: Kysely<any>;
+  before(async () => {
+    database = openDatabase(`sqlite:${join(dir, 'rw.db')}`);
+    db = database.db as Kysely<any>;
+    await sql`create table items (company_id text not null, id text not null, primary key (company_id, id))`.execute(db);
+    await db.insertInto('items').values({ company_id: 'c', id: 'committed' }).execute();
+  });
+  after(async () => {
+    await database.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const ids = async () => (await db.selectFrom('items').select('id').orderBy('id').execute()).map((row) => row.id);
+
+  it('answers reads with the committed state while a write transaction is open', async () => {
+    let finishTransaction!: () => void;
+    const holding = new Promise<void>((resolve) => (finishTransaction = resolve));
+    let inserted!: () => void;
+    const insertDone = new Promise<void>((resolve) => (inserted = resolve));
+    const transaction = db.transaction().execute(async (trx) => {
+      await trx.insertInto('items').values({ company_id: 'c', id: 'pending' }).execute();
+      inserted();
+      await holding;
+    });
+    await insertDone;
+    assert.deepEqual(await ids(), ['committed'], 'the uncommitted row is not visible, and the read did not wait');
+    const laterWrite = db.insertInto('items').values({ company_id: 'c', id: 'later' }).execute();
+    finishTransaction();
+    await transaction;
+    await laterWrite;
+    assert.deepEqual(await ids(), ['committed', 'later', 'pending']);
+  });
+
+  it('rolls back a failed transaction and frees the writer', async () => {
+    await assert.rejects(
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('items').values({ company_id: 'c', id: 'doomed' }).execute();
+        throw new Error('abort');
+      }),
+      /abort/,
+    );
+    await db.insertInto('items').values({ company_id: 'c', id: 'after-abort' }).execute();
+    assert.deepEqual(await ids(), ['after-abort', 'committed', 'later', 'pending']);
+  });
+
+  it('reads inside a transaction see its own writes', async () => {
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('items').values({ company_id: 'c', id: 'own' }).execute();
+      const seen = await trx.selectFrom('items').select('id').where('id', '=', 'own').execute();
+      assert.equal(seen.length, 1);
+      await trx.deleteFrom('items').where('id', '=', 'own').execute();
+    });
+  });
+});
