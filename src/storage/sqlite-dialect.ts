@@ -147,9 +147,28 @@ function isPlainRead(query: CompiledQuery): boolean {
   return RawNode.is(query.query) && /^\s*(select|with)\b/i.test(query.sql) && !/\b(insert|update|delete)\b/i.test(query.sql);
 }
 
+/** The rows of a statement batch: one prepared statement, run once per row. */
+class StatementBatch {
+  constructor(readonly rows: readonly (readonly unknown[])[]) {}
+}
+
+/**
+ * A query that runs one single-row statement for every row, on the connection of the current
+ * transaction. For bulk writes this beats a multi-row VALUES list on SQLite: better-sqlite3 runs
+ * a prepared statement in a tight native loop and SQLite skips parsing a huge statement.
+ */
+export function statementBatch(sqlText: string, rows: readonly (readonly unknown[])[]): CompiledQuery {
+  return CompiledQuery.raw(sqlText, [new StatementBatch(rows)]);
+}
+
 function run<R>(database: SqliteDatabase, query: CompiledQuery): QueryResult<R> {
   const statement = database.prepare(query.sql);
   const parameters = query.parameters as unknown[];
+  if (parameters.length === 1 && parameters[0] instanceof StatementBatch) {
+    let changes = 0;
+    for (const row of parameters[0].rows) changes += Number(statement.run(row as unknown[]).changes);
+    return { numAffectedRows: BigInt(changes), rows: [] };
+  }
   if (statement.reader) return { rows: statement.all(parameters) as R[] };
   const { changes, lastInsertRowid } = statement.run(parameters);
   return {

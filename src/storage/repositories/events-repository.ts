@@ -1,9 +1,10 @@
-import { CompiledQuery, sql, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { CONTAINS_FIELDS } from '../../domain/events/event-fields.js';
 import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
 import type { StoredEvent } from '../../domain/events/event.js';
 import type { Database, DialectName } from '../database.js';
 import type { DB } from '../schema.js';
+import { statementBatch } from '../sqlite-dialect.js';
 import type { EventsTable } from '../tables/events.js';
 import {
   compileEventPage,
@@ -34,10 +35,11 @@ const COLUMNS = EVENT_COLUMNS;
 const UPDATED_COLUMNS = COLUMNS.filter((column) => column !== 'company_id' && column !== 'id');
 
 /**
- * Rows per INSERT. SQLite binds one parameter per value and allows 32,766 of them; PostgreSQL
- * receives a batch as one JSON parameter, so its batches are bounded only by memory.
+ * Rows per write. SQLite runs one prepared single-row statement per row, so a batch only bounds
+ * how long one synchronous stretch holds the event loop; PostgreSQL receives a batch as one
+ * JSON parameter, so its batches are bounded only by memory.
  */
-const SQLITE_BATCH_ROWS = Math.floor(32_766 / COLUMNS.length);
+const SQLITE_BATCH_ROWS = 1000;
 const POSTGRES_BATCH_ROWS = 5000;
 const KEY_VALUE_BATCH_ROWS = 5000;
 const POSTGRES_ANALYZE_AFTER_ROWS = 10_000;
@@ -112,37 +114,30 @@ function createWriter(
   };
 }
 
-/**
- * A multi-row upsert with one bound parameter per value. Its SQL depends only on the row count,
- * so the text Kysely compiles for a full batch is kept and reused with new parameters.
- */
+/** A single-row upsert, prepared once and run for every event of the batch (see statementBatch). */
 async function insertSqlite(trx: Transaction<DB>, events: readonly StoredEvent[], companyId: string): Promise<void> {
-  const parameters: unknown[] = new Array(events.length * COLUMNS.length);
-  let i = 0;
-  for (const event of events) {
-    for (const column of COLUMNS) {
+  const rows = events.map((event) =>
+    COLUMNS.map((column) => {
       const value = column === 'company_id' ? companyId : event[column];
-      parameters[i++] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
-    }
-  }
-  await trx.executeQuery(CompiledQuery.raw(sqliteUpsertSql(trx, events.length), parameters));
+      return typeof value === 'boolean' ? (value ? 1 : 0) : value;
+    }),
+  );
+  await trx.executeQuery(statementBatch(sqliteUpsertSql(trx), rows));
 }
 
-const sqliteUpsertSqlByRows = new Map<number, string>();
+let sqliteUpsertText: string | undefined;
 
-function sqliteUpsertSql(trx: Transaction<DB>, rows: number): string {
-  const cached = sqliteUpsertSqlByRows.get(rows);
-  if (cached) return cached;
+function sqliteUpsertSql(trx: Transaction<DB>): string {
+  if (sqliteUpsertText) return sqliteUpsertText;
   const placeholderRow = Object.fromEntries(COLUMNS.map((column) => [column, null])) as never;
   const compiled = trx
     .insertInto('events')
-    .values(Array.from({ length: rows }, () => placeholderRow))
+    .values(placeholderRow)
     .onConflict((oc) => oc.columns(['company_id', 'id']).doUpdateSet(replaceAll))
     .compile();
-  if (compiled.parameters.length !== rows * COLUMNS.length) throw new Error('unexpected parameters in the events upsert');
-  const text = compiled.sql;
-  if (rows === SQLITE_BATCH_ROWS) sqliteUpsertSqlByRows.set(rows, text);
-  return text;
+  if (compiled.parameters.length !== COLUMNS.length) throw new Error('unexpected parameters in the events upsert');
+  sqliteUpsertText = compiled.sql;
+  return sqliteUpsertText;
 }
 
 /**
