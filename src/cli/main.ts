@@ -1,13 +1,35 @@
 #!/usr/bin/env node
 import { ConfigError } from '../config/config.js';
 import { UsageError, type CliCommand } from './command.js';
+import { checksAddCommand } from './commands/checks-add.js';
 import { importEventsCommand } from './commands/import-events.js';
+import { importRecordsCommand } from './commands/import-records.js';
 import { migrateCommand } from './commands/migrate.js';
+import { providerLobCommand, providerShowCommand } from './commands/provider.js';
+import { recordTypeDeleteCommand, recordTypeGetCommand, recordTypeListCommand, recordTypePutCommand } from './commands/record-type.js';
 import { seedDemoCommand } from './commands/seed-demo.js';
 import { serveCommand } from './commands/serve.js';
+import { templateDeleteCommand, templateGetCommand, templatePutCommand } from './commands/template.js';
 import { tokenCommand } from './commands/token.js';
 
-const COMMANDS: CliCommand[] = [serveCommand, migrateCommand, tokenCommand, importEventsCommand, seedDemoCommand];
+const COMMANDS: CliCommand[] = [
+  serveCommand,
+  migrateCommand,
+  tokenCommand,
+  importEventsCommand,
+  seedDemoCommand,
+  importRecordsCommand,
+  recordTypePutCommand,
+  recordTypeGetCommand,
+  recordTypeDeleteCommand,
+  recordTypeListCommand,
+  templatePutCommand,
+  templateGetCommand,
+  templateDeleteCommand,
+  checksAddCommand,
+  providerLobCommand,
+  providerShowCommand,
+];
 
 function usage(): string {
   return ['usage: wrs <command> [options]', '', ...COMMANDS.map((c) => `  ${c.usage.padEnd(58)} ${c.summary}`)].join('\n');
@@ -23,7 +45,9 @@ async function main(argv: string[]): Promise<number> {
   const command =
     COMMANDS.find((c) => rest[0] !== undefined && c.name === `${name} ${rest[0]}`) ?? COMMANDS.find((c) => c.name === name);
   if (!command) {
-    console.error(`unknown command: ${name}\n\n${usage()}`);
+    const family = COMMANDS.filter((c) => c.name.startsWith(`${name} `)).map((c) => c.name.slice(name.length + 1));
+    const problem = family.length ? `${name} takes one of: ${family.join(', ')}` : `unknown command: ${name}`;
+    console.error(`${problem}\n\n${usage()}`);
     return 2;
   }
   const args = command.name.includes(' ') ? rest.slice(1) : rest;

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
 import { uuidv7 } from '../lib/ids.js';
+import { AJV_CUSTOM_OPTIONS } from './body-check.js';
 import { frameworkErrorHandler, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './error-handler.js';
 import { registerAdminAuthentication } from './plugins/admin-auth.js';
 import { registerAuthentication } from './plugins/authenticate.js';
@@ -47,15 +48,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : uuidv7();
     },
-    ajv: {
-      customOptions: {
-        // Unknown properties are errors, never silently dropped; query values are strings to coerce.
-        removeAdditional: false,
-        coerceTypes: true,
-        allErrors: true,
-        useDefaults: true,
-      },
-    },
+    ajv: { customOptions: AJV_CUSTOM_OPTIONS },
     // Draining answers with the service's own 503 body (plugins/draining.ts).
     return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },

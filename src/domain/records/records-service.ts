@@ -33,9 +33,14 @@ export interface RecordsService {
   update(companyId: string, recordId: string, body: unknown): Promise<RecordResource>;
   list(companyId: string, query: RecordListQuery): Promise<RecordPage>;
   /** Imports records of any kind, all or nothing; a 400 lists the problems of every entry. */
-  import(companyId: string, entries: readonly ImportEntry[]): Promise<number>;
+  import(companyId: string, entries: readonly ImportEntry[], options?: ImportOptions): Promise<number>;
   /** True when the company has the record. */
   exists(companyId: string, recordId: string): Promise<boolean>;
+}
+
+export interface ImportOptions {
+  /** Called as the checked records are stored, with how many are stored so far (not yet committed). */
+  readonly onProgress?: (stored: number) => void;
 }
 
 export interface RecordsServiceDeps {
@@ -150,7 +155,7 @@ export function createRecordsService({ repository, recordTypes, clock }: Records
       return { results: await resources(companyId, rows, allTypes), next, prev };
     },
 
-    async import(companyId, entries) {
+    async import(companyId, entries, options = {}) {
       const typeIds = new Set<string>();
       for (const entry of entries) {
         const value = 'value' in entry ? entry.value : undefined;
@@ -164,7 +169,7 @@ export function createRecordsService({ repository, recordTypes, clock }: Records
           rows.flatMap((row, i) => (taken.has(row.id) ? [`${entries[i]!.label}: a record with id '${row.id}' already exists`] : [])),
         );
       }
-      await repository.insertMany(companyId, rows);
+      await repository.insertMany(companyId, rows, options.onProgress);
       return rows.length;
     },
 

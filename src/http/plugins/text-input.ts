@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { invalidBody, invalidQuery, notFound } from '../../errors/app-error.js';
+import { invalidBody, invalidQuery, notFound, type AppError } from '../../errors/app-error.js';
 import { isStorableText } from '../../lib/text.js';
 import { NdjsonBody } from '../routes/records/ndjson.js';
 
@@ -26,11 +26,15 @@ export function registerTextInputRules(app: FastifyInstance): void {
         badParams,
       );
     }
-    const places = bodyProblems(request.body);
-    if (places.length > 0) {
-      throw invalidBody(`text may not hold NUL characters or unpaired surrogates; found at ${places.join(', ')}`);
-    }
+    const bodyError = unstorableTextError(request.body);
+    if (bodyError) throw bodyError;
   });
+}
+
+/** The 400 for a parsed body (or NdjsonBody) holding text the databases cannot store as it is; also used by the CLI. */
+export function unstorableTextError(body: unknown): AppError | undefined {
+  const places = bodyProblems(body);
+  return places.length > 0 ? invalidBody(`text may not hold NUL characters or unpaired surrogates; found at ${places.join(', ')}`) : undefined;
 }
 
 function queryProblems(request: FastifyRequest): string[] {

@@ -51,8 +51,8 @@ export interface RecordsRepository {
   exists(companyId: string, filter: RecordListFilter, bounds: Omit<RecordPageQuery, 'limit' | 'descending'>): Promise<boolean>;
   /** The ids among those given that already exist. */
   existingIds(companyId: string, ids: readonly string[]): Promise<string[]>;
-  /** Inserts records and their stored views in one transaction: all or nothing. */
-  insertMany(companyId: string, rows: readonly RecordRow[]): Promise<void>;
+  /** Inserts records and their stored views in one transaction: all or nothing. `onProgress` gets the rows inserted so far. */
+  insertMany(companyId: string, rows: readonly RecordRow[], onProgress?: (inserted: number) => void): Promise<void>;
   /**
    * Reads a record, lets `change` decide its new state, and writes it, with the row locked in
    * between; answers the updated row, or undefined when there is no such record.
@@ -135,7 +135,7 @@ export function createRecordsRepository(database: Database): RecordsRepository {
       return found;
     },
 
-    async insertMany(companyId, rows) {
+    async insertMany(companyId, rows, onProgress) {
       await db.transaction().execute(async (trx) => {
         for (let i = 0; i < rows.length; i += INSERT_BATCH) {
           const batch = rows.slice(i, i + INSERT_BATCH);
@@ -146,6 +146,7 @@ export function createRecordsRepository(database: Database): RecordsRepository {
           for (let j = 0; j < views.length; j += INSERT_BATCH) {
             await trx.insertInto('record_stored_views').values(views.slice(j, j + INSERT_BATCH)).execute();
           }
+          onProgress?.(i + batch.length);
         }
       });
     },

@@ -1,0 +1,62 @@
+import { parseArgs } from 'node:util';
+import type { ImportEntry } from '../../domain/records/import.js';
+import { invalidBody } from '../../errors/app-error.js';
+import { unstorableTextError } from '../../http/plugins/text-input.js';
+import { IMPORT_BODY_LIMIT_BYTES } from '../../http/routes/records/admin-records-import.js';
+import { NdjsonBody } from '../../http/routes/records/ndjson.js';
+import type { CliCommand } from '../command.js';
+import { cliConfig } from '../config-from-env.js';
+import { detectFormat, fileSize, parseJsonDocument, readTextFile } from '../input-file.js';
+import { COMPANY_AND_JSON, positionalsExactly, printResult, reportingFailures, requireCompany, withAppContext } from '../operator.js';
+import { createProgressBar, importSummary } from '../progress.js';
+
+/**
+ * The entries of an import file, labelled as POST /admin/v1/companies/{company}/records labels
+ * the entries of its body (`line 4`, `records[3]`), so that the refusal lists the same problems.
+ */
+function importEntries(text: string, file: string): ImportEntry[] {
+  if (detectFormat(file) === 'ndjson') {
+    const body = NdjsonBody.parse(text);
+    const unstorable = unstorableTextError(body);
+    if (unstorable) throw unstorable;
+    return body.lines.map((line) =>
+      'error' in line ? { label: `line ${line.line}`, unreadable: line.error } : { label: `line ${line.line}`, value: line.value },
+    );
+  }
+  const body = parseJsonDocument(text, file);
+  if (!Array.isArray(body)) throw invalidBody('send a JSON array of records, or NDJSON with one record per line');
+  return body.map((value: unknown, i) => ({ label: `records[${i}]`, value }));
+}
+
+export const importRecordsCommand: CliCommand = {
+  name: 'import records',
+  usage: 'wrs import records FILE --company C [--json]',
+  summary: 'import records of any kind from an NDJSON or JSON-array file, all or nothing',
+  async run(argv) {
+    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: COMPANY_AND_JSON });
+    const [file] = positionalsExactly(positionals, 1, 'name exactly one FILE (NDJSON, or a JSON array)') as [string];
+    const companyId = requireCompany(values.company);
+    const { config } = cliConfig();
+    return reportingFailures(async () => {
+      const size = fileSize(file);
+      const started = performance.now();
+      const text = await readTextFile(file, { limitBytes: IMPORT_BODY_LIMIT_BYTES, limitName: 'the limit of a records import' });
+      const entries = importEntries(text, file);
+      await withAppContext(config, async (ctx) => {
+        // The bar shows the share of the file's records stored; it stays at 0 while they are checked.
+        const storing = createProgressBar(size, 'records');
+        storing.update(0, 0);
+        try {
+          const imported = await ctx.records.import(companyId, entries, {
+            onProgress: (stored) => storing.update(Math.round((size * stored) / Math.max(entries.length, 1)), stored),
+          });
+          storing.finish();
+          printResult(values.json, { imported }, importSummary(imported, 'records', companyId, started));
+        } catch (error) {
+          storing.finish();
+          throw error;
+        }
+      });
+    }, file);
+  },
+};

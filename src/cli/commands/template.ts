@@ -1,0 +1,84 @@
+import { parseArgs } from 'node:util';
+import type { Template } from '@pdfme/common';
+import { bodyChecker } from '../../http/body-check.js';
+import { PdfTemplate } from '../../http/routes/templates/schemas.js';
+import type { CliCommand } from '../command.js';
+import { cliConfig } from '../config-from-env.js';
+import { readJsonFile } from '../input-file.js';
+import {
+  COMPANY_AND_JSON,
+  plural,
+  positionalsExactly,
+  printResult,
+  reportingFailures,
+  requireCompany,
+  requireOption,
+  withAppContext,
+} from '../operator.js';
+
+const OPTIONS = { ...COMPANY_AND_JSON, id: { type: 'string' } } as const;
+
+function parse(argv: string[], files: 0 | 1) {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: files > 0, options: OPTIONS });
+  const [file] = positionalsExactly(positionals, files, 'name exactly one FILE holding the pdfme template JSON');
+  return { companyId: requireCompany(values.company), templateId: requireOption(values.id, 'id'), json: values.json, file };
+}
+
+export const templatePutCommand: CliCommand = {
+  name: 'template put',
+  usage: 'wrs template put --company C --id T FILE [--json]',
+  summary: 'store a pdfme template (checked and trial-rendered as the operator API does)',
+  async run(argv) {
+    const { companyId, templateId, json, file } = parse(argv, 1);
+    const { config } = cliConfig();
+    const checkOutline = bodyChecker(PdfTemplate);
+    return reportingFailures(async () => {
+      const body = await readJsonFile(file!, { limitBytes: config.pdf.templateLimitBytes, limitName: 'WRS_TEMPLATE_LIMIT_BYTES' });
+      checkOutline(body, file!);
+      const { created, template } = await withAppContext(config, (ctx) => ctx.templateService.put(companyId, templateId, body));
+      printResult(
+        json,
+        template,
+        `template "${template.id}" ${created ? 'created' : 'replaced'} for company "${companyId}": ` +
+          `${plural(template.size_bytes, 'byte')}, ${plural(template.pages, 'page')} in the trial render`,
+      );
+    });
+  },
+};
+
+export const templateGetCommand: CliCommand = {
+  name: 'template get',
+  usage: 'wrs template get --company C --id T [--json]',
+  summary: 'show a stored template (--json: the template itself, to edit and put back)',
+  async run(argv) {
+    const { companyId, templateId, json } = parse(argv, 0);
+    const { config } = cliConfig();
+    return reportingFailures(async () => {
+      const template = await withAppContext(config, (ctx) => ctx.templateService.get(companyId, templateId));
+      printResult(json, template, `template "${templateId}" of company "${companyId}": ${describeTemplate(template)}`);
+    });
+  },
+};
+
+export const templateDeleteCommand: CliCommand = {
+  name: 'template delete',
+  usage: 'wrs template delete --company C --id T',
+  summary: 'delete a template (PDFs rendered with it stay)',
+  async run(argv) {
+    const { companyId, templateId, json } = parse(argv, 0);
+    const { config } = cliConfig();
+    return reportingFailures(async () => {
+      await withAppContext(config, (ctx) => ctx.templateService.delete(companyId, templateId));
+      // The route answers 204 without a body: --json prints nothing.
+      if (!json) console.log(`template "${templateId}" deleted from company "${companyId}"`);
+    });
+  },
+};
+
+function describeTemplate(template: Template): string {
+  const base = template.basePdf;
+  const page =
+    typeof base === 'string' ? 'a PDF as base page' : `blank ${(base as { width: number }).width} x ${(base as { height: number }).height} mm pages`;
+  const names = template.schemas.flat().map((schema) => `${schema.name} (${schema.type})`);
+  return `${plural(template.schemas.length, 'page')} of ${page}; ${plural(names.length, 'field')}: ${names.join(', ')}`;
+}

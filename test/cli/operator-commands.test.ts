@@ -1,0 +1,261 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { lobCheck } from '../checks/check-factory.js';
+import { minimalTemplate } from '../pdf/fixtures/templates.js';
+import { LOAN_TYPE } from '../records/fixtures.js';
+import { createTestApp, TEST_ADMIN_TOKEN, TEST_JWT_SECRET, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * The operator commands, run as the real CLI in child processes against one SQLite file that
+ * the app built here (the HTTP API) reads and writes too. Each test uses its own company, so
+ * the tests run side by side.
+ */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe('wrs operator commands', { concurrency: 3 }, () => {
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  let t: TestApp;
+
+  const wrs = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+        cwd: ROOT,
+        env: { ...env, ...options.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        timeout: 60_000,
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+      child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+      child.on('error', reject);
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+      child.stdin.end(options.stdin ?? '');
+    });
+
+  /** Runs the CLI and expects exit status `status`; answers the run. */
+  const expectExit = async (status: number, args: string[], options?: Parameters<typeof wrs>[1]): Promise<Run> => {
+    const run = await wrs(args, options);
+    assert.equal(run.status, status, `wrs ${args.join(' ')}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
+    return run;
+  };
+
+  const file = (name: string, content: unknown): string => {
+    const path = join(dir, name);
+    writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+    return path;
+  };
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'wrs-cli-ops-'));
+    env = {
+      ...process.env,
+      NODE_ENV: 'test',
+      WRS_DATABASE_URL: `sqlite:${join(dir, 'wrs.db')}`,
+      WRS_JWT_SECRET: TEST_JWT_SECRET,
+      WRS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      WRS_ENCRYPTION_KEY: '00'.repeat(32),
+      WRS_LOG_LEVEL: 'silent',
+    };
+    delete env.LOB_API_KEY;
+    // Migrates the file before the CLI processes start, side by side, on it.
+    t = await createTestApp('sqlite', { env: { WRS_DATABASE_URL: env.WRS_DATABASE_URL! } });
+  });
+  after(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('record-type put / get / list / delete', async () => {
+    const co = 'cli-types';
+    const definition = file('loan.json', LOAN_TYPE);
+
+    const created = await expectExit(0, ['record-type', 'put', '--company', co, '--id', 'loan', definition]);
+    assert.match(created.stdout, /record type "loan" created for company "cli-types" \(version 1\): 4 fields, 3 statuses, 3 views/);
+    const stored = (await t.admin({ url: `/admin/v1/companies/${co}/record-types/loan` })).json();
+    assert.deepEqual({ name: stored.name, fields: stored.fields, statuses: stored.statuses, views: stored.views }, LOAN_TYPE);
+
+    // Written through HTTP, read through the CLI.
+    await t.admin({ method: 'PUT', url: `/admin/v1/companies/${co}/record-types/lease`, payload: { name: 'Lease' } });
+    const got = await expectExit(0, ['record-type', 'get', '--company', co, '--id', 'lease', '--json']);
+    assert.deepEqual(JSON.parse(got.stdout), (await t.admin({ url: `/admin/v1/companies/${co}/record-types/lease` })).json());
+    const listed = await expectExit(0, ['record-type', 'list', '--company', co, '--json']);
+    assert.deepEqual(JSON.parse(listed.stdout), (await t.admin({ url: `/admin/v1/companies/${co}/record-types` })).json());
+    assert.equal(JSON.parse(listed.stdout).count, 2);
+
+    // A definition with problems: the operator API's message and every problem, one a line.
+    const bad = { name: '', fields: [{ uid: 'status', field_name: 'x', type: 'money' }], extra: 1 };
+    const refused = await expectExit(1, ['record-type', 'put', '--company', co, '--id', 'bad', file('bad-type.json', bad)]);
+    const viaHttp = (await t.admin({ method: 'PUT', url: `/admin/v1/companies/${co}/record-types/bad`, payload: bad })).json();
+    assert.equal(refused.stderr.split('\n')[0], viaHttp.message);
+    assert.ok(viaHttp.problems.length >= 3);
+    for (const problem of viaHttp.problems as string[]) assert.ok(refused.stderr.includes(`\n  - ${problem}`), problem);
+    assert.equal(refused.stdout, '');
+
+    const malformed = await expectExit(1, ['record-type', 'put', '--company', co, '--id', 'bad', file('broken.json', '{"name":')]);
+    assert.match(malformed.stderr, /broken\.json: malformed JSON/);
+    assert.equal((await t.admin({ url: `/admin/v1/companies/${co}/record-types/bad` })).statusCode, 404);
+
+    const deleted = await expectExit(0, ['record-type', 'delete', '--company', co, '--id', 'loan']);
+    assert.match(deleted.stdout, /record type "loan" deleted/);
+    assert.equal((await t.admin({ url: `/admin/v1/companies/${co}/record-types/loan` })).statusCode, 404);
+    const gone = await expectExit(1, ['record-type', 'get', '--company', co, '--id', 'loan']);
+    assert.equal(gone.stderr.trim(), "record type 'loan' not found");
+  });
+
+  it('import records: NDJSON and JSON arrays, all or nothing, with the API\'s messages', async () => {
+    const co = 'cli-records';
+    const ndjson = Array.from({ length: 1200 }, (_, i) => JSON.stringify({ id: `ucc-${i}`, record_type: 'uccfiling', status: 'filed', instance: { n: i } }));
+    const imported = await expectExit(0, ['import', 'records', file('records.ndjson', `${ndjson.join('\n')}\n`), '--company', co]);
+    assert.match(imported.stdout, /imported 1,200 records into company "cli-records" in [\d.]+ s \([\d,]+ records\/s\)/);
+    await t.admin({ method: 'PUT', url: `/admin/v1/companies/${co}/record-types/loan`, payload: LOAN_TYPE });
+    const loan = { id: 'loan-1', record_type: 'custom', uid: 'loan', fields: { Amount: 10, Borrower: 'Ada' } };
+    const array = await expectExit(0, ['import', 'records', file('records.json', `\n [${JSON.stringify(loan)}]`), '--company', co, '--json']);
+    assert.deepEqual(JSON.parse(array.stdout), { imported: 1 });
+
+    const read = (await t.as(co, { url: '/v1/records/loan-1' })).json();
+    assert.equal(read.status, 'new');
+    assert.deepEqual(read.fields, { Amount: 10, Borrower: 'Ada' });
+    assert.deepEqual(read.views, ['open', 'everything']);
+    assert.equal((await t.as(co, { url: '/v1/records/ucc-1199' })).json().instance.n, 1199);
+
+    // Bad lines, a wrong-typed field of the custom type and an existing id: refused whole, as POST refuses it.
+    const bad = [
+      JSON.stringify({ id: 'new-1', record_type: 'uccfiling', status: 'filed' }),
+      '{oops',
+      JSON.stringify({ record_type: 'custom', uid: 'loan', fields: { Amount: 'ten', Borrower: 'Bo' } }),
+      JSON.stringify({ record_type: 'uccfiling', status: 'filed', bogus: 1 }),
+    ].join('\n');
+    const refused = await expectExit(1, ['import', 'records', file('bad.ndjson', bad), '--company', co]);
+    const viaHttp = await t.admin({
+      method: 'POST',
+      url: `/admin/v1/companies/${co}/records`,
+      headers: { 'content-type': 'application/x-ndjson' },
+      payload: bad,
+    });
+    assert.equal(viaHttp.statusCode, 400);
+    assert.equal(refused.stderr.split('\n')[0], `${join(dir, 'bad.ndjson')}: ${viaHttp.json().message}`);
+    assert.match(refused.stderr, /\n {2}- line 2: malformed JSON/);
+    assert.match(refused.stderr, /\n {2}- line 3: .*Amount/);
+    assert.match(refused.stderr, /\n {2}- line 4: unknown property 'bogus'/);
+    const nul = await expectExit(1, ['import', 'records', file('nul.ndjson', JSON.stringify({ record_type: 'a\u0000b', status: 's' })), '--company', co]);
+    assert.match(nul.stderr, /text may not hold NUL characters or unpaired surrogates; found at line 1 record_type/);
+
+    assert.equal((await t.as(co, { url: '/v1/records/new-1' })).statusCode, 404);
+    const page = (await t.as(co, { url: '/v1/records?limit=100&record_type=custom' })).json();
+    assert.deepEqual(page.results.map((record: { id: string }) => record.id), ['loan-1']);
+  });
+
+  it('template put / get / delete, checked and trial-rendered like the PUT route', async () => {
+    const co = 'cli-templates';
+    const template = minimalTemplate();
+    const put = await expectExit(0, ['template', 'put', '--company', co, '--id', 'invoice', file('template.json', template), '--json']);
+    const summary = JSON.parse(put.stdout);
+    assert.equal(summary.id, 'invoice');
+    assert.equal(summary.pages, 1);
+    const stored = await t.admin({ url: `/admin/v1/companies/${co}/templates/invoice` });
+    assert.deepEqual(stored.json(), template);
+    const got = await expectExit(0, ['template', 'get', '--company', co, '--id', 'invoice', '--json']);
+    assert.deepEqual(JSON.parse(got.stdout), template);
+
+    // The body schema's outline: the route's message, naming the file instead of "body".
+    const outline = { schemas: [[]], extra: true };
+    const refused = await expectExit(1, ['template', 'put', '--company', co, '--id', 'other', file('outline.json', outline)]);
+    const viaHttp = (await t.admin({ method: 'PUT', url: `/admin/v1/companies/${co}/templates/other`, payload: outline })).json();
+    assert.equal(viaHttp.message, "invalid body: missing field 'basePdf'");
+    assert.equal(refused.stderr.trim(), viaHttp.message.replace('invalid body', `invalid ${join(dir, 'outline.json')}`));
+
+    const unrenderable = { ...template, schemas: [[{ ...template.schemas[0]![0]!, type: 'nosuch' }]] };
+    const failed = await expectExit(1, ['template', 'put', '--company', co, '--id', 'other', file('nosuch.json', unrenderable)]);
+    assert.match(failed.stderr, /^the template cannot render: .*nosuch/);
+    const tooLarge = await expectExit(1, ['template', 'put', '--company', co, '--id', 'other', file('large.json', { ...template, pad: 'x'.repeat(2000) })], {
+      env: { WRS_TEMPLATE_LIMIT_BYTES: '1024' },
+    });
+    assert.match(tooLarge.stderr, /large\.json is 2,\d{3} bytes; at most 1,024 are taken \(WRS_TEMPLATE_LIMIT_BYTES\)/);
+    assert.equal((await t.admin({ url: `/admin/v1/companies/${co}/templates/other` })).statusCode, 404);
+
+    assert.match((await expectExit(0, ['template', 'delete', '--company', co, '--id', 'invoice'])).stdout, /template "invoice" deleted/);
+    assert.equal((await t.admin({ url: `/admin/v1/companies/${co}/templates/invoice` })).statusCode, 404);
+  });
+
+  it('checks add: Lob-shaped checks, all or none, with the POST route\'s checks', async () => {
+    const co = 'cli-checks';
+    const checks = [lobCheck({ id: 'chk_cli1' }), lobCheck({ id: 'chk_cli2', amount: '10.25' })];
+    const added = await expectExit(0, ['checks', 'add', '--company', co, file('checks.json', checks)]);
+    assert.equal(added.stdout.trim(), 'added 2 checks to company "cli-checks" (embedded provider)');
+    const listed = (await t.as(co, { url: '/v1/checks?sort_by=date_created' })).json();
+    assert.deepEqual(listed.results.map((check: { id: string }) => check.id).sort(), ['chk_cli1', 'chk_cli2']);
+    // Coerced as the route's schema coerces it.
+    assert.equal(listed.results.find((check: { id: string }) => check.id === 'chk_cli2').amount, 10.25);
+
+    // What the schema refuses: the route's message, naming the file.
+    const invalid = [lobCheck({ amount: -1, extra: 1 })];
+    const refused = await expectExit(1, ['checks', 'add', '--company', co, file('invalid.json', invalid)]);
+    const viaHttp = (await t.admin({ method: 'POST', url: `/admin/v1/companies/${co}/checks`, payload: invalid })).json();
+    assert.equal(refused.stderr.trim(), viaHttp.message.replace('invalid body', `invalid ${join(dir, 'invalid.json')}`));
+    assert.match(refused.stderr, /unknown field '0\.extra'/);
+
+    // What the service refuses: its message and the list of problems.
+    const nameless = lobCheck({ id: 'chk_cli3' });
+    delete (nameless.to as Record<string, unknown>).name;
+    const duplicate = [nameless, lobCheck({ id: 'chk_cli1' })];
+    const rejected = await expectExit(1, ['checks', 'add', '--company', co, '--json', file('duplicate.json', duplicate)]);
+    const rejectedViaHttp = (await t.admin({ method: 'POST', url: `/admin/v1/companies/${co}/checks`, payload: duplicate })).json();
+    assert.equal(rejected.stderr.split('\n')[0], rejectedViaHttp.message);
+    assert.match(rejected.stderr, /\nerrors:\n {2}- \[0\]\.to needs a name or a company\n {2}- \[1\]\.id a check with id chk_cli1 already exists/);
+    assert.equal((await t.as(co, { url: '/v1/checks' })).json().count, 2);
+  });
+
+  it('provider lob / show: the key from a file or stdin, never printed', async () => {
+    const co = 'cli-provider';
+    const key = 'test_cli0123456789abcdefWXYZ';
+    const embedded = await expectExit(0, ['provider', 'show', '--company', co]);
+    assert.match(embedded.stdout, /company "cli-provider" uses the embedded provider/);
+
+    const set = await expectExit(0, ['provider', 'lob', '--company', co, '--key-file', file('lob.key', `${key}\n`)]);
+    assert.match(set.stdout, /Lob key stored \(encrypted\) for company "cli-provider"; .* uses Lob with its own key \(ending WXYZ/);
+    const status = (await t.admin({ url: `/admin/v1/companies/${co}/providers` })).json();
+    assert.deepEqual(status.lob.key_last4, 'WXYZ');
+    assert.equal(status.provider, 'lob');
+    const shown = await expectExit(0, ['provider', 'show', '--company', co, '--json']);
+    assert.deepEqual(JSON.parse(shown.stdout), status);
+
+    const other = 'test_from_stdin_0123456789AbCd';
+    const piped = await expectExit(0, ['provider', 'lob', '--company', co, '--json'], { stdin: other });
+    assert.equal(JSON.parse(piped.stdout).lob.key_last4, 'AbCd');
+    assert.equal((await t.admin({ url: `/admin/v1/companies/${co}/providers` })).json().lob.key_last4, 'AbCd');
+
+    const short = await expectExit(1, ['provider', 'lob', '--company', co, '--key-file', '-'], { stdin: 'short' });
+    const viaHttp = (await t.admin({ method: 'PUT', url: `/admin/v1/companies/${co}/providers/lob`, payload: { api_key: 'short' } })).json();
+    assert.equal(short.stderr.trim(), viaHttp.message.replace('invalid body', 'invalid Lob key'));
+    assert.match((await expectExit(1, ['provider', 'lob', '--company', co, '--key-file', join(dir, 'none.key')])).stderr, /cannot read the key from .*none\.key/);
+    assert.equal((await t.admin({ url: `/admin/v1/companies/${co}/providers` })).json().lob.key_last4, 'AbCd');
+    for (const run of [set, shown, piped, short]) {
+      assert.ok(!`${run.stdout}${run.stderr}`.includes(key) && !`${run.stdout}${run.stderr}`.includes(other));
+    }
+  });
+
+  it('usage errors exit 2, config errors 78', async () => {
+    assert.match((await expectExit(2, ['checks', 'add', join(dir, 'x.json')])).stderr, /--company is required/);
+    assert.match((await expectExit(2, ['record-type'])).stderr, /record-type takes one of: put, get, delete, list/);
+    // No option takes the Lob key itself (it would show in `ps`).
+    assert.match((await expectExit(2, ['provider', 'lob', '--company', 'x', '--key', 'test_0123456789abcdef'])).stderr, /Unknown option '--key'/);
+    assert.match((await expectExit(2, ['provider', 'show', '--company', 'c'.repeat(201)])).stderr, /--company takes 1 to 200 characters/);
+    assert.match(
+      (await expectExit(78, ['provider', 'show', '--company', 'x'], { env: { WRS_ENCRYPTION_KEY: 'not-hex' } })).stderr,
+      /WRS_ENCRYPTION_KEY/,
+    );
+  });
+});
