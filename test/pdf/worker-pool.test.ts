@@ -99,3 +99,21 @@ describe('worker-pool PDF renderer', () => {
     await assert.rejects(pool.render(request()), RendererUnavailableError);
   });
 });
+
+describe('worker-pool PDF renderer when idle', () => {
+  it('stops its threads after the idle time and starts them again for the next render', async () => {
+    const pool = createWorkerPoolRenderer({ workers: 1, timeoutMs: 30_000, idleShutdownMs: 200 });
+    try {
+      assert.equal(pool.threadsRunning(), 0, 'no threads before the first render');
+      await pool.render(request());
+      assert.equal(pool.threadsRunning(), 1);
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      assert.equal(pool.threadsRunning(), 0, 'threads stopped after the idle time');
+      const again = await pool.render(request());
+      assert.equal(again.pages, 1);
+      assert.equal(pool.threadsRunning(), 1);
+    } finally {
+      await pool.close();
+    }
+  });
+});

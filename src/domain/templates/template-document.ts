@@ -1,5 +1,17 @@
-import { checkTemplate, getInputFromTemplate, isBlankPdf, type Template } from '@pdfme/common';
+import type { Template } from '@pdfme/common';
 import { invalidBody } from '../../errors/app-error.js';
+
+type PdfmeCommon = typeof import('@pdfme/common');
+let pdfmeCommon: Promise<PdfmeCommon> | undefined;
+
+/**
+ * pdfme's common module (zod schemas, a bundled font) costs the process about 20 MB; it is
+ * loaded on the first template upload rather than at start.
+ */
+function loadPdfmeCommon(): Promise<PdfmeCommon> {
+  pdfmeCommon ??= import('@pdfme/common');
+  return pdfmeCommon;
+}
 
 /** PDF's largest page side, 14,400 pt, in millimetres (pdfme measures in mm). */
 const MAX_PAGE_SIDE_MM = 5080;
@@ -12,22 +24,23 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
  * Returns the template in pdfme's current form (legacy keyed schemas are migrated).
  * Throws a 400 naming every problem pdfme found.
  */
-export function checkTemplateDocument(body: unknown): Template {
+export async function checkTemplateDocument(body: unknown): Promise<Template> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw invalidBody('the template must be a JSON object {basePdf, schemas}');
   }
+  const { checkTemplate, isBlankPdf } = await loadPdfmeCommon();
   const template = structuredClone(body) as Template;
   try {
     checkTemplate(template);
   } catch (error) {
     throw invalidBody(`invalid template: ${describePdfmeCheck(error)}`);
   }
-  checkBasePdf(template.basePdf);
+  checkBasePdf(template.basePdf, isBlankPdf);
   if (template.schemas.length === 0) throw invalidBody('invalid template: schemas must list at least one page');
   return template;
 }
 
-function checkBasePdf(basePdf: unknown): void {
+function checkBasePdf(basePdf: unknown, isBlankPdf: PdfmeCommon['isBlankPdf']): void {
   if (isBlankPdf(basePdf as Template['basePdf'])) {
     const { width, height, padding } = basePdf as { width: number; height: number; padding: number[] };
     for (const [name, side] of [['width', width], ['height', height]] as const) {
@@ -64,7 +77,8 @@ export function describePdfmeCheck(error: unknown): string {
  * Inputs for the trial render at upload: each schema's sample `content`, as pdfme's designer
  * keeps it, and the schema's own name for a required field that has no sample.
  */
-export function sampleInputs(template: Template): Record<string, string> {
+export async function sampleInputs(template: Template): Promise<Record<string, string>> {
+  const { getInputFromTemplate } = await loadPdfmeCommon();
   const inputs = getInputFromTemplate(structuredClone(template))[0] ?? {};
   for (const page of template.schemas) {
     for (const schema of page) {

@@ -45,11 +45,11 @@ export function createTemplateService(deps: {
       if (!TEMPLATE_ID.test(templateId)) {
         throw invalidBody('a template ID is 1 to 128 letters, digits, dots, underscores, tildes or hyphens');
       }
-      const template = checkTemplateDocument(body);
+      const template = await checkTemplateDocument(body);
       const at = clock.now().toISOString();
       let pages: number;
       try {
-        ({ pages } = await renderer.render({ template, inputs: sampleInputs(template), title: templateId, createdAt: at }));
+        ({ pages } = await renderer.render({ template, inputs: await sampleInputs(template), title: templateId, createdAt: at }));
       } catch (error) {
         if (error instanceof RenderRejectedError) throw invalidBody(`the template cannot render: ${error.reason}`);
         throw renderFailure(error);

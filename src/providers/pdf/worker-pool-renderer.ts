@@ -23,6 +23,12 @@ export interface WorkerPoolRendererOptions {
   workerFile?: string;
   /** Errors of the pool that belong to no render (a thread that died while idle, ...). */
   onPoolError?: (error: unknown) => void;
+  /**
+   * The threads are stopped after this long without a render, giving back their memory (each
+   * holds pdfme and its fonts in its own V8 heap, about 75 MB); the next render starts them
+   * again. Default 60 s; 0 keeps them for the life of the process.
+   */
+  idleShutdownMs?: number;
 }
 
 // Under tsx (tests, `npm run dev`) this module is TypeScript and so is its worker; in dist/ both are .js.
@@ -33,7 +39,7 @@ const WORKER_FILE = new URL(`./render-worker${import.meta.url.endsWith('.ts') ? 
  * while PDFs render. The pool starts on the first render (a process that never renders never
  * pays for the threads), and every thread loads pdfme before the first render's clock starts.
  */
-export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): PdfRenderer {
+export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): PdfRenderer & { threadsRunning(): number } {
   const workers = options.workers ?? availableParallelism();
   // piscina's own maxQueue does not count abortable tasks (every render here has a timeout
   // signal), so the limit is kept here: renders running or waiting.
@@ -42,6 +48,21 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
   let pool: Piscina<RenderTask, RenderOutcome> | undefined;
   let ready: Promise<void> | undefined;
   let closed = false;
+  let idleTimer: NodeJS.Timeout | undefined;
+  const idleShutdownMs = options.idleShutdownMs ?? 60_000;
+
+  const stopWhenIdle = (): void => {
+    if (idleShutdownMs <= 0 || inFlight > 0 || !pool) return;
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      if (inFlight > 0 || !pool) return;
+      const idle = pool;
+      pool = undefined;
+      ready = undefined;
+      void idle.destroy();
+    }, idleShutdownMs);
+    idleTimer.unref();
+  };
 
   const start = (): Promise<void> => {
     if (closed) return Promise.reject(new RendererUnavailableError('the PDF renderer is shutting down'));
@@ -76,18 +97,23 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
   return {
     workers,
 
+    threadsRunning: () => pool?.threads.length ?? 0,
+
     async render(request) {
       if (inFlight >= maxInFlight) throw new RendererUnavailableError('too many PDF renders are waiting; retry shortly');
       inFlight += 1;
+      clearTimeout(idleTimer);
       try {
         return await renderInPool(request);
       } finally {
         inFlight -= 1;
+        stopWhenIdle();
       }
     },
 
     async close() {
       closed = true;
+      clearTimeout(idleTimer);
       const running = pool;
       pool = undefined;
       ready = undefined;

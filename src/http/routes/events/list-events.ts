@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app-context.js';
 import { invalidQuery } from '../../../errors/app-error.js';
-import { createSemaphore } from '../../../lib/semaphore.js';
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { createSemaphore, type Semaphore } from '../../../lib/semaphore.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { EventsListResponse, INTEGER_QUERY_PARAMETERS, ListEventsQuery } from './schemas.js';
@@ -11,8 +13,9 @@ import { eventsListBody } from './serialize-events.js';
 const DECIMAL_INTEGER = /^-?\d+$/;
 
 /**
- * A 10,000-event page holds about 10 MB of rows and 6 MB of JSON while it is built; building
- * few of them at once bounds the memory that many clients asking for large pages can take.
+ * A 10,000-event page holds about 10 MB of rows and 6 MB of JSON while it is built and sent;
+ * building and sending few of them at once bounds the memory that many clients asking for
+ * large pages can take.
  */
 const LARGE_PAGE_EVENTS = 1000;
 const LARGE_PAGES_AT_ONCE = 2;
@@ -29,6 +32,26 @@ async function requireDecimalIntegers(request: FastifyRequest): Promise<void> {
   if (bad.length > 0) {
     throw invalidQuery(bad.map((name) => `query parameter '${name}' must be an integer`).join('; '), bad);
   }
+}
+
+/**
+ * Builds a body under the semaphore and keeps its place until a streamed body has been sent (or
+ * the client went away), so the JSON of waiting large pages does not pile up in memory.
+ */
+function whileSending(semaphore: Semaphore, build: () => Promise<string | Readable>): Promise<string | Readable> {
+  return new Promise((resolve, reject) => {
+    void semaphore.run(async () => {
+      let body: string | Readable;
+      try {
+        body = await build();
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      resolve(body);
+      if (typeof body !== 'string') await finished(body).catch(() => undefined);
+    });
+  });
 }
 
 /** GET /v1/events: the company's events, filtered, ordered and paged. */
@@ -52,7 +75,7 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     async (request, reply) => {
       const companyId = identityOf(request).companyId;
       const page = async () => eventsListBody(await ctx.events.list(companyId, request.query));
-      const body = (request.query.limit ?? 0) > LARGE_PAGE_EVENTS ? await largePages.run(page) : await page();
+      const body = (request.query.limit ?? 0) > LARGE_PAGE_EVENTS ? await whileSending(largePages, page) : await page();
       // Serialised as the EventsListResponse schema says (serialize-events.ts), not by Fastify.
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
