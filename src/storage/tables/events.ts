@@ -1,30 +1,12 @@
+import type { StoredEvent } from '../../domain/events/event.js';
+
 /**
  * Tables of workflow events. `version_object` is JSON text: NULL when the event has no
  * version_object, the text `null` when it was given as null. `excluded` is 0/1 on SQLite and
  * a boolean on PostgreSQL.
  */
-export interface EventsTable {
-  company_id: string;
-  id: string;
-  connection_id: string | null;
-  connection_key: string | null;
-  created_at: string;
+export interface EventsTable extends Omit<StoredEvent, 'excluded'> {
   excluded: boolean | number;
-  flow_id: string | null;
-  flow_key: string | null;
-  flow_session: number | null;
-  like_value: number | null;
-  seconds_active: number | null;
-  seconds_running: number | null;
-  selected_decision: string | null;
-  step_key: string | null;
-  text: string | null;
-  type: string;
-  updated_at: string;
-  user_id: string | null;
-  version_id: string | null;
-  version_key: string | null;
-  version_object: string | null;
 }
 
 /**
