@@ -42,7 +42,9 @@ describe('graceful shutdown of `wrs serve` (real process)', { timeout: 120_000 }
       refused = await connectOutcome(server.port);
       if (refused === null) await sleep(50);
     }
-    assert.equal(refused, 'ECONNREFUSED', 'new connections are refused once shutting down');
+    // A connection that reached the kernel's accept queue just as the listener closed is reset
+    // instead of refused: either way it is not served.
+    assert.ok(refused === 'ECONNREFUSED' || refused === 'ECONNRESET', `new connections are refused once shutting down (${refused})`);
     assert.equal(server.child.exitCode, null, 'the process waits for the request in flight');
 
     inFlight.write(request.rest);
