@@ -21,6 +21,7 @@ export async function printWelcome(ctx: AppContext, address: string, devSecrets:
     `  curl -s "${base}/v1/events?flow_key__contains=onboard&flow_session__gte=2" -H "Authorization: Bearer $TOKEN"`,
     `  curl -s "${base}/v1/records?view_id=pipeline&limit=5" -H "Authorization: Bearer $TOKEN"`,
     `  curl -s -X PATCH ${base}/v1/records/demo-loan-01 -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' -d '{"status":"approved"}'`,
+    `  curl -s "${base}/v1/checks?limit=5&sort_by=-date_created" -H "Authorization: Bearer $TOKEN"`,
     `  curl -s ${base}/v1/openapi.json`,
     '',
   ];

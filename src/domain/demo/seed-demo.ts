@@ -1,6 +1,8 @@
 import type { Clock } from '../../lib/clock.js';
 import type { Database } from '../../storage/database.js';
 import { isDatabaseEmpty } from '../../storage/database-empty.js';
+import type { ChecksService } from '../checks/checks-service.js';
+import { seedDemoChecks } from '../checks/demo-checks.js';
 import type { EventsService } from '../events/events-service.js';
 import type { RecordTypesService } from '../record-types/record-types-service.js';
 import { seedDemoRecords } from '../records/demo-records.js';
@@ -14,6 +16,7 @@ export interface DemoSeedDependencies {
   readonly events: EventsService;
   readonly recordTypes: RecordTypesService;
   readonly records: RecordsService;
+  readonly checks: ChecksService;
 }
 
 /**
@@ -29,6 +32,7 @@ export interface DemoSeeder {
 export const DEMO_SEEDERS: readonly DemoSeeder[] = [
   { name: 'events', seed: seedDemoEvents },
   { name: 'records', seed: seedDemoRecords },
+  { name: 'checks', seed: seedDemoChecks },
 ];
 
 /** Seeds every feature's demo data into a company; returns how many items each seeder stored. */
