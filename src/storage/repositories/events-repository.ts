@@ -129,10 +129,10 @@ let sqliteUpsertText: string | undefined;
 
 function sqliteUpsertSql(trx: Transaction<DB>): string {
   if (sqliteUpsertText) return sqliteUpsertText;
-  const placeholderRow = Object.fromEntries(COLUMNS.map((column) => [column, null])) as never;
+  const parameterShapeRow = Object.fromEntries(COLUMNS.map((column) => [column, null])) as never;
   const compiled = trx
     .insertInto('events')
-    .values(placeholderRow)
+    .values(parameterShapeRow)
     .onConflict((oc) => oc.columns(['company_id', 'id']).doUpdateSet(replaceAll))
     .compile();
   if (compiled.parameters.length !== COLUMNS.length) throw new Error('unexpected parameters in the events upsert');
