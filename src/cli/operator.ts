@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { createAppContext, type AppContext } from '../app-context.js';
 import type { Config } from '../config/config.js';
 import { AppError } from '../errors/app-error.js';
@@ -30,6 +31,15 @@ export function requireOption(value: string | undefined, name: string): string {
 export function positionalsExactly(positionals: string[], count: number, what: string): string[] {
   if (positionals.length !== count) throw new UsageError(what);
   return positionals;
+}
+
+const ID_COMMAND_OPTIONS = { ...COMPANY_AND_JSON, id: { type: 'string' } } as const;
+
+/** Parses `--company C --id ID [--json]` and exactly `files` FILE arguments (0 or 1). */
+export function parseIdCommand(argv: string[], files: 0 | 1, fileHolds: string) {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: files > 0, options: ID_COMMAND_OPTIONS });
+  const [file] = positionalsExactly(positionals, files, `name exactly one FILE holding ${fileHolds}`);
+  return { companyId: requireCompany(values.company), id: requireOption(values.id, 'id'), json: values.json, file };
 }
 
 /**

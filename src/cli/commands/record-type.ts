@@ -5,33 +5,23 @@ import { cliConfig } from '../config-from-env.js';
 import { readJsonFile } from '../input-file.js';
 import {
   COMPANY_AND_JSON,
+  parseIdCommand,
   plural,
-  positionalsExactly,
   printResult,
   reportingFailures,
   requireCompany,
-  requireOption,
   withAppContext,
 } from '../operator.js';
 
-const OPTIONS = { ...COMPANY_AND_JSON, id: { type: 'string' } } as const;
-
 const outline = (type: RecordType): string =>
   `${plural(type.fields.length, 'field')}, ${plural(type.statuses.length, 'status', 'statuses')}, ${plural(type.views.length, 'view')}`;
-
-/** Parses `--company C --id TYPE [--json]` and the expected number of positionals. */
-function parse(argv: string[], files: 0 | 1) {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: files > 0, options: OPTIONS });
-  const [file] = positionalsExactly(positionals, files, 'name exactly one FILE holding the JSON definition');
-  return { companyId: requireCompany(values.company), typeId: requireOption(values.id, 'id'), json: values.json, file };
-}
 
 export const recordTypePutCommand: CliCommand = {
   name: 'record-type put',
   usage: 'wrs record-type put --company C --id TYPE FILE [--json]',
   summary: 'define or replace a custom record type from a JSON definition file',
   async run(argv) {
-    const { companyId, typeId, json, file } = parse(argv, 1);
+    const { companyId, id: typeId, json, file } = parseIdCommand(argv, 1, 'the JSON definition');
     const { config } = cliConfig();
     return reportingFailures(async () => {
       const definition = await readJsonFile(file!, { limitBytes: config.bodyLimitBytes, limitName: 'WRS_BODY_LIMIT_BYTES' });
@@ -50,7 +40,7 @@ export const recordTypeGetCommand: CliCommand = {
   usage: 'wrs record-type get --company C --id TYPE [--json]',
   summary: 'show a custom record type (--json: its definition, as the operator API answers)',
   async run(argv) {
-    const { companyId, typeId, json } = parse(argv, 0);
+    const { companyId, id: typeId, json } = parseIdCommand(argv, 0, 'the JSON definition');
     const { config } = cliConfig();
     return reportingFailures(async () => {
       const type = await withAppContext(config, (ctx) => ctx.recordTypes.get(companyId, typeId));
@@ -74,7 +64,7 @@ export const recordTypeDeleteCommand: CliCommand = {
   usage: 'wrs record-type delete --company C --id TYPE',
   summary: 'delete a custom record type (its records stay)',
   async run(argv) {
-    const { companyId, typeId, json } = parse(argv, 0);
+    const { companyId, id: typeId, json } = parseIdCommand(argv, 0, 'the JSON definition');
     const { config } = cliConfig();
     return reportingFailures(async () => {
       await withAppContext(config, (ctx) => ctx.recordTypes.remove(companyId, typeId));

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import type { Template } from '@pdfme/common';
 import { bodyChecker } from '../../http/body-check.js';
 import { PdfTemplate } from '../../http/routes/templates/schemas.js';
@@ -6,30 +5,19 @@ import type { CliCommand } from '../command.js';
 import { cliConfig } from '../config-from-env.js';
 import { readJsonFile } from '../input-file.js';
 import {
-  COMPANY_AND_JSON,
+  parseIdCommand,
   plural,
-  positionalsExactly,
   printResult,
   reportingFailures,
-  requireCompany,
-  requireOption,
   withAppContext,
 } from '../operator.js';
-
-const OPTIONS = { ...COMPANY_AND_JSON, id: { type: 'string' } } as const;
-
-function parse(argv: string[], files: 0 | 1) {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: files > 0, options: OPTIONS });
-  const [file] = positionalsExactly(positionals, files, 'name exactly one FILE holding the pdfme template JSON');
-  return { companyId: requireCompany(values.company), templateId: requireOption(values.id, 'id'), json: values.json, file };
-}
 
 export const templatePutCommand: CliCommand = {
   name: 'template put',
   usage: 'wrs template put --company C --id T FILE [--json]',
   summary: 'store a pdfme template (checked and trial-rendered as the operator API does)',
   async run(argv) {
-    const { companyId, templateId, json, file } = parse(argv, 1);
+    const { companyId, id: templateId, json, file } = parseIdCommand(argv, 1, 'the pdfme template JSON');
     const { config } = cliConfig();
     const checkOutline = bodyChecker(PdfTemplate);
     return reportingFailures(async () => {
@@ -51,7 +39,7 @@ export const templateGetCommand: CliCommand = {
   usage: 'wrs template get --company C --id T [--json]',
   summary: 'show a stored template (--json: the template itself, to edit and put back)',
   async run(argv) {
-    const { companyId, templateId, json } = parse(argv, 0);
+    const { companyId, id: templateId, json } = parseIdCommand(argv, 0, 'the pdfme template JSON');
     const { config } = cliConfig();
     return reportingFailures(async () => {
       const template = await withAppContext(config, (ctx) => ctx.templateService.get(companyId, templateId));
@@ -65,7 +53,7 @@ export const templateDeleteCommand: CliCommand = {
   usage: 'wrs template delete --company C --id T',
   summary: 'delete a template (PDFs rendered with it stay)',
   async run(argv) {
-    const { companyId, templateId, json } = parse(argv, 0);
+    const { companyId, id: templateId, json } = parseIdCommand(argv, 0, 'the pdfme template JSON');
     const { config } = cliConfig();
     return reportingFailures(async () => {
       await withAppContext(config, (ctx) => ctx.templateService.delete(companyId, templateId));
