@@ -1,3 +1,5 @@
+import type { StoredFile } from '../../domain/files/file-service.js';
+
 /** A company's pdfme templates, stored as the JSON the operator uploaded. */
 export interface PdfTemplatesTable {
   company_id: string;
@@ -12,18 +14,9 @@ export interface PdfTemplatesTable {
 }
 
 /** Metadata of a stored file (a rendered PDF); its bytes live in the blob store under `blob_key`. */
-export interface RecordFilesTable {
+export interface RecordFilesTable extends StoredFile {
   company_id: string;
-  id: string;
-  record_id: string;
-  filename: string;
-  content_type: string;
-  size_bytes: number;
-  pages: number;
-  sha256: string;
-  template_id: string;
   blob_key: string;
-  created_at: string;
 }
 
 /** The database blob store: bytes kept in the service's own database, so every replica serves them. */
