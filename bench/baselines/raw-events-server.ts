@@ -1,7 +1,7 @@
 // Baseline: the limit of the data path. The same SQL as the exact-filter events scenario, run
 // straight on the driver, answered with JSON.stringify of the rows: no framework, no validation.
 import { createServer } from 'node:http';
-import BetterSqlite3 from 'better-sqlite3';
+import { SqliteDatabase } from '../../src/storage/sqlite-driver.js';
 import pg from 'pg';
 
 const url = process.env.WRS_DATABASE_URL!;
@@ -14,7 +14,7 @@ type Query = (companyId: string, flowKey: string) => Promise<unknown[]>;
 
 function openQuery(): Query {
   if (url.startsWith('sqlite:')) {
-    const db = new BetterSqlite3(url.slice('sqlite:'.length), { readonly: true });
+    const db = new SqliteDatabase(url.slice('sqlite:'.length), { readonly: true });
     db.pragma('journal_mode = WAL');
     const statement = db.prepare(SQL_SQLITE);
     return async (companyId, flowKey) => statement.all(companyId, flowKey);

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import { SqliteDatabase } from './sqlite-driver.js';
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { isBrokenConnection } from './database-errors.js';
@@ -43,16 +43,16 @@ function openSqlite(path: string, options: OpenDatabaseOptions): Database {
   const inMemory = path === ':memory:' || path === '';
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
   const busyTimeoutMs = Math.trunc(options.sqliteBusyTimeoutMs ?? 5000);
-  const writer = new BetterSqlite3(path);
+  const writer = new SqliteDatabase(path);
   writer.pragma('journal_mode = WAL');
   // NORMAL under WAL keeps every committed transaction across a process crash; only an OS crash
   // may lose the last ones.
   writer.pragma('synchronous = NORMAL');
   writer.pragma(`busy_timeout = ${busyTimeoutMs}`);
   writer.pragma('foreign_keys = ON');
-  let reader: BetterSqlite3.Database | undefined;
+  let reader: SqliteDatabase | undefined;
   if (!inMemory) {
-    reader = new BetterSqlite3(path, { readonly: true });
+    reader = new SqliteDatabase(path, { readonly: true });
     reader.pragma(`busy_timeout = ${busyTimeoutMs}`);
   }
   const dialect = new ReadWriteSqliteDialect(cachingStatements(writer), reader && cachingStatements(reader));

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
-import BetterSqlite3 from 'better-sqlite3';
+import { SqliteDatabase } from '../../src/storage/sqlite-driver.js';
 import pg from 'pg';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../helpers/databases.js';
 import { signUserToken, TEST_ADMIN_TOKEN } from '../helpers/test-app.js';
@@ -138,7 +138,7 @@ async function startInterruptedIngest(port: number): Promise<void> {
  */
 async function writeTransactionOpen(database: TestDatabase): Promise<boolean> {
   if (database.kind === 'sqlite') {
-    const connection = new BetterSqlite3(database.url.slice('sqlite:'.length), { timeout: 0 });
+    const connection = new SqliteDatabase(database.url.slice('sqlite:'.length), { timeout: 0 });
     try {
       connection.exec('BEGIN IMMEDIATE');
       connection.exec('ROLLBACK');
@@ -265,7 +265,7 @@ describeEachDatabase('durability: SIGKILL in the middle of a stream of writes', 
     for (const batch of counts.keys()) assert.ok(known.has(batch), `events of ${batch} were sent`);
 
     if (kind === 'sqlite') {
-      const connection = new BetterSqlite3(database.url.slice('sqlite:'.length), { readonly: true });
+      const connection = new SqliteDatabase(database.url.slice('sqlite:'.length), { readonly: true });
       try {
         assert.equal(connection.pragma('integrity_check', { simple: true }), 'ok');
       } finally {
