@@ -11,5 +11,11 @@ import type BetterSqlite3 from 'better-sqlite3';
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 const require = createRequire(import.meta.url);
 
-export const SqliteDatabase: typeof BetterSqlite3 = require(NODE_MAJOR >= 22 ? 'better-sqlite3-13' : 'better-sqlite3');
+/**
+ * The package this Node loads. Two copies of SQLite in one process do not see each other's file
+ * locks, so anything else in the process that opens the same file must load this one too.
+ */
+export const SQLITE_DRIVER_MODULE = NODE_MAJOR >= 22 ? 'better-sqlite3-13' : 'better-sqlite3';
+
+export const SqliteDatabase: typeof BetterSqlite3 = require(SQLITE_DRIVER_MODULE);
 export type SqliteDatabase = BetterSqlite3.Database;

@@ -5,6 +5,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createAppContext, type AppContext } from '../../src/app-context.js';
 import { loadConfig } from '../../src/config/config.js';
 import { buildApp } from '../../src/http/app.js';
+import { SQLITE_DRIVER_MODULE } from '../../src/storage/sqlite-driver.js';
 import { createTestDatabase, PG_URL, type TestDatabase } from '../helpers/databases.js';
 import { createTestApp, signUserToken, TEST_ADMIN_TOKEN, TEST_JWT_SECRET, type TestApp } from '../helpers/test-app.js';
 import { TcpProxy, type ProxyMode } from './helpers/tcp-proxy.js';
@@ -105,7 +106,7 @@ async function holdWriteLock(path: string, holdMs?: number): Promise<{ release()
   const worker = new Worker(
     `
     const { parentPort, workerData } = require('node:worker_threads');
-    const Database = require('better-sqlite3');
+    const Database = require(workerData.driver);
     const db = new Database(workerData.path);
     db.exec('CREATE TABLE IF NOT EXISTS lock_holder (n INTEGER)');
     db.exec('BEGIN IMMEDIATE');
@@ -115,7 +116,7 @@ async function holdWriteLock(path: string, holdMs?: number): Promise<{ release()
     else parentPort.once('message', release);
     parentPort.postMessage('locked');
     `,
-    { eval: true, workerData: { path, holdMs } },
+    { eval: true, workerData: { path, holdMs, driver: SQLITE_DRIVER_MODULE } },
   );
   const messages: string[] = [];
   const waiters: (() => void)[] = [];
