@@ -36,7 +36,8 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         description:
           'Events of the company in the bearer token. Filters are ANDed: the bare name matches exactly, __contains is a ' +
           'case-sensitive substring, __gt/__gte/__lt/__lte compare strings by code point and flow_session numerically. ' +
-          'Default order: created_at ascending, ties by id. Unknown or repeated parameters are a 400.',
+          'Default order: created_at ascending, ties by id. Unknown or repeated parameters are a 400. A page over 1,000 ' +
+          'events waits for one of a few places shared fairly between companies; none free in time is a 503 with Retry-After.',
         tags: ['events'],
         querystring: ListEventsQuery,
         response: { 200: EventsListResponse, ...errorResponses(400, 401, 403, 429, 503) },
