@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createFairSemaphore, SlotWaitTimeoutError, type SlotPermit } from '../../src/lib/fair-semaphore.js';
+import { createFairSemaphore, SlotWaitTimeoutError, type FairSemaphore, type SlotPermit } from '../../src/lib/fair-semaphore.js';
 
 /** Lets granted waits run their continuations. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Starts a wait and records when (in which order) it was granted. */
-function waitFor(
-  semaphore: ReturnType<typeof createFairSemaphore>,
-  key: string,
-  granted: string[],
-  label = key,
-  options?: Parameters<ReturnType<typeof createFairSemaphore>['acquire']>[1],
-): Promise<SlotPermit> {
-  return semaphore.acquire(key, options).then((permit) => {
+function waitFor(semaphore: FairSemaphore, key: string, granted: string[], label = key): Promise<SlotPermit> {
+  return semaphore.acquire(key).then((permit) => {
     granted.push(label);
     return permit;
   });
