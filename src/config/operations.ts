@@ -21,6 +21,10 @@ export const OperationsEnv = {
   WRS_DB_CONNECT_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100 }),
   WRS_DB_STATEMENT_TIMEOUT_MS: Type.Integer({ default: 60_000, minimum: 0 }),
   WRS_SQLITE_BUSY_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 0 }),
+  WRS_LARGE_PAGES_AT_ONCE: Type.Integer({ default: 2, minimum: 1, maximum: 1000 }),
+  WRS_LARGE_PAGES_PER_COMPANY: Type.Integer({ default: 1, minimum: 1, maximum: 1000 }),
+  WRS_LARGE_PAGE_WAIT_MS: Type.Integer({ default: 10_000, minimum: 0 }),
+  WRS_LARGE_PAGE_SEND_TIMEOUT_MS: Type.Integer({ default: 120_000, minimum: 100 }),
 };
 
 const OperationsEnvSchema = Type.Object(OperationsEnv);
@@ -61,17 +65,33 @@ export interface DatabaseSettings {
   readonly sqliteBusyTimeoutMs: number;
 }
 
+/** Event pages over 1,000 events: built and sent a few at a time, shared fairly between companies. */
+export interface LargePageSettings {
+  /** Pages built or being sent at once, in all: the bound on the memory they take. */
+  readonly atOnce: number;
+  /** Of those, at most this many for one company, so one company can never hold them all. */
+  readonly perCompany: number;
+  /** Longest wait for a place; past it `503` with `Retry-After`. */
+  readonly waitMs: number;
+  /** Longest time to send one page; a client reading slower is cut off. */
+  readonly sendTimeoutMs: number;
+}
+
 export interface OperationsSettings {
   readonly server: ServerSettings;
   readonly rateLimit: RateLimitSettings;
   readonly browser: BrowserSettings;
   readonly database: DatabaseSettings;
+  readonly largePages: LargePageSettings;
 }
 
 /** Maps the validated environment onto settings; cross-field problems are pushed to `problems`. */
 export function operationsSettings(env: OperationsEnvValues, problems: string[]): OperationsSettings {
   if (env.WRS_REQUEST_TIMEOUT_MS > 0 && env.WRS_HEADERS_TIMEOUT_MS > env.WRS_REQUEST_TIMEOUT_MS) {
     problems.push('WRS_HEADERS_TIMEOUT_MS: must not exceed WRS_REQUEST_TIMEOUT_MS');
+  }
+  if (env.WRS_LARGE_PAGES_PER_COMPANY > env.WRS_LARGE_PAGES_AT_ONCE) {
+    problems.push('WRS_LARGE_PAGES_PER_COMPANY: must not exceed WRS_LARGE_PAGES_AT_ONCE');
   }
   return Object.freeze({
     server: Object.freeze({
@@ -95,6 +115,12 @@ export function operationsSettings(env: OperationsEnvValues, problems: string[])
       connectTimeoutMs: env.WRS_DB_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: env.WRS_DB_STATEMENT_TIMEOUT_MS,
       sqliteBusyTimeoutMs: env.WRS_SQLITE_BUSY_TIMEOUT_MS,
+    }),
+    largePages: Object.freeze({
+      atOnce: env.WRS_LARGE_PAGES_AT_ONCE,
+      perCompany: env.WRS_LARGE_PAGES_PER_COMPANY,
+      waitMs: env.WRS_LARGE_PAGE_WAIT_MS,
+      sendTimeoutMs: env.WRS_LARGE_PAGE_SEND_TIMEOUT_MS,
     }),
   });
 }

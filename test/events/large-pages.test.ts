@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
-// Large pages are built and sent a few at a time; a HEAD request or a client that goes away
-// mid-answer must give its place back, or later large pages would wait forever.
+// Large pages are built and sent a few at a time, one at a time per company; a HEAD request or
+// a client that goes away (while waiting, while its page is built, mid-answer) must give its
+// place back, or the company's later large pages would be refused.
 describeEachDatabase('large event pages', (kind) => {
   const COMPANY = 'large-pages-co';
   const EVENTS = 1500;
@@ -14,7 +15,7 @@ describeEachDatabase('large event pages', (kind) => {
   let base: string;
   let token: string;
   before(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, { env: { WRS_LARGE_PAGE_WAIT_MS: '3000' } });
     const lines = Array.from({ length: EVENTS }, (_, i) =>
       JSON.stringify({ type: 'user_flow_step_viewed', flow_key: `flow-${i % 7}`, text: 'x'.repeat(200) }),
     ).join('\n');
@@ -42,6 +43,25 @@ describeEachDatabase('large event pages', (kind) => {
       req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve() : reject(error)));
       req.end();
     });
+
+  const leaveAfter = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const socket = connect((t.app.server.address() as AddressInfo).port, '127.0.0.1', () => {
+        socket.write(`GET /v1/events?limit=5000 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+        setTimeout(() => {
+          socket.destroy();
+          resolve();
+        }, ms);
+      });
+      socket.on('error', () => undefined);
+    });
+
+  it('gives the place back when clients leave while waiting for it or while their page is built', async () => {
+    await Promise.all([0, 1, 2, 5, 10, 20, 40, 80, 160].map(leaveAfter));
+    const page = await fetch(`${base}/v1/events?limit=5000`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(page.status, 200, await page.clone().text());
+    assert.equal(((await page.json()) as { count: number }).count, EVENTS);
+  });
 
   it('still answers after HEAD requests and clients that went away mid-answer', async () => {
     for (let i = 0; i < 3; i++) {

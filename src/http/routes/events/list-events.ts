@@ -2,23 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app-context.js';
 import { invalidQuery } from '../../../errors/app-error.js';
-import { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
-import { createSemaphore, type Semaphore } from '../../../lib/semaphore.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { EventsListResponse, INTEGER_QUERY_PARAMETERS, ListEventsQuery } from './schemas.js';
+import { createLargePages, LARGE_PAGE_EVENTS } from './large-pages.js';
 import { eventsListBody } from './serialize-events.js';
 
 const DECIMAL_INTEGER = /^-?\d+$/;
-
-/**
- * A 10,000-event page holds about 10 MB of rows and 6 MB of JSON while it is built and sent;
- * building and sending few of them at once bounds the memory that many clients asking for
- * large pages can take.
- */
-const LARGE_PAGE_EVENTS = 1000;
-const LARGE_PAGES_AT_ONCE = 2;
 
 /**
  * Ajv coerces '0x10', '1e3' or ' 5' to numbers; an integer parameter must be written as a
@@ -34,29 +24,9 @@ async function requireDecimalIntegers(request: FastifyRequest): Promise<void> {
   }
 }
 
-/**
- * Builds a body under the semaphore and keeps its place until a streamed body has been sent (or
- * the client went away), so the JSON of waiting large pages does not pile up in memory.
- */
-function whileSending(semaphore: Semaphore, build: () => Promise<string | Readable>): Promise<string | Readable> {
-  return new Promise((resolve, reject) => {
-    void semaphore.run(async () => {
-      let body: string | Readable;
-      try {
-        body = await build();
-      } catch (error) {
-        reject(error);
-        return;
-      }
-      resolve(body);
-      if (typeof body !== 'string') await finished(body).catch(() => undefined);
-    });
-  });
-}
-
 /** GET /v1/events: the company's events, filtered, ordered and paged. */
 export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const largePages = createSemaphore(LARGE_PAGES_AT_ONCE);
+  const largePages = createLargePages(ctx.config.largePages);
   app.get(
     '/events',
     {
@@ -66,16 +36,20 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         description:
           'Events of the company in the bearer token. Filters are ANDed: the bare name matches exactly, __contains is a ' +
           'case-sensitive substring, __gt/__gte/__lt/__lte compare strings by code point and flow_session numerically. ' +
-          'Default order: created_at ascending, ties by id. Unknown or repeated parameters are a 400.',
+          'Default order: created_at ascending, ties by id. Unknown or repeated parameters are a 400. A page over 1,000 ' +
+          'events waits for one of a few places shared fairly between companies; none free in time is a 503 with Retry-After.',
         tags: ['events'],
         querystring: ListEventsQuery,
-        response: { 200: EventsListResponse, ...errorResponses(400, 401, 403, 429) },
+        response: { 200: EventsListResponse, ...errorResponses(400, 401, 403, 429, 503) },
       },
     },
     async (request, reply) => {
       const companyId = identityOf(request).companyId;
       const page = async () => eventsListBody(await ctx.events.list(companyId, request.query));
-      const body = (request.query.limit ?? 0) > LARGE_PAGE_EVENTS ? await whileSending(largePages, page) : await page();
+      const body =
+        (request.query.limit ?? 0) > LARGE_PAGE_EVENTS ? await largePages.build(companyId, request, reply, page) : await page();
+      // The client went away while waiting for a place: there is no one to answer.
+      if (body === undefined) return reply;
       // Serialised as the EventsListResponse schema says (serialize-events.ts), not by Fastify.
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
