@@ -54,7 +54,7 @@ export const CheckAddress = Type.Object(
     date_modified: optional(timestamp('ISO 8601 date-time')),
     deleted: optional(Type.Boolean()),
   },
-  { additionalProperties: false, title: 'CheckAddress' },
+  { additionalProperties: false, title: 'CheckAddress', description: "Lob's US address object" },
 );
 
 const BankAccountObject = Type.Object(

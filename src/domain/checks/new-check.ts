@@ -32,7 +32,8 @@ const TIMESTAMP_WORDS = 'must be an ISO 8601 date (2026-11-01) or date-time with
  */
 export function readCheck(input: unknown, index: number, now: Date): ReadCheck {
   if (!isPlainObject(input)) {
-    return { givenId: undefined, row: undefined, problems: [{ index, field: null, message: "must be a JSON object (a check in Lob's shape)" }] };
+    const message = "must be a JSON object (a check in Lob's shape)";
+    return { givenId: undefined, row: undefined, problems: [{ index, field: null, message }] };
   }
   const problems: ItemProblem[] = checkShape(input).map(({ field, message }) => ({ index, field: field || null, message }));
   const faulty = new Set(problems.map((problem) => problem.field));

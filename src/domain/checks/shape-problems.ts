@@ -55,7 +55,7 @@ function structuralMemberFor(union: TSchema, value: unknown): TSchema | undefine
 }
 
 /** What a value of this schema is, in words. */
-export function expected(schema: TSchema): string {
+function expected(schema: TSchema): string {
   switch (schema[Kind]) {
     case 'Union':
       return describeUnion(schema.anyOf as TSchema[]);
