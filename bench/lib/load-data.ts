@@ -86,7 +86,7 @@ function* localChecks(count: number): Generator<Record<string, unknown>> {
       amount: Math.round(random.next() * 500_000) / 100,
       memo: `Invoice ${1000 + i}`,
       check_number: 10_000 + i,
-      mail_type: random.chance(0.8) ? 'usps_first_class' : 'usps_standard',
+      mail_type: random.chance(0.8) ? 'usps_first_class' : 'ups_next_day_air',
       bank_account: 'bank_8cad8df5354d33f',
       to: { name: 'Harry Zhang', address_line1: '210 King St', address_city: 'San Francisco', address_state: 'CA', address_zip: '94107', address_country: 'US' },
       from: { name: 'Leore Avidar', address_line1: '185 Berry St Ste 6100', address_city: 'San Francisco', address_state: 'CA', address_zip: '94107', address_country: 'US' },

@@ -17,7 +17,7 @@ it('seeds valid demo checks that list with every filter kind', async () => {
   assert.equal(all.count, 12);
   const scheduled = (await t.as('demo', { method: 'GET', url: '/v1/checks?scheduled=true' })).json();
   assert.equal(scheduled.count, 3);
-  const standard = (await t.as('demo', { method: 'GET', url: '/v1/checks?mail_type=usps_standard' })).json();
-  assert.equal(standard.count, 4);
+  const nextDayAir = (await t.as('demo', { method: 'GET', url: '/v1/checks?mail_type=ups_next_day_air' })).json();
+  assert.equal(nextDayAir.count, 4);
   assert.ok(all.results.every((check: { date_created: string }) => check.date_created < '2026-11-21T12:00:00.000Z'));
 });

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
  * `{error: {message, status_code, code}}`; and, per key, the failures a real account meets:
  * 429 with `X-Rate-Limit-*` headers, slow answers, 5xx, a refused key.
  */
+/** Lob's check object; tests build them from Lob's published example (lob-published-checks.ts). */
 export type FakeCheck = Record<string, unknown> & { id: string; date_created: string; send_date: string; mail_type: string };
 
 export interface AccountBehaviour {

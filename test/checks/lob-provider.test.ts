@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { lobCheck } from './check-factory.js';
+import { lobCheck, publishedCheckSeries } from './check-factory.js';
 import { startFakeLob, type FakeCheck, type FakeLob } from './fake-lob-server.js';
+import { publishedCheck, publishedListedChecks } from './lob-published-checks.js';
 
 const KEY = {
   acme: 'test_acme_0dc8d51e0acffcb1880e',
@@ -20,26 +21,10 @@ const KEY = {
   forbidden: 'test_forbidden_000000000000000',
   garbage: 'test_garbage_1111111111111111',
   unknown: 'test_not_a_lob_key_22222222222',
+  published: 'test_published_3333333333333333',
 } as const;
 
-/** Lob checks one hour apart, newest last; every third is usps_standard, every even one scheduled. */
-function lobAccountChecks(count: number, prefix: string): FakeCheck[] {
-  return Array.from({ length: count }, (_, index) => {
-    const created = new Date(Date.parse('2026-10-01T00:00:00.000Z') + index * 3_600_000).toISOString();
-    const send = index % 2 === 0 ? new Date(Date.parse(created) + 2 * 86_400_000).toISOString() : created;
-    return {
-      ...lobCheck(),
-      id: `chk_${prefix}${index.toString(16).padStart(12, '0')}`,
-      date_created: created,
-      date_modified: created,
-      send_date: send,
-      mail_type: index % 3 === 0 ? 'usps_standard' : 'usps_first_class',
-      carrier: 'USPS',
-      url: `https://lob-assets.com/checks/chk_${prefix}.pdf?expires=1568239682&signature=x`,
-      object: 'check',
-    } as FakeCheck;
-  });
-}
+const lobAccountChecks = (count: number, prefix: string): FakeCheck[] => publishedCheckSeries(count, prefix);
 
 const byNewest = (checks: FakeCheck[]) =>
   [...checks].sort((a, b) => b.date_created.localeCompare(a.date_created) || b.id.localeCompare(a.id)).map((c) => c.id);
@@ -50,6 +35,11 @@ describeEachDatabase('checks: Lob provider', (kind) => {
   let t: TestApp;
   const acmeChecks = lobAccountChecks(260, 'a');
   const globexChecks = lobAccountChecks(3, 'b');
+  const asPublished = [
+    publishedCheck('usps_first_class', 'chk_534f10783683daa0'),
+    publishedCheck('ups_next_day_air', 'chk_534f10783683daa1'),
+    ...publishedListedChecks(),
+  ] as FakeCheck[];
 
   const setKey = (company: string, apiKey: string) =>
     t.admin({ method: 'PUT', url: `/admin/v1/companies/${company}/providers/lob`, payload: { api_key: apiKey } });
@@ -72,6 +62,7 @@ describeEachDatabase('checks: Lob provider', (kind) => {
     lob.addAccount(KEY.failing, globexChecks, { failures: Infinity, failureStatus: 500 });
     lob.addAccount(KEY.forbidden, globexChecks, { forbidden: true });
     lob.addAccount(KEY.garbage, globexChecks, { garbage: true });
+    lob.addAccount(KEY.published, asPublished);
     t = await createTestApp(kind, {
       env: {
         LOB_BASE_URL: lob.baseUrl,
@@ -109,6 +100,17 @@ describeEachDatabase('checks: Lob provider', (kind) => {
       assert.deepEqual([...calls[0]!.query], [['limit', '5']]);
     });
 
+    it('passes checks exactly as Lob publishes them through unchanged, of both mail types', async () => {
+      const response = await list('published', '?limit=10');
+      assert.equal(response.statusCode, 200, response.body);
+      const results: { id: string }[] = response.json().results;
+      assert.equal(results.length, asPublished.length);
+      for (const check of asPublished) {
+        assert.equal(JSON.stringify(results.find((result) => result.id === check.id)), JSON.stringify(check), check.id);
+      }
+      assert.deepEqual(ids((await list('published', '?mail_type=ups_next_day_air')).json()), ['chk_534f10783683daa1']);
+    });
+
     it('points next_url and previous_url at this service, never at Lob, and pages with them', async () => {
       const first = (await list('acme', '?limit=5')).json();
       assert.ok(!first.next_url.includes('lob.com'));
@@ -123,7 +125,7 @@ describeEachDatabase('checks: Lob provider', (kind) => {
 
     it("maps filters and sort to Lob's date_created[gt]=... form", async () => {
       const query =
-        '?limit=100&date_created=2026-10-02&send_date__lt=2026-10-05T00:00:00Z&scheduled=true&mail_type=usps_standard&sort_by=send_date';
+        '?limit=100&date_created=2026-10-02&send_date__lt=2026-10-05T00:00:00Z&scheduled=true&mail_type=ups_next_day_air&sort_by=send_date';
       const response = await list('acme', query);
       assert.equal(response.statusCode, 200, response.body);
       const sent = Object.fromEntries(lob.requests.at(-1)!.query);
@@ -133,11 +135,11 @@ describeEachDatabase('checks: Lob provider', (kind) => {
         'date_created[lt]': '2026-10-03T00:00:00.000Z',
         'send_date[lt]': '2026-10-05T00:00:00.000Z',
         scheduled: 'true',
-        mail_type: 'usps_standard',
+        mail_type: 'ups_next_day_air',
         'sort_by[send_date]': 'asc',
       });
       const expected = acmeChecks
-        .filter((c) => c.date_created.startsWith('2026-10-02') && c.send_date < '2026-10-05' && c.send_date > c.date_created && c.mail_type === 'usps_standard')
+        .filter((c) => c.date_created.startsWith('2026-10-02') && c.send_date < '2026-10-05' && c.send_date > c.date_created && c.mail_type === 'ups_next_day_air')
         .sort((a, b) => a.send_date.localeCompare(b.send_date) || a.id.localeCompare(b.id))
         .map((c) => c.id);
       assert.ok(expected.length > 0);

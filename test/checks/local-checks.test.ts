@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { checkSeries, lobCheck } from './check-factory.js';
+import { publishedCheck, publishedListedChecks } from './lob-published-checks.js';
 
 type Row = Record<string, unknown> & { id: string; date_created: string; send_date: string; mail_type: string };
 
@@ -51,7 +52,7 @@ describeEachDatabase('checks: embedded provider', (kind) => {
 
   describe('adding checks', () => {
     it('fills what Lob fills and keeps the check in Lob shape', async () => {
-      const response = await add('filler', [lobCheck({ amount: 10, memo: undefined })]);
+      const response = await add('filler', [lobCheck({ amount: 10, memo: undefined, mail_type: undefined })]);
       assert.equal(response.statusCode, 201);
       const [check] = (await list('', 'filler')).json().results;
       assert.match(check.id, /^chk_[0-9a-f]{16}$/);
@@ -68,15 +69,45 @@ describeEachDatabase('checks: embedded provider', (kind) => {
       assert.equal(check.bank_account, 'bank_8cad8df5354d33f');
     });
 
-    it('normalizes dates to ISO 8601 UTC with milliseconds', async () => {
-      const response = await add('dates', [
-        lobCheck({ id: 'chk_dates1', date_created: '2026-11-01T12:00:00+02:00', send_date: '2026-11-05', expected_delivery_date: '2026-11-09' }),
-      ]);
+    it('accepts checks exactly as Lob returns them, of both mail types, and gives them back unchanged', async () => {
+      const company = 'published';
+      const published = [
+        publishedCheck('usps_first_class', 'chk_534f10783683daa0'),
+        publishedCheck('ups_next_day_air', 'chk_534f10783683daa1'),
+        ...publishedListedChecks(),
+      ];
+      const response = await add(company, published);
+      assert.equal(response.statusCode, 201, response.body);
+      assert.deepEqual(response.json(), { added: published.length });
+      const listed = (await list('?limit=10', company)).json();
+      assert.equal(listed.count, published.length);
+      for (const check of published) {
+        const back = listed.results.find((result: { id: string }) => result.id === check.id);
+        // Unchanged to the byte: the same fields, values and order.
+        assert.equal(JSON.stringify(back), JSON.stringify(check), `${check.id} came back changed`);
+      }
+      const nextDayAir = (await list('?mail_type=ups_next_day_air', company)).json();
+      assert.deepEqual(ids(nextDayAir), ['chk_534f10783683daa1']);
+      // Lob's bare-date send_date is midnight UTC of that day: before date_created, so not scheduled.
+      assert.ok(ids((await list('?scheduled=false&send_date=2019-08-08', company)).json()).includes('chk_0176bf6197100185'));
+    });
+
+    it('keeps dates as given, and files each check by the instant its dates name', async () => {
+      const given = lobCheck({
+        id: 'chk_dates1',
+        date_created: '2026-11-01T12:00:00+02:00',
+        send_date: '2026-11-05',
+        expected_delivery_date: '2026-11-09',
+      });
+      const response = await add('dates', [given]);
       assert.equal(response.statusCode, 201, response.body);
       const [check] = (await list('', 'dates')).json().results;
-      assert.equal(check.date_created, '2026-11-01T10:00:00.000Z');
-      assert.equal(check.send_date, '2026-11-05T00:00:00.000Z');
+      assert.equal(check.date_created, '2026-11-01T12:00:00+02:00');
+      assert.equal(check.send_date, '2026-11-05');
+      assert.equal(check.date_modified, '2026-11-01T10:00:00.000Z', 'filled in from date_created');
       assert.equal(check.expected_delivery_date, '2026-11-09');
+      assert.equal((await list('?date_created=2026-11-01T10:00:00Z', 'dates')).json().count, 1);
+      assert.equal((await list('?scheduled=true&send_date=2026-11-05', 'dates')).json().count, 1);
     });
 
     const invalid: [string, Record<string, unknown>, RegExp][] = [
@@ -88,13 +119,15 @@ describeEachDatabase('checks: embedded provider', (kind) => {
       ['no sender', { from: undefined }, /from/],
       ['a bad ZIP code', { to: { ...(lobCheck().to as object), address_zip: '9410' } }, /address_zip/],
       ['a bad state', { from: { ...(lobCheck().from as object), address_state: 'California' } }, /address_state/],
-      ['an address without name or company', { to: { ...(lobCheck().to as object), name: null } }, /to needs a name or a company/],
+      ['an address without name or company', { to: { ...(lobCheck().to as object), name: null, company: ' ' } }, /to needs a name or a company/],
       ['an unknown address field', { to: { ...(lobCheck().to as object), planet: 'Mars' } }, /planet/],
       ['no bank account', { bank_account: undefined }, /bank_account/],
       ['an impossible date', { date_created: '2026-02-30' }, /date_created/],
       ['a date without a zone', { send_date: '2026-11-01T10:00:00' }, /send_date/],
       ['a send date before the creation', { date_created: '2026-11-02T00:00:00Z', send_date: '2026-11-01T00:00:00Z' }, /send_date must not be earlier/],
       ['an unknown mail type', { mail_type: 'pigeon' }, /mail_type/],
+      ['a letter mail type', { mail_type: 'usps_standard' }, /mail_type must be one of "usps_first_class", "ups_next_day_air"/],
+      ['a send date the day before the creation', { date_created: '2026-11-02T10:00:00Z', send_date: '2026-11-01' }, /send_date must not be earlier/],
       ['a bad id', { id: 'ord_123' }, /id/],
       ['an unknown field', { colour: 'blue' }, /colour/],
       ['a memo over 40 characters', { memo: 'x'.repeat(41) }, /memo/],
@@ -105,8 +138,9 @@ describeEachDatabase('checks: embedded provider', (kind) => {
         const company = `invalid-${what.replace(/\W+/g, '-')}`;
         const response = await add(company, [lobCheck({ id: 'chk_good1' }), lobCheck(overrides)]);
         assert.equal(response.statusCode, 400, response.body);
-        assert.match(response.json().code, /^(invalid_body|validation_failed)$/);
+        assert.equal(response.json().code, 'invalid_body');
         assert.match(response.json().message, reason);
+        assert.ok(response.json().errors.every((error: { index: number }) => error.index === 1), response.body);
         assert.equal((await list('', company)).json().count, 0);
       });
     }
@@ -115,15 +149,68 @@ describeEachDatabase('checks: embedded provider', (kind) => {
       const response = await add('many-problems', [
         lobCheck({ amount: 1.234 }),
         lobCheck(),
-        lobCheck({ send_date: '2020-01-01T00:00:00Z', date_created: '2021-01-01T00:00:00Z', to: { ...(lobCheck().to as object), name: '' } }),
+        lobCheck({ send_date: '2020-01-01T00:00:00Z', date_created: '2021-01-01T00:00:00Z', to: { ...(lobCheck().to as object), name: '', company: null } }),
       ]);
       assert.equal(response.statusCode, 400);
       const body = response.json();
-      assert.equal(body.code, 'validation_failed');
+      assert.equal(body.code, 'invalid_body');
       assert.deepEqual(
         body.errors.map((e: { index: number; field: string }) => `${e.index}:${e.field}`),
         ['0:amount', '2:send_date', '2:to'],
       );
+    });
+
+    it('reports shape, dates, repeated and stored ids together, one plain problem a field, and adds nothing', async () => {
+      const company = 'all-at-once';
+      assert.equal((await add(company, [lobCheck({ id: 'chk_stored' })])).statusCode, 201);
+      const response = await add(company, [
+        lobCheck({
+          amount: 'ten',
+          to: { ...(lobCheck().to as object), address_zip: '9410', planet: 'Mars' },
+          mail_type: 'usps_standard',
+          bank_account: 42,
+          colour: 'blue',
+          send_date: 'tomorrow',
+        }),
+        'a check',
+        lobCheck({ id: 'chk_twice', date_created: '2026-02-30', metadata: { 'a"b': 'c' } }),
+        lobCheck({ id: 'chk_twice', memo: 'x'.repeat(41) }),
+        lobCheck({ id: 'chk_stored', bank_account: { id: 'bank_1', routing_number: '12' } }),
+      ]);
+      assert.equal(response.statusCode, 400, response.body);
+      const body = response.json();
+      assert.equal(body.code, 'invalid_body');
+      const listed = body.errors.map((e: { index: number; field: string | null; message: string }) => `${e.index} ${e.field} ${e.message}`);
+      assert.deepEqual(listed, [
+        '0 colour is not a field Lob documents here',
+        '0 amount must be a number above 0 and at most 999999.99',
+        '0 to.planet is not a field Lob documents here',
+        '0 to.address_zip must be a ZIP code, 12345 or 12345-1234',
+        "0 bank_account must be a bank account id (bank_ followed by letters and digits) or Lob's bank account object",
+        '0 mail_type must be one of "usps_first_class", "ups_next_day_air"',
+        '0 send_date must be an ISO 8601 date (2026-11-01) or date-time with Z or an offset (2026-11-01T10:00:00Z)',
+        "1 null must be a JSON object (a check in Lob's shape)",
+        '2 date_created must be an ISO 8601 date (2026-11-01) or date-time with Z or an offset (2026-11-01T10:00:00Z)',
+        '2 metadata.a"b metadata keys and values may not contain " or \\',
+        '3 memo must be a string of at most 40 characters or null',
+        '3 id repeats the id of check 2',
+        '4 bank_account.routing_number must be a string of 9 characters',
+        '4 id a check with id chk_stored already exists',
+      ]);
+      assert.equal(body.error_count, listed.length);
+      assert.match(body.message, /^invalid checks, nothing was added: 14 problem\(s\): \[0\]\.colour /);
+      assert.ok(!/must match|should|instancePath|anyOf/.test(response.body), 'no validator noise');
+      assert.deepEqual(ids((await list('', company)).json()), ['chk_stored']);
+    });
+
+    it('lists at most 100 problems and counts the rest', async () => {
+      const response = await add('bounded', Array.from({ length: 150 }, () => lobCheck({ amount: 0 })));
+      assert.equal(response.statusCode, 400);
+      const body = response.json();
+      assert.equal(body.errors.length, 100);
+      assert.equal(body.error_count, 150);
+      assert.match(body.message, /\(and 50 more\)$/);
+      assert.ok(response.body.length < 20_000, `${response.body.length} bytes`);
     });
 
     it('refuses an id repeated in the batch or already taken, and adds nothing', async () => {
@@ -197,12 +284,12 @@ describeEachDatabase('checks: embedded provider', (kind) => {
       ['send_date__lte=2026-11-01T05:00:00Z', (r) => r.send_date <= '2026-11-01T05:00:00.000Z'],
       ['scheduled=true', (r) => r.send_date > r.date_created],
       ['scheduled=false', (r) => r.send_date === r.date_created],
-      ['mail_type=usps_standard', (r) => r.mail_type === 'usps_standard'],
+      ['mail_type=ups_next_day_air', (r) => r.mail_type === 'ups_next_day_air'],
       ['mail_type=usps_first_class', (r) => r.mail_type === 'usps_first_class'],
       ['mail_type=usps', () => false],
       [
-        'scheduled=true&mail_type=usps_standard&date_created=2026-11-01',
-        (r) => r.send_date > r.date_created && r.mail_type === 'usps_standard' && r.date_created.startsWith('2026-11-01'),
+        'scheduled=true&mail_type=ups_next_day_air&date_created=2026-11-01',
+        (r) => r.send_date > r.date_created && r.mail_type === 'ups_next_day_air' && r.date_created.startsWith('2026-11-01'),
       ],
       ['date_created__gt=2026-12-01', () => false],
     ];
@@ -239,7 +326,7 @@ describeEachDatabase('checks: embedded provider', (kind) => {
       ['ascending, 5 a page, through the ties', 'limit=5&sort_by=date_created', () => true, 'date_created', 'asc'],
       ['by send date, 7 a page', 'limit=7&sort_by[send_date]=desc', () => true, 'send_date', 'desc'],
       ['filtered, 3 a page', 'limit=3&scheduled=false&date_created=2026-11-01', (r) => r.send_date === r.date_created && r.date_created.startsWith('2026-11-01'), 'date_created', 'desc'],
-      ['one a page', 'limit=1&mail_type=usps_standard', (r) => r.mail_type === 'usps_standard', 'date_created', 'desc'],
+      ['one a page', 'limit=1&mail_type=ups_next_day_air', (r) => r.mail_type === 'ups_next_day_air', 'date_created', 'desc'],
     ];
     for (const [what, query, keep, field, direction] of pagings) {
       it(`pages forwards and back with cursors: ${what}`, async () => {

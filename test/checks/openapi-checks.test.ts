@@ -21,7 +21,12 @@ it('documents GET /v1/checks and the operator routes in the OpenAPI document', a
   );
   assert.deepEqual(Object.keys(list.responses).sort(), ['200', '400', '401', '403', '502', '503', '504']);
   assert.deepEqual(list.security, [{ bearer: [] }]);
-  assert.ok(document.paths['/admin/v1/companies/{company}/checks'].post);
+  const add = document.paths['/admin/v1/companies/{company}/checks'].post;
+  // The body is checked by the service, and still described in full.
+  const check = add.requestBody.content['application/json'].schema.items;
+  assert.deepEqual(check.required.sort(), ['amount', 'bank_account', 'from', 'to']);
+  assert.deepEqual(check.properties.mail_type.anyOf.map((type: { const?: string; enum?: string[] }) => type.const ?? type.enum?.[0]), ['usps_first_class', 'ups_next_day_air']);
+  for (const field of ['status', 'failure_reason', 'tracking_events', 'thumbnails', 'use_type']) assert.ok(check.properties[field], field);
   const providers = document.paths['/admin/v1/companies/{company}/providers/lob'];
   assert.ok(providers.put && providers.delete);
   assert.deepEqual(providers.put.security, [{ operator: [] }]);

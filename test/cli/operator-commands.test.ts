@@ -190,31 +190,34 @@ describe('wrs operator commands', { concurrency: 3 }, () => {
     assert.equal((await t.admin({ url: `/admin/v1/companies/${co}/templates/invoice` })).statusCode, 404);
   });
 
-  it('checks add: Lob-shaped checks, all or none, with the POST route\'s checks', async () => {
+  it('checks add: Lob-shaped checks of both mail types, all or none, every problem listed as the POST route lists it', async () => {
     const co = 'cli-checks';
-    const checks = [lobCheck({ id: 'chk_cli1' }), lobCheck({ id: 'chk_cli2', amount: '10.25' })];
+    const checks = [lobCheck({ id: 'chk_cli1' }), lobCheck({ id: 'chk_cli2', amount: 10.25, mail_type: 'ups_next_day_air' })];
     const added = await expectExit(0, ['checks', 'add', '--company', co, file('checks.json', checks)]);
     assert.equal(added.stdout.trim(), 'added 2 checks to company "cli-checks" (embedded provider)');
     const listed = (await t.as(co, { url: '/v1/checks?sort_by=date_created' })).json();
     assert.deepEqual(listed.results.map((check: { id: string }) => check.id).sort(), ['chk_cli1', 'chk_cli2']);
-    // Coerced as the route's schema coerces it.
-    assert.equal(listed.results.find((check: { id: string }) => check.id === 'chk_cli2').amount, 10.25);
+    assert.equal(listed.results.find((check: { id: string }) => check.id === 'chk_cli2').mail_type, 'ups_next_day_air');
 
-    // What the schema refuses: the route's message, naming the file.
-    const invalid = [lobCheck({ amount: -1, extra: 1 })];
+    // Shape, rules and ids, all at once: the route's message, then its list, one problem a line.
+    const nameless = lobCheck({ id: 'chk_cli3', amount: '10.25', extra: 1 });
+    delete (nameless.to as Record<string, unknown>).name;
+    delete (nameless.to as Record<string, unknown>).company;
+    const invalid = [nameless, lobCheck({ id: 'chk_cli1' })];
     const refused = await expectExit(1, ['checks', 'add', '--company', co, file('invalid.json', invalid)]);
     const viaHttp = (await t.admin({ method: 'POST', url: `/admin/v1/companies/${co}/checks`, payload: invalid })).json();
-    assert.equal(refused.stderr.trim(), viaHttp.message.replace('invalid body', `invalid ${join(dir, 'invalid.json')}`));
-    assert.match(refused.stderr, /unknown field '0\.extra'/);
-
-    // What the service refuses: its message and the list of problems.
-    const nameless = lobCheck({ id: 'chk_cli3' });
-    delete (nameless.to as Record<string, unknown>).name;
-    const duplicate = [nameless, lobCheck({ id: 'chk_cli1' })];
-    const rejected = await expectExit(1, ['checks', 'add', '--company', co, '--json', file('duplicate.json', duplicate)]);
-    const rejectedViaHttp = (await t.admin({ method: 'POST', url: `/admin/v1/companies/${co}/checks`, payload: duplicate })).json();
-    assert.equal(rejected.stderr.split('\n')[0], rejectedViaHttp.message);
-    assert.match(rejected.stderr, /\nerrors:\n {2}- \[0\]\.to needs a name or a company\n {2}- \[1\]\.id a check with id chk_cli1 already exists/);
+    assert.equal(refused.stderr.split('\n')[0], viaHttp.message);
+    assert.match(refused.stderr, /^invalid checks, nothing was added: 4 problem\(s\): /);
+    assert.equal(
+      refused.stderr.slice(refused.stderr.indexOf('\nerrors:\n')),
+      '\nerrors:\n' +
+        '  - [0].extra is not a field Lob documents here\n' +
+        '  - [0].amount must be a number above 0 and at most 999999.99\n' +
+        '  - [0].to needs a name or a company\n' +
+        '  - [1].id a check with id chk_cli1 already exists\n',
+    );
+    const asJson = await expectExit(1, ['checks', 'add', '--company', co, '--json', file('invalid.json', invalid)]);
+    assert.equal(asJson.stderr, refused.stderr);
     assert.equal((await t.as(co, { url: '/v1/checks' })).json().count, 2);
   });
 

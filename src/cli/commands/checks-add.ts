@@ -1,7 +1,4 @@
 import { parseArgs } from 'node:util';
-import type { CheckInput } from '../../domain/checks/new-check.js';
-import { bodyChecker } from '../../http/body-check.js';
-import { AddChecksBody } from '../../http/routes/checks/schemas.js';
 import type { CliCommand } from '../command.js';
 import { cliConfig } from '../config-from-env.js';
 import { readJsonFile } from '../input-file.js';
@@ -16,10 +13,10 @@ export const checksAddCommand: CliCommand = {
     const [file] = positionalsExactly(positionals, 1, 'name exactly one FILE holding a JSON array of checks') as [string];
     const companyId = requireCompany(values.company);
     const { config } = cliConfig();
-    const checkBody = bodyChecker(AddChecksBody);
     return reportingFailures(async () => {
-      const body = checkBody(await readJsonFile(file, { limitBytes: config.bodyLimitBytes, limitName: 'WRS_BODY_LIMIT_BYTES' }), file);
-      const added = await withAppContext(config, (ctx) => ctx.checks.add(companyId, body as CheckInput[]));
+      const body = await readJsonFile(file, { limitBytes: config.bodyLimitBytes, limitName: 'WRS_BODY_LIMIT_BYTES' });
+      // The service checks the checks as the POST route has it do: every problem listed at once.
+      const added = await withAppContext(config, (ctx) => ctx.checks.add(companyId, body));
       printResult(values.json, { added }, `added ${plural(added, 'check')} to company "${companyId}" (embedded provider)`);
     });
   },

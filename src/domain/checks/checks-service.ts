@@ -1,10 +1,12 @@
-import { AppError, invalidQuery } from '../../errors/app-error.js';
+import { invalidBody, invalidQuery } from '../../errors/app-error.js';
+import { batchRefused } from '../../errors/item-problems.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Check, CheckListRequest } from '../../providers/checks/check-provider.js';
 import { DuplicateCheckIdError, type ChecksRepository } from '../../storage/repositories/checks.js';
+import { MAX_CHECKS_PER_BATCH } from './check-input.js';
 import type { CursorCodec } from './cursor-codec.js';
 import { sortTag, type CheckListQuery } from './list-query.js';
-import { normalizeCheck, type CheckInput, type CheckProblem } from './new-check.js';
+import { readCheck } from './new-check.js';
 import type { CheckProviderSettings } from './provider-settings.js';
 
 export interface CheckListing {
@@ -18,8 +20,11 @@ export interface CheckListing {
 export interface ChecksService {
   /** One page of the company's checks from the company's provider. */
   list(companyId: string, query: CheckListQuery): Promise<CheckListing>;
-  /** Adds checks to the embedded provider, all or none; returns how many. */
-  add(companyId: string, checks: readonly CheckInput[]): Promise<number>;
+  /**
+   * Adds a batch (a JSON array of Lob-shaped checks) to the embedded provider, all or none;
+   * returns how many. A refusal lists every problem of every check at once.
+   */
+  add(companyId: string, body: unknown): Promise<number>;
 }
 
 export interface ChecksServiceDeps {
@@ -28,8 +33,6 @@ export interface ChecksServiceDeps {
   readonly cursors: CursorCodec;
   readonly clock: Clock;
 }
-
-const PROBLEMS_IN_MESSAGE = 20;
 
 export function createChecksService(deps: ChecksServiceDeps): ChecksService {
   const { repository, providers, cursors, clock } = deps;
@@ -64,46 +67,39 @@ export function createChecksService(deps: ChecksServiceDeps): ChecksService {
       return { results: result.results, after: encode('after', result.next), before: encode('before', result.previous) };
     },
 
-    async add(companyId, inputs) {
-      const now = clock.now();
-      const problems: CheckProblem[] = [];
-      const rows = [];
-      for (const [index, input] of inputs.entries()) {
-        const normalized = normalizeCheck(input, index, now);
-        if (normalized.ok) rows.push({ index, row: normalized.row });
-        else problems.push(...normalized.problems);
+    async add(companyId, body) {
+      if (!Array.isArray(body)) throw invalidBody("the body must be a JSON array of checks in Lob's shape");
+      if (body.length > MAX_CHECKS_PER_BATCH) {
+        throw invalidBody(
+          `a request adds at most ${MAX_CHECKS_PER_BATCH.toLocaleString('en-US')} checks; this one has ${body.length.toLocaleString('en-US')}`,
+        );
       }
+      const now = clock.now();
+      const checks = body.map((input: unknown, index) => readCheck(input, index, now));
+      const problems = checks.flatMap((check) => check.problems);
       const firstIndexOf = new Map<string, number>();
-      for (const { index, row } of rows) {
-        const earlier = firstIndexOf.get(row.id);
-        if (earlier === undefined) firstIndexOf.set(row.id, index);
+      for (const [index, { givenId }] of checks.entries()) {
+        if (givenId === undefined) continue;
+        const earlier = firstIndexOf.get(givenId);
+        if (earlier === undefined) firstIndexOf.set(givenId, index);
         else problems.push({ index, field: 'id', message: `repeats the id of check ${earlier}` });
       }
-      const taken = new Set(await repository.existingIds(companyId, [...firstIndexOf.keys()]));
-      for (const { index, row } of rows) {
-        if (taken.has(row.id) && firstIndexOf.get(row.id) === index) {
-          problems.push({ index, field: 'id', message: `a check with id ${row.id} already exists` });
-        }
+      for (const id of await repository.existingIds(companyId, [...firstIndexOf.keys()])) {
+        problems.push({ index: firstIndexOf.get(id)!, field: 'id', message: `a check with id ${id} already exists` });
       }
-      if (problems.length > 0) throw checksInvalid(problems);
+      if (problems.length > 0) {
+        throw batchRefused('invalid checks, nothing was added', problems.sort((a, b) => a.index - b.index));
+      }
+      const rows = checks.map((check) => check.row!);
       try {
-        await repository.insertAll(companyId, rows.map(({ row }) => row));
+        await repository.insertAll(companyId, rows);
       } catch (error) {
         if (error instanceof DuplicateCheckIdError) {
-          throw new AppError(400, 'validation_failed', 'a check with one of these ids was added meanwhile; nothing was added');
+          throw invalidBody('a check with one of these ids was added meanwhile; nothing was added');
         }
         throw error;
       }
       return rows.length;
     },
   };
-}
-
-function checksInvalid(problems: CheckProblem[]): AppError {
-  problems.sort((a, b) => a.index - b.index);
-  const shown = problems.slice(0, PROBLEMS_IN_MESSAGE).map((p) => `[${p.index}].${p.field} ${p.message}`);
-  const more = problems.length > PROBLEMS_IN_MESSAGE ? `; and ${problems.length - PROBLEMS_IN_MESSAGE} more` : '';
-  return new AppError(400, 'validation_failed', `invalid checks, nothing was added: ${shown.join('; ')}${more}`, {
-    details: { errors: problems },
-  });
 }

@@ -1,7 +1,7 @@
 import { AppError } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
+import type { NewCheck } from './check-input.js';
 import type { ChecksService } from './checks-service.js';
-import type { CheckInput } from './new-check.js';
 
 export interface DemoChecksDeps {
   checks: ChecksService;
@@ -28,11 +28,11 @@ const demoCheckId = (i: number): string => `chk_de00${i.toString(16).padStart(12
 
 /**
  * Demo checks of a company's embedded provider: a dozen over the last three weeks, every third
- * sent standard class, every fourth scheduled a few days after it was created.
+ * sent by UPS next day air, every fourth scheduled a few days after it was created.
  */
 export async function seedDemoChecks({ checks, clock }: DemoChecksDeps, companyId: string): Promise<number> {
   const now = clock.now().getTime();
-  const demo: CheckInput[] = Array.from({ length: 12 }, (_, i) => {
+  const demo: NewCheck[] = Array.from({ length: 12 }, (_, i) => {
     const created = new Date(now - (21 - i * 1.5) * 86_400_000);
     created.setUTCMinutes(0, 0, 0);
     const scheduled = i % 4 === 0;
@@ -46,7 +46,7 @@ export async function seedDemoChecks({ checks, clock }: DemoChecksDeps, companyI
       to: PAYEES[i % PAYEES.length]!,
       from: PAYER,
       bank_account: 'bank_8cad8df5354d33f',
-      mail_type: i % 3 === 0 ? 'usps_standard' : 'usps_first_class',
+      mail_type: i % 3 === 0 ? 'ups_next_day_air' : 'usps_first_class',
       date_created: created.toISOString(),
       send_date: new Date(created.getTime() + (scheduled ? 3 * 86_400_000 : 0)).toISOString(),
     };

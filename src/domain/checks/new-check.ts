@@ -1,134 +1,132 @@
 import { randomBytes } from 'node:crypto';
-import { isCalendarDateString, parseTimestampFilter } from '../../lib/timestamps.js';
+import type { ItemProblem } from '../../errors/item-problems.js';
+import { parseTimestampFilter, type ParsedTimestamp } from '../../lib/timestamps.js';
 import type { Check } from '../../providers/checks/check-provider.js';
 import type { NewCheckRow } from '../../storage/repositories/checks.js';
+import { isPlainObject } from '../record-types/definition.js';
+import { CheckInput, DEFAULT_MAIL_TYPE } from './check-input.js';
+import { shapeChecker } from './shape-problems.js';
 
-/** A Lob-shaped check as the operator sends it, after the route schema checked its structure. */
-export type CheckInput = Record<string, unknown> & {
-  id?: string;
-  amount: number;
-  to: AddressInput;
-  from: AddressInput;
-  metadata?: Record<string, string>;
-  send_date?: string;
-  date_created?: string;
-  date_modified?: string;
-  expected_delivery_date?: string | null;
-  mail_type?: string;
-};
-
-type AddressInput = Record<string, unknown> & { name?: string | null; company?: string | null; metadata?: Record<string, string> };
-
-/** One thing wrong with one added check. */
-export interface CheckProblem {
-  readonly index: number;
-  readonly field: string;
-  readonly message: string;
+/** One check of a batch, read: its row when it is sound, and what is wrong with it otherwise. */
+export interface ReadCheck {
+  /** The id the check names, when that id itself is sound (to find duplicates even among faulty checks). */
+  readonly givenId: string | undefined;
+  readonly row: NewCheckRow | undefined;
+  readonly problems: ItemProblem[];
 }
-
-export type NormalizedCheck = { ok: true; row: NewCheckRow } | { ok: false; problems: CheckProblem[] };
 
 /** Lob's check ids: `chk_` and 16 hex digits. */
 export const newCheckId = (): string => `chk_${randomBytes(8).toString('hex')}`;
 
-const DEFAULT_MAIL_TYPE = 'usps_first_class';
+const checkShape = shapeChecker(CheckInput);
 const METADATA_FORBIDDEN = /["\\]/;
+const METADATA_KEY_MAX = 40;
+const MERGE_VARIABLES_MAX_CHARS = 25_000;
+const TIMESTAMP_WORDS = 'must be an ISO 8601 date (2026-11-01) or date-time with Z or an offset (2026-11-01T10:00:00Z)';
 
 /**
- * Checks the rules the schema cannot (dates, their order, cents, a name or company on each
- * address, metadata keys) and fills what Lob would have filled: id, timestamps, send_date,
- * carrier, mail_type, object.
+ * Reads one added check: its shape against Lob's check object, then the rules a schema cannot
+ * say (real dates in order, whole cents, a name or a company on each address, metadata keys),
+ * one problem a field, all of them. A sound check is kept exactly as given; only what Lob
+ * fills itself is added when absent (id, timestamps, send_date, mail_type, carrier, object).
  */
-export function normalizeCheck(input: CheckInput, index: number, now: Date): NormalizedCheck {
-  const problems: CheckProblem[] = [];
-  const problem = (field: string, message: string) => problems.push({ index, field, message });
-
-  const timestamp = (field: 'date_created' | 'date_modified' | 'send_date'): string | undefined => {
-    const value = input[field];
-    if (value === undefined) return undefined;
-    const parsed = parseTimestampFilter(value);
-    if (!parsed) problem(field, 'must be an ISO 8601 date or date-time with Z or an offset');
-    return parsed?.iso;
-  };
-  const dateCreated = timestamp('date_created') ?? now.toISOString();
-  const dateModified = timestamp('date_modified') ?? dateCreated;
-  const sendDate = timestamp('send_date') ?? dateCreated;
-  if (sendDate < dateCreated) problem('send_date', 'must not be earlier than date_created');
-  if (dateModified < dateCreated) problem('date_modified', 'must not be earlier than date_created');
-
-  let expectedDelivery = input.expected_delivery_date;
-  if (typeof expectedDelivery === 'string' && !isCalendarDateString(expectedDelivery)) {
-    const parsed = parseTimestampFilter(expectedDelivery);
-    if (parsed) expectedDelivery = parsed.iso;
-    else problem('expected_delivery_date', 'must be an ISO 8601 date (YYYY-MM-DD) or date-time');
+export function readCheck(input: unknown, index: number, now: Date): ReadCheck {
+  if (!isPlainObject(input)) {
+    const message = "must be a JSON object (a check in Lob's shape)";
+    return { givenId: undefined, row: undefined, problems: [{ index, field: null, message }] };
   }
+  const problems: ItemProblem[] = checkShape(input).map(({ field, message }) => ({ index, field: field || null, message }));
+  const faulty = new Set(problems.map((problem) => problem.field));
+  const problem = (field: string, message: string) => {
+    if (faulty.has(field)) return;
+    faulty.add(field);
+    problems.push({ index, field, message });
+  };
+  const sound = (field: string) => input[field] !== undefined && !faulty.has(field);
 
-  const cents = input.amount * 100;
-  if (Math.abs(cents - Math.round(cents)) > 1e-6) problem('amount', 'must be in whole cents (at most two decimals)');
+  const instant = (field: string): ParsedTimestamp | undefined => {
+    if (!sound(field) || typeof input[field] !== 'string') return undefined;
+    const parsed = parseTimestampFilter(input[field]);
+    if (!parsed) problem(field, TIMESTAMP_WORDS);
+    return parsed ?? undefined;
+  };
+  const created = instant('date_created');
+  const createdAt = input.date_created === undefined ? now.toISOString() : created?.iso;
+  const send = instant('send_date');
+  const modified = instant('date_modified');
+  for (const [field, parsed] of [['send_date', send], ['date_modified', modified]] as const) {
+    if (parsed && createdAt && precedes(parsed, createdAt)) {
+      problem(field, `must not be earlier than date_created${parsed.dateOnly ? ' (a bare date: not before its day)' : ''}`);
+    }
+  }
+  instant('expected_delivery_date');
 
-  for (const side of ['to', 'from'] as const) {
+  if (sound('amount') && typeof input.amount === 'number' && !isWholeCents(input.amount)) {
+    problem('amount', 'must be in whole cents (at most two decimals)');
+  }
+  for (const side of ['to', 'from']) {
     const address = input[side];
+    if (!isPlainObject(address) || faulty.has(side)) continue;
     if (!nonBlank(address.name) && !nonBlank(address.company)) problem(side, 'needs a name or a company');
     checkMetadata(address.metadata, `${side}.metadata`, problem);
   }
-  checkMetadata(input.metadata, 'metadata', problem);
+  if (sound('metadata')) checkMetadata(input.metadata, 'metadata', problem);
+  if (sound('merge_variables') && JSON.stringify(input.merge_variables).length > MERGE_VARIABLES_MAX_CHARS) {
+    problem('merge_variables', `must be at most ${MERGE_VARIABLES_MAX_CHARS.toLocaleString('en-US')} characters as JSON`);
+  }
 
-  if (problems.length > 0) return { ok: false, problems };
+  const givenId = sound('id') && typeof input.id === 'string' ? input.id : undefined;
+  if (problems.length > 0 || !createdAt) return { givenId, row: undefined, problems };
 
-  const id = input.id ?? newCheckId();
-  const mailType = input.mail_type ?? DEFAULT_MAIL_TYPE;
-  const check: Check = {
-    id,
-    description: input.description ?? null,
-    metadata: input.metadata ?? {},
-    ...(input.check_number !== undefined ? { check_number: input.check_number } : {}),
-    memo: input.memo ?? null,
-    amount: Math.round(cents) / 100,
-    ...pick(input, ['url']),
-    to: input.to,
-    from: input.from,
-    bank_account: input.bank_account,
-    carrier: input.carrier ?? 'USPS',
-    tracking_events: input.tracking_events ?? [],
-    ...pick(input, ['thumbnails', 'merge_variables', 'message', 'use_type']),
-    ...(expectedDelivery !== undefined ? { expected_delivery_date: expectedDelivery } : {}),
-    mail_type: mailType,
-    date_created: dateCreated,
-    date_modified: dateModified,
-    send_date: sendDate,
-    ...pick(input, [
-      'check_bottom_template_id',
-      'attachment_template_id',
-      'check_bottom_template_version_id',
-      'attachment_template_version_id',
-      'deleted',
-    ]),
+  const sendAt = send?.iso ?? createdAt;
+  const check: Check = { ...input, amount: Math.round((input.amount as number) * 100) / 100 };
+  const filled: Check = {
+    id: newCheckId(),
+    description: null,
+    metadata: {},
+    memo: null,
+    carrier: 'USPS',
+    tracking_events: [],
+    mail_type: DEFAULT_MAIL_TYPE,
+    date_created: createdAt,
+    date_modified: createdAt,
+    send_date: createdAt,
     object: 'check',
   };
-  return {
-    ok: true,
-    row: { id, date_created: dateCreated, send_date: sendDate, scheduled: sendDate > dateCreated, mail_type: mailType, check },
+  for (const [field, value] of Object.entries(filled)) if (check[field] === undefined) check[field] = value;
+  const row: NewCheckRow = {
+    id: check.id as string,
+    date_created: createdAt,
+    send_date: sendAt,
+    scheduled: sendAt > createdAt,
+    mail_type: check.mail_type as string,
+    check,
   };
+  return { givenId, row, problems };
+}
+
+/** Lies before `iso`; a bare date means its whole UTC day, so it precedes only when that day ended. */
+function precedes(parsed: ParsedTimestamp, iso: string): boolean {
+  if (!parsed.dateOnly) return parsed.iso < iso;
+  return new Date(Date.parse(parsed.iso) + 86_400_000).toISOString() <= iso;
+}
+
+function isWholeCents(amount: number): boolean {
+  const cents = amount * 100;
+  return Math.abs(cents - Math.round(cents)) <= 1e-6;
 }
 
 function nonBlank(value: unknown): boolean {
   return typeof value === 'string' && value.trim().length > 0;
 }
 
-function checkMetadata(
-  metadata: Record<string, string> | undefined,
-  field: string,
-  problem: (field: string, message: string) => void,
-): void {
-  if (!metadata) return;
+function checkMetadata(metadata: unknown, field: string, problem: (field: string, message: string) => void): void {
+  if (!isPlainObject(metadata)) return;
   for (const [key, value] of Object.entries(metadata)) {
-    if (key.length > 40) problem(`${field}.${key.slice(0, 40)}`, 'metadata keys are at most 40 characters');
-    if (METADATA_FORBIDDEN.test(key) || METADATA_FORBIDDEN.test(value)) {
-      problem(`${field}.${key.slice(0, 40)}`, 'metadata keys and values may not contain " or \\');
+    const at = `${field}.${key.slice(0, METADATA_KEY_MAX)}`;
+    if (key.length > METADATA_KEY_MAX) problem(at, `is a metadata key of more than ${METADATA_KEY_MAX} characters`);
+    else if (METADATA_FORBIDDEN.test(key) || (typeof value === 'string' && METADATA_FORBIDDEN.test(value))) {
+      problem(at, 'metadata keys and values may not contain " or \\');
     }
   }
-}
-
-function pick(input: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(fields.filter((field) => input[field] !== undefined).map((field) => [field, input[field]]));
 }

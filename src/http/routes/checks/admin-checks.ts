@@ -1,18 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../app-context.js';
-import type { CheckInput } from '../../../domain/checks/new-check.js';
 import { errorResponses } from '../../schemas/errors.js';
+import { domainCheckedBody } from './domain-checked-body.js';
 import { AddChecksBody, AddChecksResponse, CompanyParams } from './schemas.js';
 
 export const adminChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.post(
     '/companies/:company/checks',
     {
+      validatorCompiler: domainCheckedBody,
       schema: {
         summary: "Add checks to a company's embedded provider",
         description:
           'A JSON array of checks in Lob\'s check-object shape. Missing id (chk_...), date_created, date_modified, ' +
-          'send_date, mail_type, carrier and object are filled in. All are added or none (400 lists every problem).',
+          'send_date, mail_type, carrier and object are filled in; everything given is kept as it is. All are added or ' +
+          'none: a 400 lists every problem of every check at once as errors: [{index, field, message}].',
         tags: ['operator'],
         params: CompanyParams,
         body: AddChecksBody,
@@ -20,7 +22,7 @@ export const adminChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
       },
     },
     async (request, reply) => {
-      const added = await ctx.checks.add(request.params.company, request.body as CheckInput[]);
+      const added = await ctx.checks.add(request.params.company, request.body);
       return reply.code(201).send({ added });
     },
   );

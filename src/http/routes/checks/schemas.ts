@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { CHECK_MAIL_TYPES, CheckInput, MAX_CHECKS_PER_BATCH } from '../../../domain/checks/check-input.js';
 import { CHECK_TIME_FIELDS, TIME_OPERATORS } from '../../../domain/checks/list-query.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
@@ -22,7 +23,7 @@ export const ListChecksQuery = Type.Object(
     scheduled: Type.Optional(
       Type.Boolean({ description: 'true: send_date later than date_created; false: send_date equal to date_created' }),
     ),
-    mail_type: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'exact mail type, e.g. usps_first_class' })),
+    mail_type: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: `exact mail type: ${CHECK_MAIL_TYPES.join(' or ')}` })),
     sort_by: Type.Optional(
       Type.String({
         minLength: 1,
@@ -38,88 +39,10 @@ export const ListChecksQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const Metadata = Type.Record(Type.String(), Type.String({ maxLength: 500 }), {
-  maxProperties: 20,
-  description: 'up to 20 string values; keys at most 40 characters; no " or \\',
+export const AddChecksBody = Type.Array(CheckInput, {
+  maxItems: MAX_CHECKS_PER_BATCH,
+  description: 'Lob-shaped checks, added all or none; the service checks them and lists every problem at once',
 });
-
-/** Lob's US address, inline. `name` or `company` is required (checked by the service). */
-export const CheckAddressInput = Type.Object(
-  {
-    id: Type.Optional(Type.String({ pattern: '^adr_[a-zA-Z0-9]+$' })),
-    object: Type.Optional(Type.Literal('address')),
-    description: Type.Optional(nullable(Type.String({ maxLength: 255 }))),
-    name: Type.Optional(nullable(Type.String({ maxLength: 40 }))),
-    company: Type.Optional(nullable(Type.String({ maxLength: 40 }))),
-    phone: Type.Optional(nullable(Type.String({ maxLength: 40 }))),
-    email: Type.Optional(nullable(Type.String({ maxLength: 100 }))),
-    address_line1: Type.String({ minLength: 1, maxLength: 64 }),
-    address_line2: Type.Optional(nullable(Type.String({ maxLength: 64 }))),
-    address_city: Type.String({ minLength: 1, maxLength: 200 }),
-    address_state: Type.String({ pattern: '^[a-zA-Z]{2}$', description: '2-letter state code' }),
-    address_zip: Type.String({ pattern: '^\\d{5}(-\\d{4})?$', description: '12345 or 12345-1234' }),
-    address_country: Type.Optional(Type.Union([Type.Literal('US'), Type.Literal('UNITED STATES')])),
-    metadata: Type.Optional(Metadata),
-    date_created: Type.Optional(Type.String()),
-    date_modified: Type.Optional(Type.String()),
-    deleted: Type.Optional(Type.Boolean()),
-    recipient_moved: Type.Optional(nullable(Type.Boolean())),
-  },
-  { additionalProperties: false },
-);
-
-const BankAccountInput = Type.Union([
-  Type.String({ pattern: '^bank_[a-zA-Z0-9]+$', description: 'bank account id' }),
-  Type.Object(
-    { id: Type.String({ pattern: '^bank_[a-zA-Z0-9]+$' }), object: Type.Optional(Type.Literal('bank_account')) },
-    { additionalProperties: true, description: "Lob's bank_account object" },
-  ),
-]);
-
-const idPattern = (prefix: string) => Type.Optional(nullable(Type.String({ pattern: `^${prefix}_[a-zA-Z0-9]+$` })));
-
-/** A check in Lob's check-object shape, as the operator adds it to the embedded provider. */
-export const CheckInput = Type.Object(
-  {
-    id: Type.Optional(Type.String({ pattern: '^chk_[a-zA-Z0-9]{1,64}$', description: 'generated (chk_ + 16 hex) when absent' })),
-    object: Type.Optional(Type.Literal('check')),
-    description: Type.Optional(nullable(Type.String({ maxLength: 255 }))),
-    metadata: Type.Optional(Metadata),
-    check_number: Type.Optional(Type.Integer({ minimum: 1, maximum: 500_000_000 })),
-    memo: Type.Optional(nullable(Type.String({ maxLength: 40 }))),
-    message: Type.Optional(nullable(Type.String({ maxLength: 400 }))),
-    amount: Type.Number({ exclusiveMinimum: 0, maximum: 999_999.99, description: 'US dollars, whole cents' }),
-    to: CheckAddressInput,
-    from: CheckAddressInput,
-    bank_account: BankAccountInput,
-    send_date: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time; default date_created' })),
-    date_created: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time; default now' })),
-    date_modified: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time; default date_created' })),
-    mail_type: Type.Optional(Type.Union([Type.Literal('usps_first_class'), Type.Literal('usps_standard')])),
-    url: Type.Optional(Type.String({ pattern: '^https://', maxLength: 2048 })),
-    carrier: Type.Optional(Type.Literal('USPS')),
-    thumbnails: Type.Optional(
-      Type.Array(
-        Type.Object(
-          { small: Type.String(), medium: Type.String(), large: Type.String() },
-          { additionalProperties: false },
-        ),
-      ),
-    ),
-    expected_delivery_date: Type.Optional(nullable(Type.String({ description: 'YYYY-MM-DD' }))),
-    tracking_events: Type.Optional(nullable(Type.Array(Type.Object({}, { additionalProperties: true })))),
-    merge_variables: Type.Optional(nullable(Type.Object({}, { additionalProperties: true }))),
-    check_bottom_template_id: idPattern('tmpl'),
-    attachment_template_id: idPattern('tmpl'),
-    check_bottom_template_version_id: idPattern('vrsn'),
-    attachment_template_version_id: idPattern('vrsn'),
-    use_type: Type.Optional(nullable(Type.Union([Type.Literal('marketing'), Type.Literal('operational')]))),
-    deleted: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
-
-export const AddChecksBody = Type.Array(CheckInput, { maxItems: 10_000, description: 'Lob-shaped checks, added all or none' });
 
 export const AddChecksResponse = Type.Object({ added: Type.Integer({ minimum: 0 }) });
 
@@ -140,7 +63,7 @@ export const CheckObject = Type.Object(
     tracking_events: Type.Optional(nullable(Type.Array(Type.Object({}, { additionalProperties: true })))),
     thumbnails: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
     expected_delivery_date: Type.Optional(nullable(Type.String())),
-    mail_type: Type.Optional(Type.String()),
+    mail_type: Type.Optional(Type.String({ description: CHECK_MAIL_TYPES.join(' or ') })),
     date_created: Type.Optional(Type.String({ format: 'date-time' })),
     date_modified: Type.Optional(Type.String({ format: 'date-time' })),
     send_date: Type.Optional(Type.String()),
