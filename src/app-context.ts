@@ -80,7 +80,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     throw error;
   }
   const jwtVerifier = createJwtVerifier(config.jwt, clock);
-  const tokenSigner = createTokenSigner(config.jwt.secret, clock);
+  const tokenSigner = createTokenSigner(config.jwt, clock);
   const events = createEventsService({ repository: createEventsRepository(database), clock });
   const recordTypes = createRecordTypesService({ repository: createRecordTypesRepository(database.db), clock });
   const records = createRecordsService({ repository: createRecordsRepository(database), recordTypes, clock });

@@ -17,7 +17,7 @@ export const tokenCommand: CliCommand = {
     const expiresIn = Number(values['expires-in'] ?? 86_400);
     if (!Number.isInteger(expiresIn) || expiresIn < 1) throw new UsageError('--expires-in takes a whole number of seconds');
     const { config } = cliConfig();
-    const signer = createTokenSigner(config.jwt.secret, systemClock);
+    const signer = createTokenSigner(config.jwt, systemClock);
     const claims = { company_id: values.company, ...(values.user ? { sub: values.user } : {}) };
     console.log((await signer.sign(claims, expiresIn)).token);
   },
