@@ -25,5 +25,3 @@ export function companyIdProblem(value: unknown): string | undefined {
   if (DOT_SEGMENT.test(value)) return "must not be '.' or '..' nor have a '.' or '..' segment";
   return undefined;
 }
-
-export const isCompanyId = (value: unknown): value is string => companyIdProblem(value) === undefined;
