@@ -29,7 +29,7 @@ import { createCheckProviderCredentialsRepository } from './storage/repositories
 import { createChecksRepository } from './storage/repositories/checks.js';
 import { createRecordTypesRepository } from './storage/repositories/record-types-repository.js';
 import { createRecordTokensRepository } from './storage/repositories/record-tokens-repository.js';
-import { createRecordsRepository } from './storage/repositories/records-repository.js';
+import { createRecordsRepository, type RecordsRepository } from './storage/repositories/records-repository.js';
 import { createEventsRepository } from './storage/repositories/events-repository.js';
 import { createEventsService, type EventsService } from './domain/events/events-service.js';
 import { createFilesRepository } from './storage/repositories/files-repository.js';
@@ -68,6 +68,8 @@ export interface AppContextOptions {
   pdfRenderer?: PdfRenderer;
   /** Overrides of the Lob adapter's retry policy (e.g. a sleep that does not wait, in tests). */
   lobRetry?: Partial<LobRetryPolicy>;
+  /** Wraps the records repository (tests interleave concurrent writes with its calls). */
+  wrapRecordsRepository?: (repository: RecordsRepository) => RecordsRepository;
 }
 
 export async function createAppContext(config: Config, options: AppContextOptions = {}): Promise<AppContext> {
@@ -80,10 +82,15 @@ export async function createAppContext(config: Config, options: AppContextOption
     throw error;
   }
   const jwtVerifier = createJwtVerifier(config.jwt, clock);
-  const tokenSigner = createTokenSigner(config.jwt.secret, clock);
+  const tokenSigner = createTokenSigner(config.jwt, clock);
   const events = createEventsService({ repository: createEventsRepository(database), clock });
   const recordTypes = createRecordTypesService({ repository: createRecordTypesRepository(database.db), clock });
-  const records = createRecordsService({ repository: createRecordsRepository(database), recordTypes, clock });
+  const recordsRepository = createRecordsRepository(database);
+  const records = createRecordsService({
+    repository: options.wrapRecordsRepository?.(recordsRepository) ?? recordsRepository,
+    recordTypes,
+    clock,
+  });
   const recordTokens = createRecordTokensService({
     repository: createRecordTokensRepository(database.db),
     records,

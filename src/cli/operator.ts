@@ -1,13 +1,12 @@
 import { parseArgs } from 'node:util';
 import { createAppContext, type AppContext } from '../app-context.js';
 import type { Config } from '../config/config.js';
+import { COMPANY_ID_RULE, companyIdProblem } from '../domain/auth/company-id.js';
 import { AppError } from '../errors/app-error.js';
 import { createWorkerPoolRenderer } from '../providers/pdf/worker-pool-renderer.js';
 import { UsageError } from './command.js';
 import { InputFileError } from './input-file.js';
 
-/** The operator API takes company IDs of 1 to 200 characters in its paths. */
-const MAX_COMPANY_LENGTH = 200;
 /** Items of an error's detail lists shown on stderr. */
 const MAX_LISTED = 20;
 
@@ -16,9 +15,8 @@ export const COMPANY_AND_JSON = { company: { type: 'string' }, json: { type: 'bo
 
 export function requireCompany(company: string | undefined): string {
   if (company === undefined) throw new UsageError('--company is required');
-  if (company.length === 0 || company.length > MAX_COMPANY_LENGTH) {
-    throw new UsageError(`--company takes 1 to ${MAX_COMPANY_LENGTH} characters`);
-  }
+  const problem = companyIdProblem(company);
+  if (problem) throw new UsageError(`--company ${problem} (${COMPANY_ID_RULE})`);
   return company;
 }
 

@@ -5,6 +5,7 @@
 export type ErrorCode =
   | 'invalid_query'
   | 'invalid_body'
+  | 'invalid_path'
   | 'validation_failed'
   | 'unauthorized'
   | 'forbidden'

@@ -6,6 +6,7 @@ import { AJV_CUSTOM_OPTIONS } from './body-check.js';
 import { frameworkErrorHandler, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './error-handler.js';
 import { registerAdminAuthentication } from './plugins/admin-auth.js';
 import { registerAuthentication } from './plugins/authenticate.js';
+import { registerCompanyPathRule } from './plugins/company-path.js';
 import { registerCors } from './plugins/cors.js';
 import { registerDraining } from './plugins/draining.js';
 import { registerOpenApi } from './plugins/openapi.js';
@@ -86,6 +87,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(
     async (admin) => {
       registerAdminAuthentication(admin, ctx.config.adminToken);
+      registerCompanyPathRule(admin);
       rateLimiting.exemptOperator(admin);
       await admin.register(adminTokenRoutes, { ctx });
       await admin.register(adminEventIngestRoutes, { ctx });

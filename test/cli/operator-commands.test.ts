@@ -255,7 +255,7 @@ describe('wrs operator commands', { concurrency: 3 }, () => {
     assert.match((await expectExit(2, ['record-type'])).stderr, /record-type takes one of: put, get, delete, list/);
     // No option takes the Lob key itself (it would show in `ps`).
     assert.match((await expectExit(2, ['provider', 'lob', '--company', 'x', '--key', 'test_0123456789abcdef'])).stderr, /Unknown option '--key'/);
-    assert.match((await expectExit(2, ['provider', 'show', '--company', 'c'.repeat(201)])).stderr, /--company takes 1 to 200 characters/);
+    assert.match((await expectExit(2, ['provider', 'show', '--company', 'c'.repeat(201)])).stderr, /--company must be at most 200 characters/);
     assert.match(
       (await expectExit(78, ['provider', 'show', '--company', 'x'], { env: { WRS_ENCRYPTION_KEY: 'not-hex' } })).stderr,
       /WRS_ENCRYPTION_KEY/,

@@ -223,6 +223,13 @@ describeEachDatabase('authentication attacks', (kind) => {
         ['company_id as an array', await hs256({ company_id: [COMPANY] })],
         ['company_id as an object', await hs256({ company_id: { $ne: null } })],
         ['companyId alias as a number', await hs256({ companyId: 7 })],
+        // A company_id that is present but no company ID is refused, never passed over for the alias.
+        ['company_id as a number beside a valid companyId', await hs256({ company_id: 42, companyId: COMPANY })],
+        ['company_id empty beside a valid companyId', await hs256({ company_id: '', companyId: COMPANY })],
+        ['company_id null beside a valid companyId', await hs256({ company_id: null, companyId: COMPANY })],
+        ['company_id with a trailing blank', await hs256({ company_id: `${COMPANY} ` })],
+        ['company_id with a dot segment', await hs256({ company_id: `${COMPANY}/..` })],
+        ['company_id with a zero-width space', await hs256({ company_id: `${COMPANY}\u200b` })],
       ];
       for (const [what, token] of tokens) {
         const response = await t.app.inject({ method: 'GET', url: '/v1/records', headers: { authorization: `Bearer ${token}` } });

@@ -1,6 +1,7 @@
 import { decodeJwt, type JWTPayload } from 'jose';
 import { unauthorized } from '../../errors/app-error.js';
 import { isStorableText } from '../../lib/text.js';
+import { COMPANY_ID_RULE, companyIdProblem } from './company-id.js';
 import type { Identity, RecordTokenIdentity } from './identity.js';
 import type { JwtVerifier } from './jwt-verifier.js';
 
@@ -44,10 +45,16 @@ function claimsType(token: string): unknown {
 }
 
 function userIdentity(payload: JWTPayload): Identity {
-  const companyId = nonEmptyString(payload.company_id) ?? nonEmptyString(payload.companyId);
-  if (!companyId) throw unauthorized('bearer token has no company_id claim');
-  const userId = nonEmptyString(payload.sub) ?? nonEmptyString(payload.user_id) ?? null;
-  return { kind: 'user', companyId, userId };
+  return { kind: 'user', companyId: companyOf(payload), userId: nonEmptyString(payload.sub) ?? nonEmptyString(payload.user_id) ?? null };
+}
+
+/** `company_id`, or its alias `companyId` only when `company_id` is absent: a malformed claim is never passed over. */
+function companyOf(payload: JWTPayload): string {
+  const [claim, value] = payload.company_id !== undefined ? ['company_id', payload.company_id] : ['companyId', payload.companyId];
+  if (value === undefined) throw unauthorized('bearer token has no company_id claim');
+  const problem = companyIdProblem(value);
+  if (problem) throw unauthorized(`bearer token claim ${claim} is not a company ID: it ${problem} (${COMPANY_ID_RULE})`);
+  return value as string;
 }
 
 /** A claim the service can store and look up: a non-empty string without NUL or lone surrogates. */

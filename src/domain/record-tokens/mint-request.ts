@@ -10,7 +10,7 @@ export const MAX_EXPIRES_IN = 2_592_000;
  * record of the path. Every problem is reported at once.
  */
 export function parseMintRequest(body: unknown, recordId: string): { expiresIn: number } {
-  if (body === undefined || body === null) return { expiresIn: DEFAULT_EXPIRES_IN };
+  if (body === undefined) return { expiresIn: DEFAULT_EXPIRES_IN };
   if (!isPlainObject(body)) throw invalidBody('the body must be a JSON object');
   const problems: string[] = [];
   for (const key of Object.keys(body)) {

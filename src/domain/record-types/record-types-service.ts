@@ -15,6 +15,8 @@ export interface RecordTypesService {
   compiled(companyId: string, typeId: string): Promise<CompiledRecordType | undefined>;
   /** The compiled current versions of the types named (or of all the company's types), by type id. */
   compiledMany(companyId: string, typeIds?: readonly string[]): Promise<Map<string, CompiledRecordType>>;
+  /** A stored version of a type, compiled (from the cache when that version was compiled before). */
+  compile(companyId: string, stored: StoredRecordType): CompiledRecordType;
 }
 
 export interface RecordTypesServiceDeps {
@@ -78,6 +80,7 @@ export function createRecordTypesService({ repository, clock, cache = new Compil
     },
 
     compiledMany,
+    compile,
   };
 }
 

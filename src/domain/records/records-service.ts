@@ -102,12 +102,11 @@ export function createRecordsService({ repository, recordTypes, clock }: Records
 
     async update(companyId, recordId, body) {
       if (!isPlainObject(body)) throw invalidBody('the body must be a JSON object mapping field UIDs (and status) to values');
-      // The type is read before the row is locked: a record's type never changes, and SQLite
-      // has a single connection that the transaction holds.
-      const existing = await repository.find(companyId, recordId);
-      if (!existing) throw notFound(`record '${recordId}' not found`);
-      const type = await typeOf(companyId, existing);
-      const updated = await repository.update(companyId, recordId, (row) => {
+      // Validated against the type as the write's own transaction reads it: a type replaced
+      // meanwhile is either seen here or waits for this write to commit.
+      let type: CompiledRecordType | undefined;
+      const updated = await repository.update(companyId, recordId, (row, storedType) => {
+        type = storedType && recordTypes.compile(companyId, storedType);
         if (type) {
           const current = row.fields === null ? {} : (JSON.parse(row.fields) as Record<string, unknown>);
           const change = type.validatePatch(body, current);

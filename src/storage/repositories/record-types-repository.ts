@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DialectName } from '../database.js';
 import type { DB } from '../schema.js';
 
 export interface StoredRecordType {
@@ -103,4 +104,25 @@ export function createRecordTypesRepository(db: Kysely<DB>): RecordTypesReposito
       return Number(result.numUpdatedRows) > 0;
     },
   };
+}
+
+/**
+ * A company's live type as a transaction sees it. On PostgreSQL its row (deleted or not) stays
+ * share-locked until the transaction ends, so no replacement or deletion of the type commits
+ * in between; an SQLite transaction holds the database's one write lock already.
+ */
+export async function findTypeInTransaction(
+  trx: Transaction<DB>,
+  dialect: DialectName,
+  companyId: string,
+  typeId: string,
+): Promise<StoredRecordType | undefined> {
+  let query = trx
+    .selectFrom('record_types')
+    .select([...COLUMNS, 'deleted_at'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', typeId);
+  if (dialect === 'postgres') query = query.forShare();
+  const row = await query.executeTakeFirst();
+  return row && row.deleted_at === null ? toStored(row) : undefined;
 }

@@ -2,6 +2,7 @@ import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../database.js';
 import type { DB } from '../schema.js';
 import type { RecordsTable } from '../tables/records.js';
+import { findTypeInTransaction, type StoredRecordType } from './record-types-repository.js';
 
 /** A stored record; JSON columns are text, decoded by the domain. */
 export type RecordRow = Omit<RecordsTable, 'company_id'>;
@@ -54,10 +55,15 @@ export interface RecordsRepository {
   /** Inserts records and their stored views in one transaction: all or nothing. `onProgress` gets the rows inserted so far. */
   insertMany(companyId: string, rows: readonly RecordRow[], onProgress?: (inserted: number) => void): Promise<void>;
   /**
-   * Reads a record, lets `change` decide its new state, and writes it, with the row locked in
-   * between; answers the updated row, or undefined when there is no such record.
+   * Reads a record and its live type, lets `change` decide the record's new state, and writes
+   * it, all in one transaction with the record locked and its type unchangeable in between;
+   * answers the updated row, or undefined when there is no such record.
    */
-  update(companyId: string, id: string, change: (row: RecordRow) => Promise<RecordChange> | RecordChange): Promise<RecordRow | undefined>;
+  update(
+    companyId: string,
+    id: string,
+    change: (row: RecordRow, type: StoredRecordType | undefined) => Promise<RecordChange> | RecordChange,
+  ): Promise<RecordRow | undefined>;
 }
 
 const INSERT_BATCH = 400;
@@ -157,7 +163,8 @@ export function createRecordsRepository(database: Database): RecordsRepository {
         if (database.dialect === 'postgres') select = select.forUpdate();
         const row = withoutCompany(await select.executeTakeFirst());
         if (!row) return undefined;
-        const next = await change(row);
+        const type = row.type_id === null ? undefined : await findTypeInTransaction(trx, database.dialect, companyId, row.type_id);
+        const next = await change(row, type);
         await trx
           .updateTable('records')
           .set({ status: next.status, fields: next.fields, updated_at: next.updated_at })

@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
+import { COMPANY_ID_RULE, companyIdProblem } from '../../../domain/auth/company-id.js';
 import { invalidBody } from '../../../errors/app-error.js';
+import { CompanyId } from '../../schemas/company.js';
 import { errorResponses } from '../../schemas/errors.js';
 
 const MintTokenBody = Type.Object(
   {
-    company_id: Type.String({ minLength: 1, maxLength: 200 }),
+    company_id: CompanyId('the company of the token'),
     user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     expires_in: Type.Integer({ minimum: 1, maximum: 31_536_000, default: 86_400, description: 'seconds' }),
   },
@@ -37,6 +39,8 @@ export const adminTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         throw invalidBody('user tokens come from your identity provider when WRS_JWT_PUBLIC_KEY or WRS_JWT_JWKS_URL is set');
       }
       const { company_id, user_id, expires_in } = request.body;
+      const problem = companyIdProblem(company_id);
+      if (problem) throw invalidBody(`invalid body: field 'company_id' ${problem} (${COMPANY_ID_RULE})`);
       const claims = { company_id, ...(user_id ? { sub: user_id } : {}) };
       const signed = await ctx.tokenSigner.sign(claims, expires_in);
       return reply.code(201).send({

@@ -17,7 +17,7 @@ export const adminCheckProviderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppConte
         summary: "Show which check provider a company uses (never the key)",
         tags: ['operator'],
         params: CompanyParams,
-        response: { 200: ProviderStatusResponse, ...errorResponses(401) },
+        response: { 200: ProviderStatusResponse, ...errorResponses(400, 401) },
       },
     },
     async (request) => settings.status(request.params.company),
@@ -46,7 +46,7 @@ export const adminCheckProviderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppConte
         description: 'The company falls back to LOB_API_KEY when set, else to the embedded provider. Idempotent.',
         tags: ['operator'],
         params: CompanyParams,
-        response: { 200: ProviderStatusResponse, ...errorResponses(401) },
+        response: { 200: ProviderStatusResponse, ...errorResponses(400, 401) },
       },
     },
     async (request) => {

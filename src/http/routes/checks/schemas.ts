@@ -80,7 +80,7 @@ export const CheckList = Type.Object({
   previous_url: nullable(Type.String({ description: 'this service, with a before cursor' })),
 });
 
-export const CompanyParams = Type.Object({ company: Type.String({ minLength: 1, maxLength: 200 }) });
+export { CompanyParams } from '../../schemas/company.js';
 
 export const LobKeyBody = Type.Object(
   {

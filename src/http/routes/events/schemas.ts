@@ -119,8 +119,6 @@ export const EventsListResponse = Type.Object(
   { title: 'EventsListResponse' },
 );
 
-export const IngestParams = Type.Object({
-  company: Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL, description: 'company the events belong to' }),
-});
+export { CompanyParams as IngestParams } from '../../schemas/company.js';
 
 export const IngestResponse = Type.Object({ ingested: Type.Integer({ description: 'events read from the body and stored' }) });

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { optionalObjectBodyValidator } from '../records/object-body.js';
+import { optionalObjectBody } from '../records/object-body.js';
 import { RecordParams } from '../records/schemas.js';
 import { MintRecordTokenBody, RecordTokenList, RecordTokenResponse, TokenKeyParams } from './schemas.js';
 
@@ -24,7 +24,7 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
   app.post(
     '/records/:record/tokens',
     {
-      validatorCompiler: optionalObjectBodyValidator,
+      ...optionalObjectBody,
       schema: {
         ...mintSchema,
         summary: 'Mint a token that may read and update this record only',
@@ -40,7 +40,7 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
   app.post(
     '/records/:record/actions',
     {
-      validatorCompiler: optionalObjectBodyValidator,
+      ...optionalObjectBody,
       schema: {
         ...mintSchema,
         summary: 'Mint a record token (deprecated alias of POST /records/{record}/tokens)',

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
 import { FIELD_TYPES } from '../../../domain/record-types/definition.js';
+import { CompanyId, CompanyParams } from '../../schemas/company.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { objectBodyValidator } from './object-body.js';
 
@@ -53,8 +54,7 @@ const RecordType = Type.Object(
   { title: 'RecordType' },
 );
 
-const Params = Type.Object({ company: Type.String({ maxLength: 200 }), typeId: Type.String({ maxLength: 200 }) });
-const CompanyParams = Type.Object({ company: Type.String({ maxLength: 200 }) });
+const Params = Type.Object({ company: CompanyId(), typeId: Type.String({ maxLength: 200 }) });
 
 /** Operator API: a company's custom record types. */
 export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -89,7 +89,7 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
         summary: 'Read a custom record type',
         tags: ['operator'],
         params: Params,
-        response: { 200: RecordType, ...errorResponses(401, 404) },
+        response: { 200: RecordType, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => types.get(request.params.company, request.params.typeId),
@@ -102,7 +102,7 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
         summary: 'List a company\'s custom record types',
         tags: ['operator'],
         params: CompanyParams,
-        response: { 200: Type.Object({ count: Type.Integer(), results: Type.Array(RecordType) }), ...errorResponses(401) },
+        response: { 200: Type.Object({ count: Type.Integer(), results: Type.Array(RecordType) }), ...errorResponses(400, 401) },
       },
     },
     async (request) => {
@@ -119,7 +119,7 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
         description: 'Its records stay: readable and listed, in no view, taking only status in PATCH, until the type is defined again.',
         tags: ['operator'],
         params: Params,
-        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(401, 404) },
+        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(400, 401, 404) },
       },
     },
     async (request, reply) => {

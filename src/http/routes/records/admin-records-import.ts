@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
 import type { ImportEntry } from '../../../domain/records/import.js';
 import { invalidBody } from '../../../errors/app-error.js';
+import { CompanyParams } from '../../schemas/company.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { NDJSON_CONTENT_TYPES, NdjsonBody } from './ndjson.js';
 import { RecordSchema } from './schemas.js';
@@ -36,7 +37,7 @@ export const adminRecordImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
           'A JSON array, or NDJSON (application/x-ndjson, one record per line). All or nothing: any problem refuses the whole ' +
           'request with a 400 listing the problems; an existing id is a problem.',
         tags: ['operator'],
-        params: Type.Object({ company: Type.String({ maxLength: 200 }) }),
+        params: CompanyParams,
         body: Type.Array(ImportedRecord),
         response: { 200: Type.Object({ imported: Type.Integer() }), ...errorResponses(400, 401, 413) },
       },

@@ -1,6 +1,6 @@
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { isPlainObject } from '../../../domain/record-types/definition.js';
-import { invalidBody } from '../../../errors/app-error.js';
+import { invalidBody, type AppError } from '../../../errors/app-error.js';
 
 /**
  * Route validator for bodies whose content the domain checks itself, so that every problem is
@@ -9,14 +9,34 @@ import { invalidBody } from '../../../errors/app-error.js';
  * and pass as they are.
  */
 export const objectBodyValidator: FastifySchemaCompiler<unknown> = ({ httpPart }) => {
-  return (data: unknown) =>
-    httpPart !== 'body' || isPlainObject(data) ? { value: data } : { error: invalidBody('the request body must be a JSON object') };
+  return (data: unknown) => (httpPart !== 'body' || isPlainObject(data) ? { value: data } : { error: notAnObject(data) });
 };
 
-/** As objectBodyValidator, for a body that may also be left out. */
-export const optionalObjectBodyValidator: FastifySchemaCompiler<unknown> = ({ httpPart }) => {
-  return (data: unknown) =>
-    httpPart !== 'body' || data === undefined || data === null || isPlainObject(data)
-      ? { value: data }
-      : { error: invalidBody('the request body must be a JSON object') };
+/**
+ * For a body that may also be left out: the route options to spread in. Fastify hands a
+ * validator `null` for an absent body as for a JSON `null`, so `null` is refused before
+ * validation, while the parsed body still tells them apart; an absent body reaches the
+ * handler as `undefined`.
+ */
+export const optionalObjectBody = {
+  preValidation: async (request: FastifyRequest) => {
+    if (request.body === null) throw notAnObject(null);
+  },
+  validatorCompiler: (({ httpPart }) => {
+    return (data: unknown) => {
+      if (httpPart !== 'body') return { value: data };
+      if (data === null || data === undefined) return { value: undefined };
+      return isPlainObject(data) ? { value: data } : { error: notAnObject(data) };
+    };
+  }) satisfies FastifySchemaCompiler<unknown>,
 };
+
+function notAnObject(data: unknown): AppError {
+  return invalidBody(`the request body must be a JSON object, not ${jsonKind(data)}`);
+}
+
+function jsonKind(data: unknown): string {
+  if (data === null) return 'null';
+  if (Array.isArray(data)) return 'an array';
+  return `a ${typeof data}`;
+}

@@ -42,7 +42,7 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
         summary: 'Read a PDF template as stored',
         tags: ['operator'],
         params: TemplateParams,
-        response: { 200: PdfTemplate, ...errorResponses(401, 404) },
+        response: { 200: PdfTemplate, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) =>
@@ -57,7 +57,7 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
         description: 'PDFs already rendered with it stay downloadable.',
         tags: ['operator'],
         params: TemplateParams,
-        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(401, 404) },
+        response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(400, 401, 404) },
       },
     },
     async (request, reply) => {

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
+import { CompanyId } from '../../schemas/company.js';
 
 export const TemplateParams = Type.Object({
-  company: Type.String({ minLength: 1, maxLength: 200 }),
+  company: CompanyId(),
   templateId: Type.String({ minLength: 1, maxLength: 128, description: 'letters, digits and . _ ~ -' }),
 });
 
