@@ -15,6 +15,7 @@ import { invoiceTemplate, minimalTemplate } from './fixtures/templates.js';
 const STALLING_WORKER = new URL('./fixtures/stalling-worker.ts', import.meta.url).href;
 
 const request = (overrides: Partial<RenderRequest> = {}): RenderRequest => ({
+  companyId: 'acme',
   template: minimalTemplate(),
   inputs: { title: 'Hello' },
   title: 'test',
