@@ -51,6 +51,7 @@ const WORKER_FILE = new URL(`./render-worker${import.meta.url.endsWith('.ts') ? 
 export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): PdfRenderer & { threadsRunning(): number } {
   const workers = options.workers ?? availableParallelism();
   const queueTimeoutMs = options.queueTimeoutMs ?? options.timeoutMs;
+  const startupTimeoutMs = options.startupTimeoutMs ?? 60_000;
   const threads = createRoundRobinSlots({
     slots: workers,
     maxWaiting: options.maxQueue ?? workers * 32,
@@ -87,7 +88,7 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
     // Without a listener an 'error' event would take the whole process down.
     created.on('error', (error: unknown) => options.onPoolError?.(error));
     pool = created;
-    const signal = AbortSignal.timeout(options.startupTimeoutMs ?? 60_000);
+    const signal = AbortSignal.timeout(startupTimeoutMs);
     const warmups = Array.from({ length: workers }, () =>
       created.run(undefined as unknown as RenderTask, { name: 'warmup', signal }),
     );
@@ -134,12 +135,37 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
 
   async function renderInPool(request: RenderRequest): Promise<RenderedPdf> {
     await start();
-    const release = await waitForThread(request.companyId);
+    let release: (() => void) | undefined = await waitForThread(request.companyId);
     try {
       return await renderOnThread(request);
+    } catch (error) {
+      if (error instanceof RenderTimeoutError) {
+        releaseWhenReplaced(release);
+        release = undefined;
+      }
+      throw error;
     } finally {
-      release();
+      release?.();
     }
+  }
+
+  /**
+   * A render past its timeout has its thread terminated and replaced; the thread is handed on
+   * only once the replacement has loaded pdfme, so that the next render's clock does not run
+   * while it starts.
+   */
+  function releaseWhenReplaced(release: () => void): void {
+    const running = pool;
+    if (!running) return release();
+    // piscina announces a replacement thread once it has loaded the worker module.
+    const handOn = (): void => {
+      clearTimeout(fallback);
+      running.off('workerCreate', handOn);
+      release();
+    };
+    const fallback = setTimeout(handOn, startupTimeoutMs);
+    fallback.unref();
+    running.once('workerCreate', handOn);
   }
 
   async function waitForThread(companyId: string): Promise<() => void> {
