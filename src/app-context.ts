@@ -103,6 +103,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     createWorkerPoolRenderer({
       workers: config.pdf.workers ?? defaultRenderWorkers(config.server.workers),
       timeoutMs: config.pdf.timeoutMs,
+      queueTimeoutMs: config.pdf.queueTimeoutMs,
     });
   const blobStore = createDatabaseBlobStore(database.db, clock);
   const templateService = createTemplateService({
@@ -116,6 +117,7 @@ export async function createAppContext(config: Config, options: AppContextOption
       findRecord: stepRecordFinder(records),
       templates: templateService,
       renderer: pdfRenderer,
+      inputLimitBytes: config.pdf.inputLimitBytes,
       files: fileService,
       clock,
     }),

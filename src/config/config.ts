@@ -28,6 +28,8 @@ const EnvSchema = Type.Object({
   WRS_ENCRYPTION_KEY: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{64}$' })),
   WRS_PDF_WORKERS: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
   WRS_PDF_TIMEOUT_MS: Type.Integer({ default: 15_000, minimum: 100 }),
+  WRS_PDF_QUEUE_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 1 })),
+  WRS_PDF_INPUT_LIMIT_BYTES: Type.Integer({ default: 32_768, minimum: 1024 }),
   WRS_TEMPLATE_LIMIT_BYTES: Type.Integer({ default: 5 * 1_048_576, minimum: 1024 }),
   LOB_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   LOB_BASE_URL: Type.String({ default: 'https://api.lob.com/v1', pattern: '^https?://' }),
@@ -61,7 +63,16 @@ export interface Config extends OperationsSettings {
   };
   readonly adminToken: string;
   readonly encryptionKey: Buffer;
-  readonly pdf: { readonly workers: number | undefined; readonly timeoutMs: number; readonly templateLimitBytes: number };
+  readonly pdf: {
+    readonly workers: number | undefined;
+    /** One render, from the moment it has a thread. */
+    readonly timeoutMs: number;
+    /** Longest wait for a render thread (default: timeoutMs). */
+    readonly queueTimeoutMs: number;
+    /** Largest record data (field names and values, UTF-8) a render takes in. */
+    readonly inputLimitBytes: number;
+    readonly templateLimitBytes: number;
+  };
   readonly lob: {
     readonly apiKey: string | undefined;
     readonly baseUrl: string;
@@ -156,6 +167,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     pdf: Object.freeze({
       workers: env.WRS_PDF_WORKERS,
       timeoutMs: env.WRS_PDF_TIMEOUT_MS,
+      queueTimeoutMs: env.WRS_PDF_QUEUE_TIMEOUT_MS ?? env.WRS_PDF_TIMEOUT_MS,
+      inputLimitBytes: env.WRS_PDF_INPUT_LIMIT_BYTES,
       templateLimitBytes: env.WRS_TEMPLATE_LIMIT_BYTES,
     }),
     lob: Object.freeze({

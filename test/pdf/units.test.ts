@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { checkPdfFilename } from '../../src/domain/steps/pdf-filename.js';
-import { recordInputs } from '../../src/domain/steps/record-inputs.js';
+import { loadConfig } from '../../src/config/config.js';
+import { inputBytes, recordInputs } from '../../src/domain/steps/record-inputs.js';
 import { describePdfmeCheck } from '../../src/domain/templates/template-document.js';
 import { attachmentDisposition } from '../../src/http/content-disposition.js';
 
@@ -77,6 +78,30 @@ describe('record values as template inputs', () => {
       status: 'new',
       created_at: '2026-01-01T00:00:00.000Z',
     });
+  });
+
+  it('measures what a render takes in as the UTF-8 bytes of every name and value', () => {
+    assert.equal(inputBytes({ note: 'März', id: 'r1' }), 4 + 5 + 2 + 2);
+    assert.equal(inputBytes({}), 0);
+  });
+});
+
+describe('PDF render settings', () => {
+  const settings = (env: Record<string, string> = {}) =>
+    loadConfig({ NODE_ENV: 'test', WRS_DATABASE_URL: 'sqlite::memory:', ...env }).pdf;
+
+  it('caps record data at 32 KiB and waits for a thread as long as a render may take, unless told otherwise', () => {
+    assert.equal(settings().inputLimitBytes, 32_768);
+    assert.equal(settings().queueTimeoutMs, 15_000);
+    assert.equal(settings({ WRS_PDF_TIMEOUT_MS: '4000' }).queueTimeoutMs, 4000);
+    assert.equal(settings({ WRS_PDF_TIMEOUT_MS: '4000', WRS_PDF_QUEUE_TIMEOUT_MS: '250' }).queueTimeoutMs, 250);
+    assert.equal(settings({ WRS_PDF_INPUT_LIMIT_BYTES: '4096' }).inputLimitBytes, 4096);
+  });
+
+  it('refuses a queue timeout or input cap that is not a positive whole number', () => {
+    assert.throws(() => settings({ WRS_PDF_QUEUE_TIMEOUT_MS: '0' }), /WRS_PDF_QUEUE_TIMEOUT_MS/);
+    assert.throws(() => settings({ WRS_PDF_INPUT_LIMIT_BYTES: '100' }), /WRS_PDF_INPUT_LIMIT_BYTES/);
+    assert.throws(() => settings({ WRS_PDF_INPUT_LIMIT_BYTES: '1.5e4' }), /WRS_PDF_INPUT_LIMIT_BYTES/);
   });
 });
 

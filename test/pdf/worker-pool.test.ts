@@ -15,6 +15,7 @@ import { invoiceTemplate, minimalTemplate } from './fixtures/templates.js';
 const STALLING_WORKER = new URL('./fixtures/stalling-worker.ts', import.meta.url).href;
 
 const request = (overrides: Partial<RenderRequest> = {}): RenderRequest => ({
+  companyId: 'acme',
   template: minimalTemplate(),
   inputs: { title: 'Hello' },
   title: 'test',
@@ -71,13 +72,77 @@ describe('worker-pool PDF renderer', () => {
     assert.equal(next.pages, 1);
   });
 
+  it('starts the next render\'s clock only once the thread replacing a timed-out one has loaded', async () => {
+    const pool = renderer({
+      workers: 1,
+      timeoutMs: 1000,
+      queueTimeoutMs: 30_000,
+      workerFile: new URL('./fixtures/slow-start-worker.ts', import.meta.url).href,
+    });
+    await pool.render(request());
+    const stuck = pool.render(request({ companyId: 'a', inputs: { title: 'hang' } }));
+    const next = pool.render(request({ companyId: 'b', inputs: { title: 'fine' } }));
+    await assert.rejects(stuck, RenderTimeoutError);
+    assert.equal((await next).pages, 1);
+  });
+
   it('refuses renders beyond the queue limit as unavailable', async () => {
-    const pool = renderer({ workers: 1, timeoutMs: 500, maxQueue: 1, workerFile: STALLING_WORKER });
+    const pool = renderer({ workers: 1, timeoutMs: 500, queueTimeoutMs: 10_000, maxQueue: 1, workerFile: STALLING_WORKER });
     const results = await Promise.allSettled(
       [1, 2, 3].map(() => pool.render(request({ inputs: { title: 'hang' } }))),
     );
     const reasons = results.map((result) => (result.status === 'rejected' ? (result.reason as Error).name : 'fulfilled'));
     assert.deepEqual(reasons.sort(), ['RenderTimeoutError', 'RenderTimeoutError', 'RendererUnavailableError']);
+  });
+
+  it('counts a render\'s timeout from the moment it has a thread, not while it waits for one', async () => {
+    // Four renders of 400 ms on one thread: the last waits 1200 ms, more than the timeout, and still renders.
+    const pool = renderer({ workers: 1, timeoutMs: 1500, queueTimeoutMs: 30_000, workerFile: STALLING_WORKER });
+    await pool.render(request());
+    const results = await Promise.allSettled([1, 2, 3, 4].map(() => pool.render(request({ inputs: { title: 'slow:400' } }))));
+    assert.deepEqual(
+      results.map((result) => (result.status === 'rejected' ? (result.reason as Error).name : 'fulfilled')),
+      ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled'],
+    );
+  });
+
+  it('refuses a render that waited for a thread longer than the queue timeout as unavailable', async () => {
+    const pool = renderer({ workers: 1, timeoutMs: 10_000, queueTimeoutMs: 200, workerFile: STALLING_WORKER });
+    await pool.render(request());
+    const busy = pool.render(request({ companyId: 'slowco', inputs: { title: 'slow:1500' } }));
+    await assert.rejects(pool.render(request({ companyId: 'other' })), (error: unknown) => {
+      assert.ok(error instanceof RendererUnavailableError);
+      assert.match(error.message, /no PDF render thread was free within 200 ms/);
+      return true;
+    });
+    assert.equal((await busy).pages, 1);
+  });
+
+  it('gives another company the next free thread, ahead of the renders one company queued before it', async () => {
+    const pool = renderer({ workers: 1, timeoutMs: 10_000, queueTimeoutMs: 30_000, workerFile: STALLING_WORKER });
+    await pool.render(request());
+    const finished: string[] = [];
+    const track = (label: string, companyId: string, title: string) =>
+      pool.render(request({ companyId, inputs: { title } })).then(() => finished.push(label));
+    const flood = [1, 2, 3, 4, 5].map((n) => track(`a${n}`, 'a', 'slow:300'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await Promise.all([...flood, track('b', 'b', 'quick')]);
+    assert.deepEqual(finished, ['a1', 'b', 'a2', 'a3', 'a4', 'a5']);
+  });
+
+  it('keeps room in a full queue for a company with fewer renders waiting than the busiest', async () => {
+    const pool = renderer({ workers: 1, timeoutMs: 10_000, queueTimeoutMs: 30_000, maxQueue: 3, workerFile: STALLING_WORKER });
+    await pool.render(request());
+    const outcome = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'rendered',
+        (error: Error) => error.name,
+      );
+    const flood = [1, 2, 3, 4].map(() => outcome(pool.render(request({ companyId: 'a', inputs: { title: 'slow:300' } }))));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const other = outcome(pool.render(request({ companyId: 'b' })));
+    assert.equal(await other, 'rendered');
+    assert.deepEqual(await Promise.all(flood), ['rendered', 'rendered', 'rendered', 'RendererUnavailableError']);
   });
 
   it('reports a worker that cannot start as unavailable, and tries again on the next render', async () => {

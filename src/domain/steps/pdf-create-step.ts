@@ -4,7 +4,7 @@ import { RenderRejectedError, type PdfRenderer } from '../../providers/pdf/pdf-r
 import type { FileService, StoredFile } from '../files/file-service.js';
 import type { TemplateService } from '../templates/template-service.js';
 import { checkPdfFilename } from './pdf-filename.js';
-import { recordInputs, type StepRecordFinder } from './record-inputs.js';
+import { inputBytes, recordInputs, type StepRecordFinder } from './record-inputs.js';
 import { renderFailure } from '../templates/render-failure.js';
 
 export const PDF_CONTENT_TYPE = 'application/pdf';
@@ -40,21 +40,36 @@ export function createPdfCreateStep(deps: {
   findRecord: StepRecordFinder;
   templates: TemplateService;
   renderer: PdfRenderer;
+  /** Largest record data a render takes in (WRS_PDF_INPUT_LIMIT_BYTES): render time grows faster than it. */
+  inputLimitBytes: number;
   files: FileService;
   clock: Clock;
 }) {
-  const { findRecord, templates, renderer, files, clock } = deps;
+  const { findRecord, templates, renderer, inputLimitBytes, files, clock } = deps;
   return async function runPdfCreate(companyId: string, recordId: string, inputs: PdfCreateInputs): Promise<StoredFile> {
     const record = await findRecord(companyId, recordId);
     if (!record) throw notFound(`no record '${recordId}'`);
     const template = await templates.find(companyId, inputs.templateId);
     if (!template) throw new AppError(400, 'template_not_found', `no template '${inputs.templateId}'`);
 
+    const values = recordInputs(record);
+    const sizeBytes = inputBytes(values);
+    if (sizeBytes > inputLimitBytes) {
+      throw new AppError(
+        422,
+        'validation_failed',
+        `record '${recordId}' has ${sizeBytes} bytes of data (field names and values, UTF-8); ` +
+          `a PDF render takes at most ${inputLimitBytes} bytes (WRS_PDF_INPUT_LIMIT_BYTES)`,
+        { details: { size_bytes: sizeBytes, limit_bytes: inputLimitBytes } },
+      );
+    }
+
     let rendered;
     try {
       rendered = await renderer.render({
+        companyId,
         template,
-        inputs: recordInputs(record),
+        inputs: values,
         title: inputs.pdfFilename.replace(/\.pdf$/i, ''),
         createdAt: clock.now().toISOString(),
       });

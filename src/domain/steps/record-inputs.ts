@@ -31,3 +31,10 @@ function stringify(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return JSON.stringify(value);
 }
+
+/** The size of what a render takes in: every name and value, in UTF-8 bytes. */
+export function inputBytes(inputs: Record<string, string>): number {
+  let bytes = 0;
+  for (const [name, value] of Object.entries(inputs)) bytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+  return bytes;
+}

@@ -49,7 +49,7 @@ export function createTemplateService(deps: {
       const at = clock.now().toISOString();
       let pages: number;
       try {
-        ({ pages } = await renderer.render({ template, inputs: await sampleInputs(template), title: templateId, createdAt: at }));
+        ({ pages } = await renderer.render({ companyId, template, inputs: await sampleInputs(template), title: templateId, createdAt: at }));
       } catch (error) {
         if (error instanceof RenderRejectedError) throw invalidBody(`the template cannot render: ${error.reason}`);
         throw renderFailure(error);

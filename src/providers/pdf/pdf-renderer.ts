@@ -1,4 +1,6 @@
 export interface RenderRequest {
+  /** Whose render this is: threads are shared fairly between companies. */
+  companyId: string;
   /** A pdfme template `{basePdf, schemas}`. */
   template: unknown;
   /** Values by schema name. */
@@ -12,7 +14,7 @@ export interface RenderedPdf {
   bytes: Uint8Array;
   pages: number;
   sha256: string;
-  /** Wall time from submission to result, queueing included. */
+  /** Wall time of the render on its thread, waiting for a thread excluded. */
   renderMs: number;
 }
 

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
+import { createRoundRobinSlots, SlotRefusedError } from '../../lib/round-robin-slots.js';
 import {
   RenderRejectedError,
   RendererUnavailableError,
@@ -13,9 +14,14 @@ import type { RenderOutcome, RenderTask } from './render-task.js';
 export interface WorkerPoolRendererOptions {
   /** Worker threads; defaults to the CPU count. */
   workers?: number | undefined;
-  /** Per render, queueing included; a render past it is aborted and its thread replaced. */
+  /** Per render, from the moment it has a thread; a render past it is aborted and its thread replaced. */
   timeoutMs: number;
-  /** Renders that may wait for a thread; more are refused as unavailable. Default 32 per thread. */
+  /** Longest wait for a thread; past it the render is refused as unavailable. Default: timeoutMs. */
+  queueTimeoutMs?: number | undefined;
+  /**
+   * Renders that may wait for a thread, all companies together; more are refused as unavailable
+   * (a company with fewer waiting than the busiest takes the busiest's newest place). Default 32 per thread.
+   */
   maxQueue?: number;
   /** How long the threads may take to start (load pdfme) before renders fail as unavailable. */
   startupTimeoutMs?: number;
@@ -38,12 +44,19 @@ const WORKER_FILE = new URL(`./render-worker${import.meta.url.endsWith('.ts') ? 
  * Renders in a piscina pool of worker threads so that the event loop keeps serving requests
  * while PDFs render. The pool starts on the first render (a process that never renders never
  * pays for the threads), and every thread loads pdfme before the first render's clock starts.
+ * Threads are shared between companies round-robin: a render waits for a thread in its
+ * company's queue (never in piscina's), so its timeout counts the render alone and one
+ * company's renders never hold back another's for longer than one render per thread.
  */
 export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): PdfRenderer & { threadsRunning(): number } {
   const workers = options.workers ?? availableParallelism();
-  // piscina's own maxQueue does not count abortable tasks (every render here has a timeout
-  // signal), so the limit is kept here: renders running or waiting.
-  const maxInFlight = workers + (options.maxQueue ?? workers * 32);
+  const queueTimeoutMs = options.queueTimeoutMs ?? options.timeoutMs;
+  const startupTimeoutMs = options.startupTimeoutMs ?? 60_000;
+  const threads = createRoundRobinSlots({
+    slots: workers,
+    maxWaiting: options.maxQueue ?? workers * 32,
+    waitTimeoutMs: queueTimeoutMs,
+  });
   let inFlight = 0;
   let pool: Piscina<RenderTask, RenderOutcome> | undefined;
   let ready: Promise<void> | undefined;
@@ -75,7 +88,7 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
     // Without a listener an 'error' event would take the whole process down.
     created.on('error', (error: unknown) => options.onPoolError?.(error));
     pool = created;
-    const signal = AbortSignal.timeout(options.startupTimeoutMs ?? 60_000);
+    const signal = AbortSignal.timeout(startupTimeoutMs);
     const warmups = Array.from({ length: workers }, () =>
       created.run(undefined as unknown as RenderTask, { name: 'warmup', signal }),
     );
@@ -100,7 +113,6 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
     threadsRunning: () => pool?.threads.length ?? 0,
 
     async render(request) {
-      if (inFlight >= maxInFlight) throw new RendererUnavailableError('too many PDF renders are waiting; retry shortly');
       inFlight += 1;
       clearTimeout(idleTimer);
       try {
@@ -123,6 +135,51 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
 
   async function renderInPool(request: RenderRequest): Promise<RenderedPdf> {
     await start();
+    let release: (() => void) | undefined = await waitForThread(request.companyId);
+    try {
+      return await renderOnThread(request);
+    } catch (error) {
+      if (error instanceof RenderTimeoutError) {
+        releaseWhenReplaced(release);
+        release = undefined;
+      }
+      throw error;
+    } finally {
+      release?.();
+    }
+  }
+
+  /**
+   * A render past its timeout has its thread terminated and replaced; the thread is handed on
+   * only once the replacement has loaded pdfme, so that the next render's clock does not run
+   * while it starts.
+   */
+  function releaseWhenReplaced(release: () => void): void {
+    const running = pool;
+    if (!running) return release();
+    // piscina announces a replacement thread once it has loaded the worker module.
+    const handOn = (): void => {
+      clearTimeout(fallback);
+      running.off('workerCreate', handOn);
+      release();
+    };
+    const fallback = setTimeout(handOn, startupTimeoutMs);
+    fallback.unref();
+    running.once('workerCreate', handOn);
+  }
+
+  async function waitForThread(companyId: string): Promise<() => void> {
+    try {
+      return await threads.acquire(companyId);
+    } catch (error) {
+      if (error instanceof SlotRefusedError && error.reason === 'wait_timeout') {
+        throw new RendererUnavailableError(`no PDF render thread was free within ${queueTimeoutMs} ms; retry shortly`);
+      }
+      throw new RendererUnavailableError('too many PDF renders are waiting; retry shortly', { cause: error });
+    }
+  }
+
+  async function renderOnThread(request: RenderRequest): Promise<RenderedPdf> {
     const running = pool;
     if (!running || closed) throw new RendererUnavailableError('the PDF renderer is shutting down');
     const started = performance.now();
