@@ -62,3 +62,6 @@ function firstInvalidByte(bytes: Uint8Array): number {
   }
   return failsAt;
 }
+
+/** At most `max` characters of a name echoed in a message (an error body must not grow with the input). */
+export const clipped = (text: string, max = 200): string => (text.length > max ? `${text.slice(0, max)}...` : text);
