@@ -44,7 +44,7 @@ describeEachDatabase('request bodies: UTF-8 only, identity only, the media types
       assert.equal(created.fields.Borrower, 'René');
     });
 
-    it('are a 400 on the operator's JSON routes too: record types, tokens, templates, checks', async () => {
+    it('are a 400 on the JSON routes of the operator too: record types, tokens, templates, checks', async () => {
       const cases: InjectOptions[] = [
         { method: 'PUT', url: '/admin/v1/companies/acme/record-types/other' },
         { method: 'POST', url: '/admin/v1/tokens' },
