@@ -2,6 +2,7 @@ import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:
 import { payloadTooLarge } from '../errors/app-error.js';
 import type { JsonItemsFormat } from '../lib/json-items.js';
 import { unstorableTextError } from '../http/plugins/text-input.js';
+import { decodeUtf8, InvalidUtf8Error } from '../lib/text.js';
 
 /** A file the CLI was given cannot be read, or is not what it must be; reported as it is, exit 1. */
 export class InputFileError extends Error {}
@@ -39,7 +40,7 @@ export interface ReadOptions {
   readonly onBytes?: (bytes: number) => void;
 }
 
-/** Reads a whole text file (UTF-8, as an HTTP body is decoded), within the route's size limit. */
+/** Reads a whole text file (strict UTF-8, as an HTTP body is decoded), within the route's size limit. */
 export async function readTextFile(path: string, options: ReadOptions): Promise<string> {
   const size = fileSize(path);
   if (size > options.limitBytes) {
@@ -56,7 +57,12 @@ export async function readTextFile(path: string, options: ReadOptions): Promise<
   } catch (error) {
     throw new InputFileError(`cannot read ${path}: ${(error as Error).message}`);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  try {
+    return decodeUtf8(Buffer.concat(chunks));
+  } catch (error) {
+    if (error instanceof InvalidUtf8Error) throw new InputFileError(`${path}: not valid UTF-8 (at byte ${error.offset})`);
+    throw error;
+  }
 }
 
 /**

@@ -96,7 +96,7 @@ export function describeAppError(error: AppError, subject?: string): string {
 function describeItem(item: unknown): string {
   if (typeof item === 'string') return item;
   const { index, field, message } = (item ?? {}) as Record<string, unknown>;
-  if (typeof index === 'number' && typeof field === 'string' && typeof message === 'string') return `[${index}].${field} ${message}`;
+  if (typeof index === 'number' && typeof message === 'string') return `[${index}]${typeof field === 'string' ? `.${field}` : ''} ${message}`;
   return JSON.stringify(item);
 }
 

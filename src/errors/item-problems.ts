@@ -29,13 +29,15 @@ export function namesWithMore(names: readonly string[], separator = ', '): strin
 
 /**
  * The 400 refusing a whole batch: every problem found, at once, as `errors: [{index, field,
- * message}]` (at most MAX_LISTED_PROBLEMS of them) with `error_count` the total.
+ * message}]` (at most MAX_LISTED_PROBLEMS of them) with `error_count` the total. A reader that
+ * keeps only the first problems of a stream (so as not to hold them all) gives their `total`.
  */
-export function batchRefused(summary: string, problems: readonly ItemProblem[]): AppError {
-  const { listed, more } = boundedList(problems);
+export function batchRefused(summary: string, problems: readonly ItemProblem[], total = problems.length): AppError {
+  const { listed } = boundedList(problems);
+  const more = total - listed.length;
   const described = listed.map((problem) => `[${problem.index}]${problem.field ? `.${problem.field}` : ''} ${problem.message}`);
   return invalidBody(
-    `${summary}: ${problems.length} problem(s): ${described.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`,
-    { errors: listed, error_count: problems.length },
+    `${summary}: ${total} problem(s): ${described.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`,
+    { errors: listed, error_count: total },
   );
 }

@@ -5,6 +5,7 @@ import { uuidv7 } from '../lib/ids.js';
 import { AJV_CUSTOM_OPTIONS } from './body-check.js';
 import { frameworkErrorHandler, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './error-handler.js';
 import { registerAdminAuthentication } from './plugins/admin-auth.js';
+import { registerBodyMediaRules } from './plugins/body-media.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { registerCompanyPathRule } from './plugins/company-path.js';
 import { registerCors } from './plugins/cors.js';
@@ -61,6 +62,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
+  registerBodyMediaRules(app);
   registerTextInputRules(app);
   registerSecurityHeaders(app, ctx.config.browser);
   registerDraining(app);

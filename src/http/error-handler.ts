@@ -1,15 +1,21 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, invalidBody, notFound, serviceUnavailable } from '../errors/app-error.js';
 import { databaseUnavailability } from '../storage/database-errors.js';
+import { unsupportedMediaType } from './plugins/body-media.js';
 import { bodyValidationError, queryValidationError } from './validation-errors.js';
 
 /** Fastify's own error codes, mapped onto the service's error model. */
-const FASTIFY_ERRORS: Record<string, (error: FastifyError) => AppError> = {
+const FASTIFY_ERRORS: Record<string, (error: FastifyError, request: FastifyRequest) => AppError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new AppError(413, 'payload_too_large', 'request body is too large'),
   FST_ERR_CTP_INVALID_JSON_BODY: (error) => invalidBody(`malformed JSON body: ${error.message}`),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => invalidBody('request body is empty; send a JSON object'),
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: (error) =>
-    new AppError(415, 'unsupported_media_type', `unsupported content type: ${error.message}`),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: (_error, request) => {
+    const contentType = request.headers['content-type'];
+    return unsupportedMediaType(
+      request,
+      contentType === undefined ? 'the request has a body but no Content-Type' : `unsupported content type '${contentType.slice(0, 200)}'`,
+    );
+  },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => invalidBody('Content-Length does not match the body'),
 };
 
@@ -79,7 +85,7 @@ function toAppError(error: FastifyError, request: FastifyRequest): AppError {
   if (unavailable === 'busy') return serviceUnavailable('the database is busy; retry shortly', 1);
   if (unavailable === 'unreachable') return serviceUnavailable('the database is unreachable; retry shortly', 1);
   const mapped = error.code ? FASTIFY_ERRORS[error.code] : undefined;
-  if (mapped) return mapped(error);
+  if (mapped) return mapped(error, request);
   const status = error.statusCode ?? 500;
   if (status === 413) return new AppError(413, 'payload_too_large', 'request body is too large');
   if (status >= 400 && status < 500) return invalidBody(error.message);

@@ -1,17 +1,23 @@
-import { StringDecoder } from 'node:string_decoder';
+import { decodeUtf8, InvalidUtf8Error } from './text.js';
 
 /**
  * Reads a stream of JSON values one at a time, without holding the whole body: either
  * NDJSON (one value per line) or one JSON array. Each value carries its position, so that a
  * caller can name the bad one: the 1-based line of NDJSON, the 0-based index in an array.
+ *
+ * Items are found in the bytes (newlines; brackets, braces, commas and quotes, which UTF-8
+ * never uses inside a multi-byte character), then each item is decoded strictly and parsed
+ * on its own: an item that is not UTF-8 or not JSON is reported as an item `problem`, and
+ * reading goes on, so that a caller can list every bad item. Only a body whose structure is
+ * broken (not an array, an array cut short) ends the reading, with a JsonItemsError.
  */
 export type JsonItemsFormat = 'ndjson' | 'array';
 
-export interface JsonItem {
-  readonly value: unknown;
-  /** Line number (NDJSON, 1-based) or array index (0-based). */
-  readonly position: number;
-}
+export type JsonItem =
+  /** Line number (NDJSON, 1-based) or array index (0-based), and the value there. */
+  | { readonly position: number; readonly value: unknown }
+  /** Why the item at `position` could not be read. */
+  | { readonly position: number; readonly problem: string };
 
 /** The message says what is wrong; the caller names the place from `position`. */
 export class JsonItemsError extends Error {
@@ -25,7 +31,7 @@ export class JsonItemsError extends Error {
   }
 }
 
-/** Where the text comes from: a stream, or chunks already in memory. */
+/** Where the bytes come from: a stream, or chunks already in memory. */
 export type ByteSource = AsyncIterable<Buffer | string> | Iterable<Buffer | string>;
 
 /** Media types read as NDJSON; `application/json` is read as one array. */
@@ -35,54 +41,61 @@ export function readJsonItems(source: ByteSource, format: JsonItemsFormat): Asyn
   return format === 'ndjson' ? readNdjson(source) : readJsonArray(source);
 }
 
-async function* decoded(source: ByteSource): AsyncGenerator<string> {
-  const decoder = new StringDecoder('utf8');
+async function* byteChunks(source: ByteSource): AsyncGenerator<Buffer> {
   for await (const chunk of source) {
-    const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
-    if (text) yield text;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    if (bytes.length > 0) yield bytes;
   }
-  const rest = decoder.end();
-  if (rest) yield rest;
 }
 
-function parse(text: string, position: number): unknown {
+/** The text of an item, or why it has none; `offset` is where the item starts in the body. */
+function decodeItem(bytes: Buffer, offset: number): { text: string } | { problem: string } {
   try {
-    return JSON.parse(text);
+    return { text: decodeUtf8(bytes) };
   } catch (error) {
-    throw new JsonItemsError(`malformed JSON (${(error as Error).message})`, position);
+    if (!(error instanceof InvalidUtf8Error)) throw error;
+    return { problem: `not valid UTF-8 (at byte ${offset + error.offset} of the body)` };
   }
 }
+
+function parseItem(text: string, position: number): JsonItem {
+  try {
+    return { position, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { position, problem: `malformed JSON (${(error as Error).message})` };
+  }
+}
+
+const NEWLINE = 0x0a;
+const RETURN = 0x0d;
 
 async function* readNdjson(source: ByteSource): AsyncGenerator<JsonItem> {
-  let pending = '';
+  let pending: Buffer[] = [];
   let line = 0;
-  const item = (raw: string): JsonItem | null => {
+  let lineStart = 0;
+  const item = (raw: Buffer): JsonItem | null => {
     line++;
-    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (text.trim() === '') return null;
-    return { value: parse(text, line), position: line };
+    const offset = lineStart;
+    lineStart += raw.length + 1;
+    const bytes = raw.length > 0 && raw[raw.length - 1] === RETURN ? raw.subarray(0, -1) : raw;
+    const decoded = decodeItem(bytes, offset);
+    if ('problem' in decoded) return { position: line, problem: decoded.problem };
+    if (decoded.text.trim() === '') return null;
+    return parseItem(decoded.text, line);
   };
-  for await (const chunk of decoded(source)) {
+  for await (const chunk of byteChunks(source)) {
     let start = 0;
-    let newline = chunk.indexOf('\n');
-    if (newline === -1) {
-      pending += chunk;
-      continue;
-    }
-    let first = pending + chunk.slice(0, newline);
-    pending = '';
-    for (;;) {
-      const parsed = item(first);
+    for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = chunk.indexOf(NEWLINE, start)) {
+      const piece = chunk.subarray(start, newline);
+      const parsed = item(pending.length > 0 ? Buffer.concat([...pending, piece]) : piece);
+      pending = [];
       if (parsed) yield parsed;
       start = newline + 1;
-      newline = chunk.indexOf('\n', start);
-      if (newline === -1) break;
-      first = chunk.slice(start, newline);
     }
-    pending = chunk.slice(start);
+    if (start < chunk.length) pending.push(chunk.subarray(start));
   }
-  if (pending !== '') {
-    const parsed = item(pending);
+  if (pending.length > 0) {
+    const parsed = item(Buffer.concat(pending));
     if (parsed) yield parsed;
   }
 }
@@ -96,28 +109,34 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const SPACE = 0x20;
 const TAB = 0x09;
-const NEWLINE = 0x0a;
-const RETURN = 0x0d;
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 const isWhitespace = (c: number): boolean => c === SPACE || c === NEWLINE || c === RETURN || c === TAB;
 
 /**
  * Splits a top-level JSON array into its elements by tracking nesting and strings, then
- * parses each element with JSON.parse: the scanner only finds boundaries, the parser judges.
+ * decodes and parses each element on its own: the scanner only finds boundaries, the
+ * decoder and the parser judge.
  */
 async function* readJsonArray(source: ByteSource): AsyncGenerator<JsonItem> {
   type State = 'start' | 'first' | 'item' | 'next' | 'end';
   let state: State = 'start';
   let index = 0;
-  let item = '';
+  let itemParts: Buffer[] = [];
+  let itemOffset = 0;
+  let chunkOffset = 0;
   let depth = 0;
   let inString = false;
   let escaped = false;
 
-  for await (const chunk of decoded(source)) {
+  for await (let chunk of byteChunks(source)) {
+    if (chunkOffset === 0 && chunk.subarray(0, 3).equals(BOM)) {
+      chunk = chunk.subarray(3);
+      chunkOffset = 3;
+    }
     let itemStart = state === 'item' ? 0 : -1;
     for (let i = 0; i < chunk.length; i++) {
-      const c = chunk.charCodeAt(i);
+      const c = chunk[i]!;
       if (state === 'item') {
         if (inString) {
           if (escaped) escaped = false;
@@ -130,10 +149,12 @@ async function* readJsonArray(source: ByteSource): AsyncGenerator<JsonItem> {
         } else if (depth > 0) {
           if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
         } else if (c === COMMA || c === CLOSE_BRACKET) {
-          item += chunk.slice(itemStart, i);
-          yield { value: parse(item, index), position: index };
+          itemParts.push(chunk.subarray(itemStart, i));
+          const bytes = itemParts.length === 1 ? itemParts[0]! : Buffer.concat(itemParts);
+          const decoded = decodeItem(bytes, itemOffset);
+          yield 'problem' in decoded ? { position: index, problem: decoded.problem } : parseItem(decoded.text, index);
           index++;
-          item = '';
+          itemParts = [];
           itemStart = -1;
           state = c === COMMA ? 'next' : 'end';
         } else if (c === CLOSE_BRACE) {
@@ -155,13 +176,15 @@ async function* readJsonArray(source: ByteSource): AsyncGenerator<JsonItem> {
       } else {
         state = 'item';
         itemStart = i;
+        itemOffset = chunkOffset + i;
         depth = 0;
         inString = false;
         escaped = false;
-        i--; // the item state reads its first character
+        i--; // the item state reads its first byte
       }
     }
-    if (state === 'item') item += chunk.slice(itemStart);
+    if (state === 'item') itemParts.push(chunk.subarray(itemStart));
+    chunkOffset += chunk.length;
   }
   if (state === 'start') throw new JsonItemsError('the body is empty: send a JSON array', null);
   if ((state as State) !== 'end') throw new JsonItemsError("the JSON array ends early: missing ']'", index);

@@ -147,9 +147,9 @@ describe('wrs operator commands', { concurrency: 3 }, () => {
     });
     assert.equal(viaHttp.statusCode, 400);
     assert.equal(refused.stderr.split('\n')[0], `${join(dir, 'bad.ndjson')}: ${viaHttp.json().message}`);
-    assert.match(refused.stderr, /\n {2}- line 2: malformed JSON/);
-    assert.match(refused.stderr, /\n {2}- line 3: .*Amount/);
-    assert.match(refused.stderr, /\n {2}- line 4: unknown property 'bogus'/);
+    assert.match(refused.stderr, /\n {2}- \[1\] line 2: malformed JSON/);
+    assert.match(refused.stderr, /\n {2}- \[2\]\.fields line 3: .*Amount/);
+    assert.match(refused.stderr, /\n {2}- \[3\]\.bogus line 4: is not a property of the Record shape/);
     const nul = await expectExit(1, ['import', 'records', file('nul.ndjson', JSON.stringify({ record_type: 'a\u0000b', status: 's' })), '--company', co]);
     assert.match(nul.stderr, /text may not hold NUL characters or unpaired surrogates; found at line 1 record_type/);
 

@@ -95,7 +95,7 @@ describe('wrs import events / wrs seed demo', () => {
     assert.match(second.stdout, /imported 30 events/);
     const refused = wrs('import', 'events', bad, '--company', 'cli-co');
     assert.equal(refused.status, 1);
-    assert.match(refused.stderr, /line 2: field 'flow_session'.*nothing was stored/);
+    assert.match(refused.stderr, /nothing was stored: 1 problem\(s\): \[1\]\.flow_session line 2: field 'flow_session'/);
     const usage = wrs('import', 'events', ndjson);
     assert.equal(usage.status, 2);
     assert.match(usage.stderr, /--company is required/);

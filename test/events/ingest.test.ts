@@ -29,8 +29,13 @@ describeEachDatabase('POST /admin/v1/companies/:company/events', (kind) => {
     assert.equal(body.code, 'invalid_body');
     for (const part of includes) assert.ok(body.message.includes(part), `${body.message} should mention ${part}`);
     assert.ok(body.message.includes('nothing was stored'), body.message);
-    if (where?.line !== undefined) assert.equal(body.line, where.line);
-    if (where?.index !== undefined) assert.equal(body.index, where.index);
+    // An item at fault is listed as {index, field, message}: the array index, or the line number minus one.
+    const index = where?.line !== undefined ? where.line - 1 : where?.index;
+    if (index !== undefined) {
+      assert.equal(body.error_count, 1, body.message);
+      assert.equal(body.errors[0].index, index);
+      for (const part of includes) assert.ok(body.errors[0].message.includes(part) || body.message.includes(part), part);
+    }
   }
 
   describe('formats', () => {
@@ -177,22 +182,92 @@ describeEachDatabase('POST /admin/v1/companies/:company/events', (kind) => {
     it('names the index of a bad event in an array', async () => {
       const target = fresh();
       const response = await ingest(t, target, [anEvent(), { type: 'x', flow_session: 'one' }, anEvent()]);
-      expectRefused(response, ['event at index 1', "'flow_session'"], { index: 1 });
+      expectRefused(response, ["[1].flow_session field 'flow_session'"], { index: 1 });
+      assert.equal(response.json().errors[0].field, 'flow_session');
       assert.equal(await count(target), 0);
     });
 
     it('stores nothing when the bad event comes after thousands already written', async () => {
       const target = fresh();
       const events = Array.from({ length: 21_000 }, (_, i) => anEvent({ id: `bulk-${i}`, flow_key: `flow-${i % 50}` }));
-      const body = `${events.map((event) => JSON.stringify(event)).join('\n')}\n{"type":"x","excluded":"no"}\n`;
+      const body = `${events.map((event) => JSON.stringify(event)).join('\n')}\n{"type":"x","excluded":"no"}\n{"type":"ok"}\n{"typo":1}\n`;
       assert.ok(body.length > 1_048_576 * 2, 'the body is over the 1 MiB limit of other routes');
-      expectRefused(await post(target, body, 'application/x-ndjson'), ['line 21001'], { line: 21_001 });
+      const refused = await post(target, body, 'application/x-ndjson');
+      assert.equal(refused.statusCode, 400, refused.body);
+      // The transaction is rolled back at the first bad line, and the rest is still read and checked.
+      assert.deepEqual(
+        refused.json().errors.map((error: { index: number; field: string }) => [error.index, error.field]),
+        [
+          [21_000, 'excluded'],
+          [21_002, 'type'],
+        ],
+      );
+      assert.match(refused.json().message, /line 21001: .*line 21003: /);
       assert.equal(await count(target), 0);
       assert.deepEqual(await listIds(t, target, 'flow_key__contains=flow'), []);
 
       const good = await post(target, events.map((event) => JSON.stringify(event)).join('\n'), 'application/x-ndjson');
       assert.deepEqual(good.json(), { ingested: 21_000 });
       assert.equal((await listEvents(t, target, 'limit=10000&page=3')).json().count, 1000);
+    });
+  });
+
+  describe('every bad event at once', () => {
+    it('lists each bad line of NDJSON and each bad index of an array, storing nothing', async () => {
+      const target = fresh();
+      const lines = [anEvent(), { type: 7 }, anEvent(), anEvent(), { type: 'x', when: 1 }].map((event) => JSON.stringify(event));
+      const ndjson = await post(target, `${lines.join('\n')}\n{broken\n`, 'application/x-ndjson');
+      assert.equal(ndjson.statusCode, 400, ndjson.body);
+      const body = ndjson.json();
+      assert.equal(body.code, 'invalid_body');
+      assert.equal(body.error_count, 3);
+      assert.deepEqual(
+        body.errors.map((error: { index: number; field: string | null; message: string }) => [error.index, error.field, error.message.split(':')[0]]),
+        [
+          [1, 'type', 'line 2'],
+          [4, 'when', 'line 5'],
+          [5, null, 'line 6'],
+        ],
+      );
+      assert.match(body.message, /nothing was stored: 3 problem\(s\): \[1\]\.type line 2: /);
+
+      const array = await ingest(t, target, [{ type: 7 }, anEvent(), anEvent(), { type: 'x', excluded: 'no' }]);
+      assert.deepEqual(
+        array.json().errors.map((error: { index: number; field: string }) => [error.index, error.field]),
+        [
+          [0, 'type'],
+          [3, 'excluded'],
+        ],
+      );
+      assert.equal(await count(target), 0);
+    });
+
+    it('lists at most 100 bad lines and counts the rest', async () => {
+      const target = fresh();
+      const lines = Array.from({ length: 250 }, (_, i) => JSON.stringify(i % 2 === 0 ? anEvent() : { type: 'x', bad: i }));
+      const response = await post(target, lines.join('\n'), 'application/x-ndjson');
+      assert.equal(response.statusCode, 400);
+      const body = response.json();
+      assert.equal(body.error_count, 125);
+      assert.equal(body.errors.length, 100);
+      assert.equal(body.errors[99].index, 199);
+      assert.match(body.message, /125 problem\(s\): .* \(and 25 more\)$/);
+      assert.equal(await count(target), 0);
+    });
+
+    it('refuses bytes that are not UTF-8, naming the line and the byte, instead of storing U+FFFD', async () => {
+      const target = fresh();
+      const good = Buffer.from(`${JSON.stringify(anEvent())}\n`);
+      const bad = Buffer.concat([Buffer.from('{"type":"caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]); // Latin-1 é
+      const ndjson = await post(target, Buffer.concat([good, bad, good]) as unknown as string, 'application/x-ndjson');
+      assert.equal(ndjson.statusCode, 400, ndjson.body);
+      assert.deepEqual(ndjson.json().errors, [
+        { index: 1, field: null, message: `line 2: not valid UTF-8 (at byte ${good.length + 12} of the body)` },
+      ]);
+      const array = await post(target, Buffer.concat([Buffer.from('['), bad.subarray(0, -1), Buffer.from(']')]) as unknown as string);
+      assert.equal(array.statusCode, 400, array.body);
+      assert.deepEqual(array.json().errors, [{ index: 0, field: null, message: 'not valid UTF-8 (at byte 13 of the body)' }]);
+      assert.equal(await count(target), 0);
     });
   });
 
@@ -262,7 +337,9 @@ describeEachDatabase('ingest over a real connection', (kind) => {
     // Either the client reads the 400, or the server closed the connection while the client was still sending.
     if (response instanceof Response) {
       assert.equal(response.status, 400);
-      assert.equal(((await response.json()) as { line: number }).line, 2);
+      const body = (await response.json()) as { errors: { index: number; message: string }[]; error_count: number };
+      assert.deepEqual([body.error_count, body.errors[0]!.index], [1, 1]);
+      assert.match(body.errors[0]!.message, /^line 2: /);
     }
     assert.equal((await listEvents(t, 'early')).json().count, 0);
   });

@@ -3,10 +3,17 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { JsonItemsError, readJsonItems, type JsonItem, type JsonItemsFormat } from '../../src/lib/json-items.js';
 
-async function readAll(chunks: (string | Buffer)[], format: JsonItemsFormat): Promise<JsonItem[]> {
-  const items: JsonItem[] = [];
-  for await (const item of readJsonItems(chunks, format)) items.push(item);
+type ReadItem = { position: number; value?: unknown; problem?: string };
+
+async function readAll(chunks: (string | Buffer)[], format: JsonItemsFormat): Promise<ReadItem[]> {
+  const items: ReadItem[] = [];
+  for await (const item of readJsonItems(chunks, format)) items.push(item as JsonItem & ReadItem);
   return items;
+}
+
+/** The items that could not be read, as [position, problem]. */
+async function problems(chunks: (string | Buffer)[], format: JsonItemsFormat): Promise<[number, string][]> {
+  return (await readAll(chunks, format)).flatMap((item) => (item.problem === undefined ? [] : [[item.position, item.problem] as [number, string]]));
 }
 
 async function failure(chunks: (string | Buffer)[], format: JsonItemsFormat): Promise<JsonItemsError> {
@@ -43,7 +50,7 @@ describe('readJsonItems', () => {
         const items = await readAll(cut(text, cuts), 'array');
         assert.deepEqual(
           items.map((item) => item.value),
-          JSON.parse(text),
+          JSON.parse(text) as unknown,
         );
         assert.deepEqual(
           items.map((item) => item.position),
@@ -88,9 +95,12 @@ describe('readJsonItems', () => {
     );
   });
 
-  it('names the place of malformed input', async () => {
-    assert.equal((await failure(['{"a":1}\n{"a":}\n'], 'ndjson')).position, 2);
-    assert.equal((await failure(['[{"a":1},{"a":}]'], 'array')).position, 1);
+  it('names the place of malformed input, reading on past a bad item', async () => {
+    const ndjson = await readAll(['{"a":1}\n{"a":}\n{"a":3}\n[\n'], 'ndjson');
+    assert.deepEqual(ndjson.map((item) => [item.position, item.value ?? 'bad']), [[1, { a: 1 }], [2, 'bad'], [3, { a: 3 }], [4, 'bad']]);
+    assert.match(ndjson[1]!.problem!, /^malformed JSON/);
+    const array = await readAll(['[{"a":1},{"a":},{"a":3},tru]'], 'array');
+    assert.deepEqual(array.map((item) => [item.position, item.value ?? 'bad']), [[0, { a: 1 }], [1, 'bad'], [2, { a: 3 }], [3, 'bad']]);
     assert.equal((await failure(['[1,,2]'], 'array')).position, 1);
     assert.equal((await failure(['[1,]'], 'array')).position, 1);
     assert.equal((await failure(['[{"a":1}}]'], 'array')).position, 0);
@@ -98,6 +108,18 @@ describe('readJsonItems', () => {
     assert.equal((await failure(['{"a":1}'], 'array')).position, null);
     assert.equal((await failure(['[1] 2'], 'array')).position, null);
     assert.equal((await failure(['   '], 'array')).position, null);
+  });
+
+  it('refuses bytes that are not UTF-8 as a problem of their item, naming the byte, and reads on', async () => {
+    const bad = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]); // {"a":"<FF>"}
+    const ndjson = [Buffer.from('{"a":1}\n'), bad, Buffer.from('\n{"a":2}\n')];
+    assert.deepEqual(await problems(ndjson, 'ndjson'), [[2, 'not valid UTF-8 (at byte 14 of the body)']]);
+    assert.deepEqual((await readAll(ndjson, 'ndjson')).map((item) => item.position), [1, 2, 3]);
+    const array = [Buffer.from('[{"a":1}, '), bad, Buffer.from(', {"a":2}]')];
+    assert.deepEqual(await problems(array, 'array'), [[1, 'not valid UTF-8 (at byte 16 of the body)']]);
+    // A truncated character split over two chunks is still one good character.
+    const euro = Buffer.from('["€"]');
+    assert.deepEqual(await readAll([euro.subarray(0, 3), euro.subarray(3)], 'array'), [{ position: 0, value: '€' }]);
   });
 
   it('reads nothing from an empty NDJSON body or an empty array', async () => {

@@ -55,7 +55,7 @@ describeEachDatabase('OpenAPI of the events routes', (kind) => {
     const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     const operation = document.paths['/admin/v1/companies/{company}/events'].post;
     assert.deepEqual(operation.security, [{ operator: [] }]);
-    assert.deepEqual(Object.keys(operation.requestBody.content).sort(), ['application/json', 'application/x-ndjson']);
+    assert.deepEqual(Object.keys(operation.requestBody.content).sort(), ['application/json', 'application/jsonl', 'application/ndjson', 'application/x-ndjson']);
     const item = operation.requestBody.content['application/json'].schema.items;
     assert.deepEqual(item.required, ['type']);
     assert.equal(item.additionalProperties, false);

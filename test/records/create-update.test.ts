@@ -56,6 +56,7 @@ describeEachDatabase('records: create, read, update', (kind) => {
       invalid_fields: ['nope', 'Amount'],
       required_fields: [],
       type_errors: [],
+      error_count: 2,
     });
     assert.ok(body.message.includes('nope'));
   });

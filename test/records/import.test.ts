@@ -139,23 +139,26 @@ describeEachDatabase('records: import (operator API)', (kind) => {
       { id: 'ok-5', record_type: 'uccfiling', status: 'filed', created_at: 'yesterday', linked: { a: 1 }, child_records: {}, parent_record: 5, views: [1] },
     ]);
     const body = expectStatus(response, 400, 'invalid_body');
-    assert.deepEqual(body.problems, [
-      'records[1]: id must be a string of 1 to 200 characters without spaces, "/", "?" or "#"',
-      'records[1]: record_type must be a non-empty string (uccfiling, custom, ...)',
-      "records[2]: unknown property 'extra'",
-      'records[2]: status must be a non-empty string',
-      "records[3]: status 'archived' is not a status of record type 'loan' (new, in_review, done)",
-      "records[3]: fields: 'Nope' is not a field name of type 'loan'",
-      "records[3]: fields: 'Amount' must be a number",
-      "records[4]: views must be [closed, everything], the views of record type 'loan' for status 'done'",
-      "records[5]: id 'ok-1' is also used by records[0]",
-      'records[6]: must be a JSON object in the Record shape',
-      'records[7]: parent_record must be an object or null',
-      'records[7]: child_records must be an array',
-      'records[7]: linked must be an object keyed by source name, each value an object keyed by object name',
-      'records[7]: views must be an array of view IDs',
-      'records[7]: created_at must be an ISO 8601 timestamp',
+    const problem = (index: number, field: string | null, message: string) => ({ index, field, message });
+    assert.deepEqual(body.errors, [
+      problem(1, 'id', 'must be a string of 1 to 200 characters without spaces, "/", "?" or "#"'),
+      problem(1, 'record_type', 'must be a non-empty string (uccfiling, custom, ...)'),
+      problem(2, 'extra', 'is not a property of the Record shape'),
+      problem(2, 'status', 'must be a non-empty string'),
+      problem(3, 'status', "'archived' is not a status of record type 'loan' (new, in_review, done)"),
+      problem(3, 'fields', "'Nope' is not a field name of type 'loan'"),
+      problem(3, 'fields', "'Amount' must be a number"),
+      problem(4, 'views', "must be [closed, everything], the views of record type 'loan' for status 'done'"),
+      problem(5, 'id', "'ok-1' is also the id of records[0]"),
+      problem(6, null, 'must be a JSON object in the Record shape'),
+      problem(7, 'parent_record', 'must be an object or null'),
+      problem(7, 'child_records', 'must be an array'),
+      problem(7, 'linked', 'must be an object keyed by source name, each value an object keyed by object name'),
+      problem(7, 'views', 'must be an array of view IDs'),
+      problem(7, 'created_at', 'must be an ISO 8601 timestamp'),
     ]);
+    assert.equal(body.error_count, 15);
+    assert.match(body.message, /^nothing was imported: 15 problem\(s\): \[1\]\.id must be a string/);
     assert.ok(body.message.startsWith('nothing was imported'));
     expectStatus(await get('ok-1'), 404);
     assert.equal(expectStatus(await t.as('acme', { method: 'GET', url: '/v1/records' }), 200).count, before);
@@ -168,9 +171,10 @@ describeEachDatabase('records: import (operator API)', (kind) => {
       'application/x-ndjson',
     );
     const body = expectStatus(response, 400, 'invalid_body');
-    assert.equal(body.problems.length, 2);
-    assert.match(body.problems[0], /^line 2: malformed JSON/);
-    assert.equal(body.problems[1], 'line 4: status must be a non-empty string');
+    assert.equal(body.error_count, 2);
+    assert.deepEqual([body.errors[0].index, body.errors[0].field], [1, null]);
+    assert.match(body.errors[0].message, /^line 2: malformed JSON/);
+    assert.deepEqual(body.errors[1], { index: 3, field: 'status', message: 'line 4: must be a non-empty string' });
     expectStatus(await get('n-1'), 404);
   });
 
@@ -180,7 +184,7 @@ describeEachDatabase('records: import (operator API)', (kind) => {
       { id: 'ucc-1', record_type: 'uccfiling', status: 'filed' },
     ]);
     const body = expectStatus(response, 400, 'invalid_body');
-    assert.deepEqual(body.problems, ["records[1]: a record with id 'ucc-1' already exists"]);
+    assert.deepEqual(body.errors, [{ index: 1, field: 'id', message: "a record with id 'ucc-1' already exists" }]);
     expectStatus(await get('fresh-1'), 404);
     // The same id in another company is another record.
     expectStatus(await post('globex', [{ id: 'ucc-1', record_type: 'uccfiling', status: 'theirs' }]), 200);
@@ -188,9 +192,43 @@ describeEachDatabase('records: import (operator API)', (kind) => {
     assert.equal(expectStatus(await get('ucc-1'), 200).status, 'filed');
   });
 
+  it('lists at most 100 problems and counts the rest', async () => {
+    const records = Array.from({ length: 30 }, (_, i) => ({ id: `many-${i}`, record_type: 'uccfiling', status: 'filed', a: 1, b: 2, c: 3, d: 4 }));
+    const body = expectStatus(await post('acme', records), 400, 'invalid_body');
+    assert.equal(body.error_count, 120);
+    assert.equal(body.errors.length, 100);
+    assert.deepEqual(body.errors[99], { index: 24, field: 'd', message: 'is not a property of the Record shape' });
+    assert.match(body.message, /\(and 20 more\)$/);
+    expectStatus(await get('many-0'), 404);
+  });
+
+  it('refuses NDJSON lines that are not UTF-8, naming the line and the byte, and the JSON array as a whole', async () => {
+    const good = '{"id":"utf-1","record_type":"uccfiling","status":"filed"}\n';
+    const before = '{"id":"utf-2","record_type":"uccfiling","status":"fil';
+    const bad = Buffer.concat([Buffer.from(before), Buffer.from([0xe9]), Buffer.from('"}')]); // a Latin-1 é
+    const ndjson = await t.admin({
+      method: 'POST',
+      url: '/admin/v1/companies/acme/records',
+      headers: { 'content-type': 'application/x-ndjson' },
+      payload: Buffer.concat([Buffer.from(good), bad]),
+    });
+    const body = expectStatus(ndjson, 400, 'invalid_body');
+    assert.deepEqual(body.errors, [{ index: 1, field: null, message: `line 2: not valid UTF-8 (at byte ${good.length + before.length} of the body)` }]);
+    const array = await t.admin({
+      method: 'POST',
+      url: '/admin/v1/companies/acme/records',
+      headers: { 'content-type': 'application/json' },
+      payload: Buffer.concat([Buffer.from('['), bad, Buffer.from(']')]),
+    });
+    assert.match(expectStatus(array, 400, 'invalid_body').message, new RegExp(`not valid UTF-8 \\(at byte ${1 + before.length}\\)`));
+    expectStatus(await get('utf-1'), 404);
+    expectStatus(await get('utf-2'), 404);
+  });
+
   it('takes only a JSON array or NDJSON', async () => {
     expectStatus(await post('acme', { record_type: 'uccfiling', status: 'filed' }), 400, 'invalid_body');
-    expectStatus(await post('acme', 'record_type=x', 'application/x-www-form-urlencoded'), 415);
+    const form = expectStatus(await post('acme', 'record_type=x', 'application/x-www-form-urlencoded'), 415, 'unsupported_media_type');
+    assert.deepEqual(form.accepted, ['application/json', 'application/x-ndjson', 'application/ndjson', 'application/jsonl']);
     assert.deepEqual(expectStatus(await post('acme', []), 200), { imported: 0 });
   });
 

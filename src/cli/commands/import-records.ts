@@ -3,7 +3,7 @@ import type { ImportEntry } from '../../domain/records/import.js';
 import { invalidBody } from '../../errors/app-error.js';
 import { unstorableTextError } from '../../http/plugins/text-input.js';
 import { IMPORT_BODY_LIMIT_BYTES } from '../../http/routes/records/admin-records-import.js';
-import { NdjsonBody } from '../../http/routes/records/ndjson.js';
+import { importEntries, NdjsonBody } from '../../http/routes/records/ndjson.js';
 import type { CliCommand } from '../command.js';
 import { cliConfig } from '../config-from-env.js';
 import { detectFormat, fileSize, parseJsonDocument, readTextFile } from '../input-file.js';
@@ -11,21 +11,16 @@ import { COMPANY_AND_JSON, positionalsExactly, printResult, reportingFailures, r
 import { createProgressBar, importSummary } from '../progress.js';
 
 /**
- * The entries of an import file, labelled as POST /admin/v1/companies/{company}/records labels
- * the entries of its body (`line 4`, `records[3]`), so that the refusal lists the same problems.
+ * The entries of an import file, read as POST /admin/v1/companies/{company}/records reads its
+ * body, so that the refusal lists the same problems.
  */
-function importEntries(text: string, file: string): ImportEntry[] {
-  if (detectFormat(file) === 'ndjson') {
-    const body = NdjsonBody.parse(text);
-    const unstorable = unstorableTextError(body);
-    if (unstorable) throw unstorable;
-    return body.lines.map((line) =>
-      'error' in line ? { label: `line ${line.line}`, unreadable: line.error } : { label: `line ${line.line}`, value: line.value },
-    );
-  }
-  const body = parseJsonDocument(text, file);
-  if (!Array.isArray(body)) throw invalidBody('send a JSON array of records, or NDJSON with one record per line');
-  return body.map((value: unknown, i) => ({ label: `records[${i}]`, value }));
+async function readImportEntries(text: string, file: string): Promise<ImportEntry[]> {
+  const body = detectFormat(file) === 'ndjson' ? await NdjsonBody.read([text]) : parseJsonDocument(text, file);
+  const unstorable = unstorableTextError(body);
+  if (unstorable) throw unstorable;
+  const entries = importEntries(body);
+  if (!entries) throw invalidBody('send a JSON array of records, or NDJSON with one record per line');
+  return entries;
 }
 
 export const importRecordsCommand: CliCommand = {
@@ -41,7 +36,7 @@ export const importRecordsCommand: CliCommand = {
       const size = fileSize(file);
       const started = performance.now();
       const text = await readTextFile(file, { limitBytes: IMPORT_BODY_LIMIT_BYTES, limitName: 'the limit of a records import' });
-      const entries = importEntries(text, file);
+      const entries = await readImportEntries(text, file);
       await withAppContext(config, async (ctx) => {
         // The bar shows the share of the file's records stored; it stays at 0 while they are checked.
         const storing = createProgressBar(size, 'records');

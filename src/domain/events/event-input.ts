@@ -79,7 +79,16 @@ const STRING_FIELDS = [
 ] as const;
 
 /** Why an ingested event was refused; the caller names its line or index. */
-export class EventInputError extends Error {}
+export class EventInputError extends Error {
+  constructor(
+    message: string,
+    /** The field at fault; null when the event as a whole is. */
+    readonly field: string | null = null,
+  ) {
+    super(message);
+    this.name = 'EventInputError';
+  }
+}
 
 /**
  * Checks one ingested event against the Event schema and completes it: a missing id becomes a
@@ -92,15 +101,15 @@ export function createEventNormalizer(companyId: string, clock: Clock): (input: 
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       throw new EventInputError('must be a JSON object (an event)');
     }
-    if (!checker.Check(input)) throw new EventInputError(describeFirstError(input));
+    if (!checker.Check(input)) throw firstSchemaError(input);
     const event = input as IngestedEventValue;
     if (event.company_id !== undefined && event.company_id !== companyId) {
-      throw new EventInputError(`company_id '${event.company_id}' is not the company of the path ('${companyId}')`);
+      throw new EventInputError(`company_id '${event.company_id.slice(0, 200)}' is not the company of the path ('${companyId}')`, 'company_id');
     }
     for (const field of STRING_FIELDS) {
       const value = event[field];
       if (typeof value === 'string' && !isStorableText(value)) {
-        throw new EventInputError(`field '${field}' contains a NUL character or an unpaired surrogate`);
+        throw new EventInputError(`field '${field}' contains a NUL character or an unpaired surrogate`, field);
       }
     }
     return {
@@ -139,15 +148,17 @@ function timestamp(value: string | undefined, field: string): string | undefined
     if (!Number.isNaN(millis) && new Date(millis).toISOString() === value) return value;
   }
   const parsed = parseTimestampFilter(value);
-  if (!parsed) throw new EventInputError(`field '${field}' must be an ISO 8601 date or date-time with Z or an offset: got '${value}'`);
+  if (!parsed) {
+    throw new EventInputError(`field '${field}' must be an ISO 8601 date or date-time with Z or an offset: got '${value.slice(0, 80)}'`, field);
+  }
   return parsed.iso;
 }
 
-function describeFirstError(input: unknown): string {
+function firstSchemaError(input: unknown): EventInputError {
   const error = checker.Errors(input).First();
-  if (!error) return 'is not a valid event';
+  if (!error) return new EventInputError('is not a valid event');
   const field = error.path.split('/')[1] ?? '';
-  if (error.type === ValueErrorType.ObjectAdditionalProperties) return `unknown field '${field}'`;
-  if (error.type === ValueErrorType.ObjectRequiredProperty) return `missing field '${field}'`;
-  return `field '${field}' must be ${expected(field)}: got ${JSON.stringify(error.value)?.slice(0, 80)}`;
+  if (error.type === ValueErrorType.ObjectAdditionalProperties) return new EventInputError(`unknown field '${field.slice(0, 200)}'`, field.slice(0, 200));
+  if (error.type === ValueErrorType.ObjectRequiredProperty) return new EventInputError(`missing field '${field}'`, field);
+  return new EventInputError(`field '${field}' must be ${expected(field)}: got ${JSON.stringify(error.value)?.slice(0, 80)}`, field);
 }

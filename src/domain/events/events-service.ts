@@ -1,6 +1,7 @@
-import { AppError, invalidBody } from '../../errors/app-error.js';
+import { invalidBody } from '../../errors/app-error.js';
+import { batchRefused, MAX_LISTED_PROBLEMS, type ItemProblem } from '../../errors/item-problems.js';
 import type { Clock } from '../../lib/clock.js';
-import { JsonItemsError, readJsonItems, type ByteSource, type JsonItemsFormat } from '../../lib/json-items.js';
+import { JsonItemsError, readJsonItems, type ByteSource, type JsonItem, type JsonItemsFormat } from '../../lib/json-items.js';
 import type { EventsRepository } from '../../storage/repositories/events-repository.js';
 import { createEventNormalizer, EventInputError } from './event-input.js';
 import { parseEventQuery, type EventQueryParams } from './event-query.js';
@@ -17,8 +18,8 @@ export interface EventsService {
   list(companyId: string, params: EventQueryParams): Promise<StoredEvent[]>;
   /**
    * Reads events from a stream (NDJSON or one JSON array), completes and stores them in one
-   * transaction, and returns how many were read. A bad event is a 400 naming its line or
-   * index, and nothing of the stream is stored.
+   * transaction, and returns how many were read. Bad events refuse the whole stream: one 400
+   * listing every one of them (line or index, field, what is wrong), and nothing is stored.
    */
   ingest(companyId: string, source: ByteSource, options: IngestOptions): Promise<number>;
   hasEvents(companyId: string): Promise<boolean>;
@@ -35,6 +36,8 @@ export interface EventsServiceDependencies {
  */
 const READ_AHEAD_EVENTS = 20_000;
 const WRITE_BATCH_EVENTS = 5000;
+/** Thrown inside the transaction to roll it back once a bad event is found. */
+const ROLL_BACK = Symbol('roll back');
 
 export function createEventsService({ repository, clock }: EventsServiceDependencies): EventsService {
   return {
@@ -49,46 +52,83 @@ export function createEventsService({ repository, clock }: EventsServiceDependen
     async ingest(companyId, source, { format, onProgress }) {
       const normalize = createEventNormalizer(companyId, clock);
       const items = readJsonItems(source, format);
-      const refused = (reason: string, position: number | null): AppError => {
-        if (position === null) return invalidBody(`${reason}; nothing was stored`);
-        const place = format === 'ndjson' ? `line ${position}` : `event at index ${position}`;
-        return invalidBody(`${place}: ${reason}; nothing was stored`, format === 'ndjson' ? { line: position } : { index: position });
+      // Only the first problems are kept (an answer lists no more), the rest are counted.
+      const problems: ItemProblem[] = [];
+      let problemCount = 0;
+      let bodyProblem: string | undefined;
+      let done = false;
+      const addProblem = (position: number, field: string | null, message: string) => {
+        problemCount++;
+        if (problems.length >= MAX_LISTED_PROBLEMS) return;
+        problems.push(
+          format === 'ndjson' ? { index: position - 1, field, message: `line ${position}: ${message}` } : { index: position, field, message },
+        );
       };
 
+      const refused = () => problemCount > 0 || bodyProblem !== undefined;
+      /**
+       * Reads up to `size` good events. The first problem ends the batch at once (so that a
+       * transaction is rolled back without waiting for the rest of the body); once refused, a
+       * call reads on to the end, checking every event and keeping none.
+       */
       const readBatch = async (size: number): Promise<StoredEvent[]> => {
         const batch: StoredEvent[] = [];
-        while (batch.length < size) {
-          let next: IteratorResult<{ value: unknown; position: number }>;
+        const clean = !refused();
+        while (!done && batch.length < size && !(clean && refused())) {
+          let next: IteratorResult<JsonItem>;
           try {
             next = await items.next();
           } catch (error) {
-            if (error instanceof JsonItemsError) throw refused(error.message, error.position);
-            throw error;
+            if (!(error instanceof JsonItemsError)) throw error;
+            if (error.position === null) bodyProblem = error.message;
+            else addProblem(error.position, null, error.message);
+            done = true;
+            break;
           }
-          if (next.done) break;
+          if (next.done) {
+            done = true;
+            break;
+          }
+          const item = next.value;
+          if ('problem' in item) {
+            addProblem(item.position, null, item.problem);
+            continue;
+          }
           try {
-            batch.push(normalize(next.value.value));
+            const event = normalize(item.value);
+            if (problemCount === 0) batch.push(event);
           } catch (error) {
-            if (error instanceof EventInputError) throw refused(error.message, next.value.position);
-            throw error;
+            if (!(error instanceof EventInputError)) throw error;
+            addProblem(item.position, error.field, error.message);
           }
         }
-        return batch;
+        return refused() ? [] : batch;
       };
 
       try {
         let batch = await readBatch(READ_AHEAD_EVENTS);
-        if (batch.length === 0) return 0;
         let ingested = 0;
-        await repository.inTransaction(companyId, async (writer) => {
-          while (batch.length > 0) {
-            await writer.write(batch);
-            ingested += batch.length;
-            onProgress?.(ingested);
-            batch = await readBatch(WRITE_BATCH_EVENTS);
-          }
-        });
-        return ingested;
+        if (batch.length > 0) {
+          await repository
+            .inTransaction(companyId, async (writer) => {
+              while (batch.length > 0) {
+                await writer.write(batch);
+                ingested += batch.length;
+                onProgress?.(ingested);
+                batch = await readBatch(WRITE_BATCH_EVENTS);
+              }
+              if (refused()) throw ROLL_BACK;
+            })
+            .catch((error: unknown) => {
+              if (error !== ROLL_BACK) throw error;
+            });
+        }
+        if (!refused()) return ingested;
+        // Rolled back at once; the rest of the body is still read, to name every bad event.
+        await readBatch(Number.POSITIVE_INFINITY);
+        if (problemCount === 0) throw invalidBody(`${bodyProblem}; nothing was stored`);
+        const summary = `${bodyProblem ? `${bodyProblem}, and ` : ''}events refused, nothing was stored`;
+        throw batchRefused(summary, problems, problemCount);
       } finally {
         await items.return(undefined);
       }

@@ -11,7 +11,7 @@ import type { CompiledRecordType } from '../record-types/compiled-type.js';
 import { STATUS_KEY } from '../record-types/compiled-type.js';
 import { isPlainObject } from '../record-types/definition.js';
 import type { RecordTypesService } from '../record-types/record-types-service.js';
-import { importRefused, parseImportedRecords, type ImportEntry } from './import.js';
+import { importProblem, importRefused, parseImportedRecords, type ImportEntry } from './import.js';
 import type { RecordListQuery } from './list-query.js';
 import { CUSTOM_RECORD_TYPE, toRecordResource, type RecordResource } from './record.js';
 import { emptyProblems, recordValidationError } from './validation-error.js';
@@ -165,7 +165,7 @@ export function createRecordsService({ repository, recordTypes, clock }: Records
       const taken = new Set(await repository.existingIds(companyId, rows.map((row) => row.id)));
       if (taken.size > 0) {
         throw importRefused(
-          rows.flatMap((row, i) => (taken.has(row.id) ? [`${entries[i]!.label}: a record with id '${row.id}' already exists`] : [])),
+          rows.flatMap((row, i) => (taken.has(row.id) ? [importProblem(entries[i]!, 'id', `a record with id '${row.id}' already exists`)] : [])),
         );
       }
       await repository.insertMany(companyId, rows, options.onProgress);

@@ -1,4 +1,6 @@
 import { AppError } from '../../errors/app-error.js';
+import { boundedList, namesWithMore } from '../../errors/item-problems.js';
+import { clipped } from '../../lib/text.js';
 
 export interface MissingField {
   uid: string;
@@ -25,19 +27,29 @@ export function hasProblems(problems: RecordValidationProblems): boolean {
   return problems.invalid_fields.length + problems.required_fields.length + problems.type_errors.length > 0;
 }
 
-/** The CreateRecordValidationError body: always all three lists, every problem at once. */
+/**
+ * The CreateRecordValidationError body: always all three lists, every problem at once. Each
+ * list names at most MAX_LISTED_PROBLEMS (an error body must not grow with the input); the
+ * message gives each list's total and `error_count` the total of all three.
+ */
 export function recordValidationError(problems: RecordValidationProblems): AppError {
+  const { invalid_fields: invalid, required_fields: required, type_errors: types } = problems;
   const parts: string[] = [];
-  if (problems.invalid_fields.length) {
-    parts.push(`unknown field IDs: ${problems.invalid_fields.join(', ')}`);
+  if (invalid.length) {
+    parts.push(`${invalid.length} unknown field ID(s): ${namesWithMore(invalid.map((name) => clipped(name)))}`);
   }
-  if (problems.required_fields.length) {
-    parts.push(`missing required fields: ${problems.required_fields.map((f) => `${f.field_name} (${f.uid})`).join(', ')}`);
+  if (required.length) {
+    parts.push(`${required.length} missing required field(s): ${namesWithMore(required.map((f) => `${f.field_name} (${f.uid})`))}`);
   }
-  if (problems.type_errors.length) {
-    parts.push(`wrong types: ${problems.type_errors.map((f) => `${f.field_name} (${f.uid}) expects ${f.expected}`).join(', ')}`);
+  if (types.length) {
+    parts.push(`${types.length} wrong type(s): ${namesWithMore(types.map((f) => `${f.field_name} (${f.uid}) expects ${f.expected}`))}`);
   }
   return new AppError(400, 'validation_failed', `record validation failed: ${parts.join('; ')}`, {
-    details: { ...problems },
+    details: {
+      invalid_fields: boundedList(invalid).listed,
+      required_fields: boundedList(required).listed,
+      type_errors: boundedList(types).listed,
+      error_count: invalid.length + required.length + types.length,
+    },
   });
 }

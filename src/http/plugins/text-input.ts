@@ -1,17 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidBody, invalidQuery, notFound, type AppError } from '../../errors/app-error.js';
-import { isStorableText } from '../../lib/text.js';
+import { boundedList, namesWithMore } from '../../errors/item-problems.js';
+import { clipped, isStorableText } from '../../lib/text.js';
 import { NdjsonBody } from '../routes/records/ndjson.js';
-
-/** At most this many places are named in one answer. */
-const MAX_NAMED = 10;
 
 /**
  * PostgreSQL text cannot hold NUL (the statement fails), and a lone surrogate is not Unicode
  * text (a driver silently stores U+FFFD instead). Both are refused before any handler, so both
  * databases answer alike: a path segment holding one names nothing (404); a query parameter
- * or a JSON body holding one is a 400 naming where. Streamed bodies (event ingest) are checked
- * by their readers.
+ * or a JSON body holding one is a 400 naming where (at most MAX_LISTED_PROBLEMS places, and
+ * how many more). Streamed bodies (event ingest) are checked by their readers.
  */
 export function registerTextInputRules(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
@@ -22,8 +20,8 @@ export function registerTextInputRules(app: FastifyInstance): void {
     const badParams = queryProblems(request);
     if (badParams.length > 0) {
       throw invalidQuery(
-        `query parameters may not hold NUL characters or unpaired surrogates: ${badParams.map((name) => `'${name}'`).join(', ')}`,
-        badParams,
+        `query parameters may not hold NUL characters or unpaired surrogates: ${namesWithMore(badParams.map((name) => `'${clipped(name)}'`))}`,
+        boundedList(badParams).listed,
       );
     }
     const bodyError = unstorableTextError(request.body);
@@ -34,7 +32,7 @@ export function registerTextInputRules(app: FastifyInstance): void {
 /** The 400 for a parsed body (or NdjsonBody) holding text the databases cannot store as it is; also used by the CLI. */
 export function unstorableTextError(body: unknown): AppError | undefined {
   const places = bodyProblems(body);
-  return places.length > 0 ? invalidBody(`text may not hold NUL characters or unpaired surrogates; found at ${places.join(', ')}`) : undefined;
+  return places.length > 0 ? invalidBody(`text may not hold NUL characters or unpaired surrogates; found at ${namesWithMore(places)}`) : undefined;
 }
 
 function queryProblems(request: FastifyRequest): string[] {
@@ -43,12 +41,11 @@ function queryProblems(request: FastifyRequest): string[] {
   for (const [name, value] of Object.entries(query)) {
     const values = Array.isArray(value) ? value : [value];
     if (!isStorableText(name) || values.some((item) => typeof item === 'string' && !isStorableText(item))) names.push(name);
-    if (names.length === MAX_NAMED) break;
   }
   return names;
 }
 
-/** Walks a parsed body without recursion (bodies may nest deeply); names the places at fault. */
+/** Walks a parsed body without recursion (bodies may nest deeply); names every place at fault. */
 function bodyProblems(body: unknown): string[] {
   const stack: Array<[unknown, string]> =
     body instanceof NdjsonBody
@@ -56,10 +53,10 @@ function bodyProblems(body: unknown): string[] {
       : [[body, '']];
   const places: string[] = [];
   const name = (place: string) => (place === '' ? 'the body' : place.replace(/^(line \d+):\.?/, '$1 '));
-  while (stack.length > 0 && places.length < MAX_NAMED) {
+  while (stack.length > 0) {
     const [value, place] = stack.pop()!;
     if (typeof value === 'string') {
-      if (!isStorableText(value)) places.push(name(place));
+      if (!isStorableText(value)) places.push(clipped(name(place)));
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${place}[${i}]`]);
     } else if (value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
@@ -67,10 +64,10 @@ function bodyProblems(body: unknown): string[] {
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, item] = entries[i]!;
         const at = place === '' ? key : `${place}.${key}`;
-        if (!isStorableText(key)) places.push(`a key in ${name(place)}`);
+        if (!isStorableText(key)) places.push(`a key in ${clipped(name(place))}`);
         stack.push([item, at]);
       }
     }
   }
-  return places.slice(0, MAX_NAMED);
+  return places;
 }

@@ -7,6 +7,7 @@ export const ErrorResponse = Type.Object(
     code: Type.String({ description: 'stable machine-readable code, snake_case' }),
     invalid_params: Type.Optional(Type.Array(Type.String(), { description: 'query parameters at fault (400 on queries)' })),
     request_id: Type.Optional(Type.String({ description: 'the x-request-id of a failed request (500)' })),
+    accepted: Type.Optional(Type.Array(Type.String(), { description: 'the media types the route reads (415)' })),
   },
   { additionalProperties: true, $id: 'ErrorResponse', title: 'ErrorResponse' },
 );
@@ -17,6 +18,7 @@ const DESCRIPTIONS: Record<number, string> = {
   403: 'the credential may not do this',
   404: 'not found',
   413: 'payload too large',
+  415: 'unsupported media type, content encoding or charset',
   422: 'understood but cannot be processed',
   429: 'rate limited',
   500: 'internal error',

@@ -9,9 +9,6 @@ import { NDJSON_MEDIA_TYPES } from '../../../lib/json-items.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { IngestParams, IngestResponse } from './schemas.js';
 
-const isNdjson = (contentType: string | undefined): boolean =>
-  NDJSON_MEDIA_TYPES.some((type) => contentType?.toLowerCase().startsWith(type) === true);
-
 /** The client went away mid-body: its own fault, not the service's. */
 const isCutOff = (error: unknown): boolean => {
   const code = (error as { code?: unknown } | null)?.code;
@@ -35,10 +32,11 @@ export const adminEventIngestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
         description:
           'A JSON array of events (application/json) or NDJSON (application/x-ndjson, one event per line), streamed: no ' +
           'body limit. Missing id (UUIDv7), created_at/updated_at (now) and excluded (false) are filled in. One ' +
-          'transaction per request: a bad event is a 400 naming its line (NDJSON) or index (array), and nothing of the ' +
-          'request is stored. An event whose id the company already has replaces it.',
+          'transaction per request: bad events refuse the request with one 400 listing each (errors: [{index, field, ' +
+          'message}], index 0-based, for NDJSON the line number minus one; at most 100 listed, error_count the total), ' +
+          'and nothing of the request is stored. An event whose id the company already has replaces it.',
         tags: ['operator', 'events'],
-        consumes: ['application/json', 'application/x-ndjson'],
+        consumes: ['application/json', ...NDJSON_MEDIA_TYPES],
         params: IngestParams,
         body: Type.Array(IngestedEvent),
         response: { 200: IngestResponse, ...errorResponses(400, 401, 415) },
@@ -52,11 +50,11 @@ export const adminEventIngestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
       if (body === undefined) throw invalidBody('the body is empty: send a JSON array of events or NDJSON');
       try {
         const ingested = await ctx.events.ingest(request.params.company, body.iterator({ destroyOnReturn: false }), {
-          format: isNdjson(request.headers['content-type']) ? 'ndjson' : 'array',
+          format: NDJSON_MEDIA_TYPES.includes(request.mediaType ?? '') ? 'ndjson' : 'array',
         });
         return { ingested };
       } catch (error) {
-        // The rest of a refused body is not read; the connection closes after the answer.
+        // A refused body may not have been read to its end; the connection closes after the answer.
         reply.header('connection', 'close');
         if (isCutOff(error)) throw invalidBody('the request body ended before its end (connection lost); nothing was stored');
         throw error;

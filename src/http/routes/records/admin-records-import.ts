@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
-import type { ImportEntry } from '../../../domain/records/import.js';
 import { invalidBody } from '../../../errors/app-error.js';
 import { CompanyParams } from '../../schemas/company.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { NDJSON_CONTENT_TYPES, NdjsonBody } from './ndjson.js';
+import { importEntries, NDJSON_CONTENT_TYPES, NdjsonBody } from './ndjson.js';
 import { RecordSchema } from './schemas.js';
 
 /** Imports are migrations of whole workboards: far larger than an API call. */
@@ -21,9 +21,9 @@ const ImportedRecord = Type.Partial(RecordSchema, {
 /** Operator API: import records of any kind, all or nothing. */
 export const adminRecordImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   // Encapsulated in this plugin: other routes keep their own parsers.
-  app.addContentTypeParser(NDJSON_CONTENT_TYPES, { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT_BYTES }, (_request, body, done) => {
-    done(null, NdjsonBody.parse(body as string));
-  });
+  app.addContentTypeParser(NDJSON_CONTENT_TYPES, { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT_BYTES }, (_request: FastifyRequest, body: Buffer) =>
+    NdjsonBody.read([body]),
+  );
 
   app.post(
     '/companies/:company/records',
@@ -35,25 +35,18 @@ export const adminRecordImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
         summary: 'Import records of any kind',
         description:
           'A JSON array, or NDJSON (application/x-ndjson, one record per line). All or nothing: any problem refuses the whole ' +
-          'request with a 400 listing the problems; an existing id is a problem.',
+          'request with a 400 listing the problems (errors: [{index, field, message}], index 0-based, for NDJSON the line ' +
+          'number minus one; at most 100 listed, error_count the total); an existing id is a problem.',
         tags: ['operator'],
+        consumes: ['application/json', ...NDJSON_CONTENT_TYPES],
         params: CompanyParams,
         body: Type.Array(ImportedRecord),
-        response: { 200: Type.Object({ imported: Type.Integer() }), ...errorResponses(400, 401, 413) },
+        response: { 200: Type.Object({ imported: Type.Integer() }), ...errorResponses(400, 401, 413, 415) },
       },
     },
     async (request) => {
-      const body: unknown = request.body;
-      let entries: ImportEntry[];
-      if (body instanceof NdjsonBody) {
-        entries = body.lines.map((line) =>
-          'error' in line ? { label: `line ${line.line}`, unreadable: line.error } : { label: `line ${line.line}`, value: line.value },
-        );
-      } else if (Array.isArray(body)) {
-        entries = body.map((value: unknown, i) => ({ label: `records[${i}]`, value }));
-      } else {
-        throw invalidBody('send a JSON array of records, or NDJSON (application/x-ndjson) with one record per line');
-      }
+      const entries = importEntries(request.body);
+      if (!entries) throw invalidBody('send a JSON array of records, or NDJSON (application/x-ndjson) with one record per line');
       const imported = await ctx.records.import(request.params.company, entries);
       return { imported };
     },

@@ -55,9 +55,10 @@ export const CreateRecordValidationError = Type.Object(
   {
     message: Type.String(),
     code: Type.Literal('validation_failed'),
-    invalid_fields: Type.Array(Type.String(), { description: 'field IDs not recognised for the record type' }),
-    required_fields: Type.Array(MissingField, { description: 'required fields not provided' }),
-    type_errors: Type.Array(FieldTypeError, { description: 'fields whose value had the wrong type' }),
+    invalid_fields: Type.Array(Type.String(), { description: 'field IDs not recognised for the record type (at most 100 listed)' }),
+    required_fields: Type.Array(MissingField, { description: 'required fields not provided (at most 100 listed)' }),
+    type_errors: Type.Array(FieldTypeError, { description: 'fields whose value had the wrong type (at most 100 listed)' }),
+    error_count: Type.Integer({ description: 'the number of problems in all three lists, including those not listed' }),
   },
   { title: 'CreateRecordValidationError' },
 );

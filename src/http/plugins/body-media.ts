@@ -1,0 +1,81 @@
+import { MIMEType } from 'node:util';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, invalidBody } from '../../errors/app-error.js';
+import { decodeUtf8, InvalidUtf8Error } from '../../lib/text.js';
+
+/** What a route's body may be when its schema does not list `consumes`. */
+const DEFAULT_MEDIA_TYPES: readonly string[] = ['application/json'];
+
+/** Charset names that mean UTF-8; any other is refused. */
+const UTF8_NAMES = new Set(['utf-8', 'utf8']);
+
+/** The media types a route reads: its schema's `consumes` (also shown in OpenAPI), else JSON. */
+export function acceptedMediaTypes(request: FastifyRequest): readonly string[] {
+  const consumes = (request.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes;
+  return consumes && consumes.length > 0 ? consumes : DEFAULT_MEDIA_TYPES;
+}
+
+/**
+ * The 415 for a body the route cannot read. It names what the route reads (`accepted`, and
+ * `Accept-Post` / `Accept-Patch` as RFC 5789 and the W3C LDP define them for those methods).
+ */
+export function unsupportedMediaType(request: FastifyRequest, reason: string, headers: Record<string, string> = {}): AppError {
+  const accepted = [...acceptedMediaTypes(request)];
+  const acceptHeader = request.method === 'POST' ? 'accept-post' : request.method === 'PATCH' ? 'accept-patch' : undefined;
+  return new AppError(415, 'unsupported_media_type', `${reason}; this route reads ${accepted.join(', ')}`, {
+    details: { accepted },
+    headers: { ...headers, ...(acceptHeader ? { [acceptHeader]: accepted.join(', ') } : {}) },
+  });
+}
+
+/**
+ * Every body is UTF-8 text, sent as it is: a body under a `Content-Encoding` other than
+ * `identity` (gzip, br, ...) or declaring a charset other than UTF-8 is refused with 415
+ * before it is read, and bytes that are not UTF-8 are a 400 naming the byte, never replaced
+ * by U+FFFD. JSON is the only media type read unless a route adds its own (NDJSON on the
+ * ingest and import routes); `text/plain` and the like are a 415 naming what the route reads.
+ */
+export function registerBodyMediaRules(app: FastifyInstance): void {
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = decodeUtf8(body as Buffer);
+    } catch (error) {
+      if (!(error instanceof InvalidUtf8Error)) throw error;
+      done(invalidBody(`the body is not valid UTF-8 (at byte ${error.offset}); nothing was stored`), undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+
+  app.addHook('preParsing', async (request) => {
+    if (!hasBody(request)) return;
+    const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+    if (encoding && encoding.split(',').some((coding) => coding.trim() !== 'identity')) {
+      throw unsupportedMediaType(request, `Content-Encoding '${encoding}' is not supported: send the body uncompressed`, {
+        'accept-encoding': 'identity',
+      });
+    }
+    const charset = charsetOf(request.headers['content-type']);
+    if (charset !== undefined && !UTF8_NAMES.has(charset.toLowerCase())) {
+      throw unsupportedMediaType(request, `charset '${charset}' is not supported: bodies are UTF-8`);
+    }
+  });
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** The charset parameter of a Content-Type; undefined when absent or when the header does not parse (Fastify answers 415 then). */
+function charsetOf(contentType: string | undefined): string | undefined {
+  if (contentType === undefined) return undefined;
+  try {
+    return new MIMEType(contentType).params.get('charset') ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
