@@ -26,6 +26,7 @@ import { recordRoutes } from './routes/records/records.js';
 import { adminEventIngestRoutes } from './routes/events/ingest-events.js';
 import { listEventsRoutes } from './routes/events/list-events.js';
 import { healthRoutes } from './routes/health.js';
+import { parseQueryString, registerQueryEncodingCheck } from './query-string.js';
 import { serverTimeoutOptions } from './server-options.js';
 
 export interface BuildAppOptions {
@@ -51,7 +52,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     ajv: { customOptions: AJV_CUSTOM_OPTIONS },
     // Draining answers with the service's own 503 body (plugins/draining.ts).
     return503OnClosing: false,
-    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH, querystringParser: parseQueryString },
     frameworkErrors: frameworkErrorHandler(securityHeaders(ctx.config.browser)),
     ...serverTimeoutOptions(ctx.config.server),
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -60,6 +61,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
+  registerQueryEncodingCheck(app);
   registerTextInputRules(app);
   registerSecurityHeaders(app, ctx.config.browser);
   registerDraining(app);

@@ -97,7 +97,7 @@ describeEachDatabase('records: import (operator API)', (kind) => {
       '',
     ].join('\r\n');
     const response = await post('acme', lines, 'application/x-ndjson');
-    assert.deepEqual(expectStatus(response, 200), { imported: 2 });
+    assert.deepEqual(expectStatus(response, 201), { imported: 2 });
     const first = expectStatus(await get('nd-1'), 200);
     assert.equal(first.created_at, '2024-07-01T00:00:00.000Z', 'timestamps are normalised to UTC with milliseconds');
     assert.equal(first.updated_at, first.created_at, 'updated_at defaults to created_at');

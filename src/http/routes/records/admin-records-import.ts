@@ -38,10 +38,14 @@ export const adminRecordImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
         tags: ['operator'],
         params: Type.Object({ company: Type.String({ maxLength: 200 }) }),
         body: Type.Array(ImportedRecord),
-        response: { 200: Type.Object({ imported: Type.Integer() }), ...errorResponses(400, 401, 413) },
+        response: {
+          200: Type.Object({ imported: Type.Integer() }, { description: 'an empty import: nothing created' }),
+          201: Type.Object({ imported: Type.Integer() }, { description: 'every record created' }),
+          ...errorResponses(400, 401, 413),
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body: unknown = request.body;
       let entries: ImportEntry[];
       if (body instanceof NdjsonBody) {
@@ -54,7 +58,7 @@ export const adminRecordImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
         throw invalidBody('send a JSON array of records, or NDJSON (application/x-ndjson) with one record per line');
       }
       const imported = await ctx.records.import(request.params.company, entries);
-      return { imported };
+      return reply.code(imported > 0 ? 201 : 200).send({ imported });
     },
   );
 };
