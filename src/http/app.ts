@@ -6,6 +6,7 @@ import { AJV_CUSTOM_OPTIONS } from './body-check.js';
 import { frameworkErrorHandler, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './error-handler.js';
 import { registerAdminAuthentication } from './plugins/admin-auth.js';
 import { registerAuthentication } from './plugins/authenticate.js';
+import { registerConnectionLimits } from './plugins/connection-limits.js';
 import { registerCors } from './plugins/cors.js';
 import { registerDraining } from './plugins/draining.js';
 import { registerOpenApi } from './plugins/openapi.js';
@@ -60,6 +61,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  registerConnectionLimits(app, ctx.config.connections, ctx.config.trustProxy);
   registerErrorHandling(app);
   registerQueryEncodingCheck(app);
   registerTextInputRules(app);
