@@ -2,6 +2,8 @@ import type { AppContext } from '../app-context.js';
 
 export const DEMO_COMPANY_ID = 'demo-company';
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
 /** What a newcomer sees after `npm start`: a working token and requests to paste. */
 export async function printWelcome(ctx: AppContext, address: string, devSecrets: string[]): Promise<void> {
   const base = (ctx.config.publicUrl ?? address).replace('0.0.0.0', '127.0.0.1');
@@ -9,6 +11,7 @@ export async function printWelcome(ctx: AppContext, address: string, devSecrets:
   const lines = [
     '',
     `wrs is serving ${base} (database ${ctx.config.databaseUrl})`,
+    LOOPBACK_HOSTS.has(ctx.config.host) ? 'only this machine can reach it; HOST=0.0.0.0 serves the network (and this demo token with it)' : '',
     devSecrets.length ? `development secrets (${devSecrets.join(', ')}) are kept in data/dev-secrets.json` : '',
     '',
     `Demo token for company "${DEMO_COMPANY_ID}" (valid 30 days):`,

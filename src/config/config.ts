@@ -2,17 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { OperationsEnv, operationsSettings, type OperationsSettings } from './operations.js';
+import { NetworkEnv, networkSettings, type NetworkSettings } from './network.js';
 
 /** Every setting the service reads from its environment, with its default. */
 const EnvSchema = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
     default: 'development',
   }),
-  HOST: Type.String({ default: '0.0.0.0', minLength: 1 }),
+  HOST: Type.Optional(Type.String({ minLength: 1 })),
   PORT: Type.Integer({ default: 8080, minimum: 0, maximum: 65535 }),
   WRS_DATABASE_URL: Type.String({ default: 'sqlite:./data/wrs.db', pattern: '^(sqlite:|postgres://|postgresql://)' }),
-  WRS_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
-  WRS_TRUST_PROXY: Type.Boolean({ default: false }),
   WRS_LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info' },
@@ -38,19 +37,17 @@ const EnvSchema = Type.Object({
   WRS_LOB_RETRY_BASE_MS: Type.Integer({ default: 250, minimum: 0, maximum: 60_000 }),
   WRS_LOB_RETRY_BUDGET_MS: Type.Integer({ default: 5_000, minimum: 0, maximum: 120_000 }),
   ...OperationsEnv,
+  ...NetworkEnv,
 });
 
 type Env = Static<typeof EnvSchema>;
 
-export interface Config extends OperationsSettings {
+export interface Config extends OperationsSettings, NetworkSettings {
   readonly env: Env['NODE_ENV'];
+  /** Where to listen: 127.0.0.1 unless set, 0.0.0.0 in production (a container or balancer must reach it). */
   readonly host: string;
   readonly port: number;
   readonly databaseUrl: string;
-  /** Base for absolute URLs in responses; when unset the request's own host is used. */
-  readonly publicUrl: string | undefined;
-  /** Honour X-Forwarded-* headers (set behind a load balancer). */
-  readonly trustProxy: boolean;
   readonly logLevel: string;
   readonly bodyLimitBytes: number;
   readonly jwt: {
@@ -139,6 +136,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const adminToken = secret('WRS_ADMIN_TOKEN');
   const encryptionKey = secret('WRS_ENCRYPTION_KEY');
   const operations = operationsSettings(env, problems);
+  const network = networkSettings(env, env.NODE_ENV === 'production', problems);
   if (env.WRS_JWT_PUBLIC_KEY && env.WRS_JWT_JWKS_URL) {
     problems.push('WRS_JWT_PUBLIC_KEY and WRS_JWT_JWKS_URL: set at most one');
   }
@@ -146,12 +144,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
 
   return Object.freeze({
     ...operations,
+    ...network,
     env: env.NODE_ENV,
-    host: env.HOST,
+    host: env.HOST ?? (env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     port: env.PORT,
     databaseUrl: env.WRS_DATABASE_URL,
-    publicUrl: env.WRS_PUBLIC_URL?.replace(/\/+$/, ''),
-    trustProxy: env.WRS_TRUST_PROXY,
     logLevel: env.WRS_LOG_LEVEL,
     bodyLimitBytes: env.WRS_BODY_LIMIT_BYTES,
     jwt: Object.freeze({

@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
+  | 'method_not_allowed'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -49,6 +50,12 @@ export const invalidBody = (message: string, details?: Record<string, unknown>):
   new AppError(400, 'invalid_body', message, details ? { details } : {});
 
 export const notFound = (message: string): AppError => new AppError(404, 'not_found', message);
+
+/** `405`: the path exists but not with this method; `Allow` lists the methods it has. */
+export const methodNotAllowed = (method: string, path: string, allowed: readonly string[]): AppError =>
+  new AppError(405, 'method_not_allowed', `${method} is not allowed on ${path}; it allows ${allowed.join(', ')}`, {
+    headers: { allow: allowed.join(', ') },
+  });
 
 export const unauthorized = (message: string): AppError =>
   new AppError(401, 'unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } });

@@ -8,6 +8,7 @@ import { registerAdminAuthentication } from './plugins/admin-auth.js';
 import { registerBodyMediaRules } from './plugins/body-media.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { registerCompanyPathRule } from './plugins/company-path.js';
+import { registerConnectionLimits } from './plugins/connection-limits.js';
 import { registerCors } from './plugins/cors.js';
 import { registerDraining } from './plugins/draining.js';
 import { registerOpenApi } from './plugins/openapi.js';
@@ -28,6 +29,7 @@ import { recordRoutes } from './routes/records/records.js';
 import { adminEventIngestRoutes } from './routes/events/ingest-events.js';
 import { listEventsRoutes } from './routes/events/list-events.js';
 import { healthRoutes } from './routes/health.js';
+import { parseQueryString, registerQueryEncodingCheck } from './query-string.js';
 import { serverTimeoutOptions } from './server-options.js';
 
 export interface BuildAppOptions {
@@ -53,7 +55,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     ajv: { customOptions: AJV_CUSTOM_OPTIONS },
     // Draining answers with the service's own 503 body (plugins/draining.ts).
     return503OnClosing: false,
-    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH, querystringParser: parseQueryString },
     frameworkErrors: frameworkErrorHandler(securityHeaders(ctx.config.browser)),
     ...serverTimeoutOptions(ctx.config.server),
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -61,8 +63,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  registerConnectionLimits(app, ctx.config.connections, ctx.config.trustProxy);
   registerErrorHandling(app);
   registerBodyMediaRules(app);
+  registerQueryEncodingCheck(app);
   registerTextInputRules(app);
   registerSecurityHeaders(app, ctx.config.browser);
   registerDraining(app);

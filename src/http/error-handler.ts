@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, invalidBody, notFound, serviceUnavailable } from '../errors/app-error.js';
+import { AppError, invalidBody, methodNotAllowed, notFound, serviceUnavailable } from '../errors/app-error.js';
 import { databaseUnavailability } from '../storage/database-errors.js';
 import { unsupportedMediaType } from './plugins/body-media.js';
+import { allowedMethods } from './allowed-methods.js';
 import { bodyValidationError, queryValidationError } from './validation-errors.js';
 
 /** Fastify's own error codes, mapped onto the service's error model. */
@@ -29,9 +30,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return sendError(reply, appError, request);
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, notFound(`no route ${request.method} ${request.url.split('?')[0]}`), request),
-  );
+  // A path that exists with other methods is a 405 naming them; anything else names nothing.
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = allowedMethods(app, path);
+    const error = allowed.length > 0 ? methodNotAllowed(request.method, path, allowed) : notFound(`no route ${request.method} ${path}`);
+    return sendError(reply, error, request);
+  });
 }
 
 /**

@@ -35,7 +35,7 @@ export async function createRecord(t: TestApp, company: string, typeId: string, 
 
 export async function importRecords(t: TestApp, company: string, records: object[]) {
   const response = await t.admin({ method: 'POST', url: `/admin/v1/companies/${company}/records`, payload: records });
-  assert.equal(response.statusCode, 200, response.body);
+  assert.equal(response.statusCode, 201, response.body);
   assert.deepEqual(response.json(), { imported: records.length });
 }
 

@@ -77,7 +77,7 @@ describeEachDatabase('records: import (operator API)', (kind) => {
   const get = (id: string, company = 'acme') => t.as(company, { method: 'GET', url: `/v1/records/${id}` });
 
   it('reads a migrated workboard back exactly as it was written', async () => {
-    expectStatus(await post('acme', WORKBOARD), 200);
+    expectStatus(await post('acme', WORKBOARD), 201);
     for (const record of WORKBOARD) {
       assert.deepEqual(expectStatus(await get(record.id), 200), record, record.id);
     }
@@ -97,7 +97,7 @@ describeEachDatabase('records: import (operator API)', (kind) => {
       '',
     ].join('\r\n');
     const response = await post('acme', lines, 'application/x-ndjson');
-    assert.deepEqual(expectStatus(response, 200), { imported: 2 });
+    assert.deepEqual(expectStatus(response, 201), { imported: 2 });
     const first = expectStatus(await get('nd-1'), 200);
     assert.equal(first.created_at, '2024-07-01T00:00:00.000Z', 'timestamps are normalised to UTC with milliseconds');
     assert.equal(first.updated_at, first.created_at, 'updated_at defaults to created_at');
@@ -108,7 +108,7 @@ describeEachDatabase('records: import (operator API)', (kind) => {
 
   it('fills a missing id, timestamps and the status of a defined custom type', async () => {
     clock.set('2026-05-02T03:04:05.678Z');
-    expectStatus(await post('acme', [{ record_type: 'custom', uid: 'loan', fields: { Amount: 1, Borrower: 'Z' } }]), 200);
+    expectStatus(await post('acme', [{ record_type: 'custom', uid: 'loan', fields: { Amount: 1, Borrower: 'Z' } }]), 201);
     const page = expectStatus(await t.as('acme', { method: 'GET', url: '/v1/records?created_after=2026-05-02' }), 200);
     assert.equal(page.count, 1);
     const [record] = page.results;
@@ -187,7 +187,7 @@ describeEachDatabase('records: import (operator API)', (kind) => {
     assert.deepEqual(body.errors, [{ index: 1, field: 'id', message: "a record with id 'ucc-1' already exists" }]);
     expectStatus(await get('fresh-1'), 404);
     // The same id in another company is another record.
-    expectStatus(await post('globex', [{ id: 'ucc-1', record_type: 'uccfiling', status: 'theirs' }]), 200);
+    expectStatus(await post('globex', [{ id: 'ucc-1', record_type: 'uccfiling', status: 'theirs' }]), 201);
     assert.equal(expectStatus(await get('ucc-1', 'globex'), 200).status, 'theirs');
     assert.equal(expectStatus(await get('ucc-1'), 200).status, 'filed');
   });

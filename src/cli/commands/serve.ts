@@ -6,6 +6,7 @@ import type { CliCommand } from '../command.js';
 import { cliConfig } from '../config-from-env.js';
 import { runClusterPrimary } from '../serve/cluster.js';
 import { closeGracefullyOnSignals } from '../serve/graceful-shutdown.js';
+import { listenError } from '../serve/listen-errors.js';
 import { createProcessLog } from '../serve/process-log.js';
 import { seedDemoIntoEmptyDatabase } from '../../domain/demo/seed-demo.js';
 import { DEMO_COMPANY_ID, printWelcome } from '../welcome.js';
@@ -52,11 +53,22 @@ async function prepare(config: Config): Promise<AppContext> {
   return ctx;
 }
 
-/** Serves the API from this process until a signal closes it; returns the listening address. */
+/**
+ * Serves the API from this process until a signal closes it; returns the listening address.
+ * An address that cannot be listened on closes what was opened and is a configuration error.
+ */
 async function serveHttp(ctx: AppContext): Promise<string> {
   const app = await buildApp(ctx);
-  closeGracefullyOnSignals(app, ctx, ctx.config.server.shutdownTimeoutMs);
-  return app.listen({ host: ctx.config.host, port: ctx.config.port });
+  const { host, port } = ctx.config;
+  try {
+    const address = await app.listen({ host, port });
+    closeGracefullyOnSignals(app, ctx, ctx.config.server.shutdownTimeoutMs);
+    return address;
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    await ctx.close().catch(() => undefined);
+    throw listenError(error, host, port);
+  }
 }
 
 function baseUrl(config: Config, address: { port: number }): string {

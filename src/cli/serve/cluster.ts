@@ -18,7 +18,8 @@ const KILL_MARGIN_MS = 10_000;
  * connections and hands them round-robin to the workers), replaces a worker that dies, and on
  * SIGTERM or SIGINT asks every worker to shut down gracefully and exits when all have, 0 if
  * each exited cleanly. A worker that exits before it ever listened is a startup failure, not a
- * crash to retry: the cluster stops and exits 1.
+ * crash to retry: the cluster stops and exits with that worker's status (78 when the
+ * configuration is at fault, such as a port already in use), or 1.
  */
 export function runClusterPrimary(options: ClusterOptions): Promise<never> {
   const { log } = options;
@@ -26,6 +27,7 @@ export function runClusterPrimary(options: ClusterOptions): Promise<never> {
   const listened = new Set<number>();
   let stopping = false;
   let failed = false;
+  let startupFailureCode: number | undefined;
   let announced = false;
 
   const fork = (): void => {
@@ -35,7 +37,7 @@ export function runClusterPrimary(options: ClusterOptions): Promise<never> {
 
   const finish = (): void => {
     log.info({ clean: !failed }, 'cluster stopped');
-    process.exit(failed ? 1 : 0);
+    process.exit(startupFailureCode ?? (failed ? 1 : 0));
   };
 
   const stop = (reason: string): void => {
@@ -75,6 +77,7 @@ export function runClusterPrimary(options: ClusterOptions): Promise<never> {
     }
     if (!listened.has(worker.id)) {
       failed = true;
+      startupFailureCode ??= code !== null && code !== 0 ? code : 1;
       log.error(fields, 'worker failed to start: stopping the cluster');
       stop('a worker failed to start');
       return;

@@ -10,6 +10,7 @@ const EXPOSED_HEADERS = [
   'ratelimit-reset',
   'ratelimit-policy',
   'location',
+  'allow',
   'link',
   'deprecation',
   'content-disposition',

@@ -43,6 +43,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       PORT: String(port),
+      WRS_ALLOWED_HOSTS: `127.0.0.1:${port}`,
       WRS_DATABASE_URL: `sqlite:${join(dir, 'wrs.db')}`,
       WRS_JWT_SECRET: TEST_JWT_SECRET,
       WRS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,

@@ -18,12 +18,12 @@ export const adminChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         tags: ['operator'],
         params: CompanyParams,
         body: AddChecksBody,
-        response: { 201: AddChecksResponse, ...errorResponses(400, 401, 413) },
+        response: { 200: AddChecksResponse, 201: AddChecksResponse, ...errorResponses(400, 401, 413) },
       },
     },
     async (request, reply) => {
       const added = await ctx.checks.add(request.params.company, request.body);
-      return reply.code(201).send({ added });
+      return reply.code(added > 0 ? 201 : 200).send({ added });
     },
   );
 };

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app-context.js';
 import { parseCheckListQuery } from '../../../domain/checks/list-query.js';
 import { identityOf } from '../../plugins/authenticate.js';
-import { publicBaseUrl } from '../../public-base-url.js';
+import { publicBaseUrl, type PublicLinkSettings } from '../../public-base-url.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { CheckList, ListChecksQuery } from './schemas.js';
 
@@ -28,7 +28,7 @@ export const listChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       const query = parseCheckListQuery(request.query as Record<string, unknown>);
       const listing = await ctx.checks.list(companyId, query);
       const link = (param: 'after' | 'before', cursor: string | null) =>
-        cursor === null ? null : pageUrl(request, ctx.config.publicUrl, param, cursor);
+        cursor === null ? null : pageUrl(request, ctx.config, param, cursor);
       // Provider data passes through as JSON as it came: the schema documents Lob's fields
       // but must not coerce or drop what a provider returns.
       return reply.serializer(JSON.stringify).send({
@@ -42,8 +42,8 @@ export const listChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
 };
 
 /** This service's URL for another page: the request's own parameters, with a new cursor. */
-function pageUrl(request: FastifyRequest, publicUrl: string | undefined, param: 'after' | 'before', cursor: string): string {
-  const base = publicBaseUrl(request, publicUrl);
+function pageUrl(request: FastifyRequest, links: PublicLinkSettings, param: 'after' | 'before', cursor: string): string {
+  const base = publicBaseUrl(request, links);
   const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
   const params = new URLSearchParams();
   for (const [name, value] of new URLSearchParams(rawQuery)) {

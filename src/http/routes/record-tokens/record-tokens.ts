@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app-context.js';
 import { identityOf } from '../../plugins/authenticate.js';
+import { resourceUrl } from '../../public-base-url.js';
+import { createdWithLocation } from '../../schemas/created.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { optionalObjectBody } from '../records/object-body.js';
 import { RecordParams } from '../records/schemas.js';
@@ -13,12 +16,14 @@ import { MintRecordTokenBody, RecordTokenList, RecordTokenResponse, TokenKeyPara
  */
 export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tokens = ctx.recordTokens;
+  const tokenUrl = (request: FastifyRequest, minted: { record_id: string; key: string }) =>
+    resourceUrl(request, ctx.config, 'v1', 'records', minted.record_id, 'tokens', minted.key);
 
   const mintSchema = {
     tags: ['record tokens'],
     params: RecordParams,
     body: MintRecordTokenBody,
-    response: { 201: RecordTokenResponse, ...errorResponses(400, 401, 403, 404) },
+    response: { 201: createdWithLocation(RecordTokenResponse, 'token minted'), ...errorResponses(400, 401, 403, 404) },
   };
 
   app.post(
@@ -33,7 +38,7 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     },
     async (request, reply) => {
       const minted = await tokens.mint(identityOf(request), request.params.record, request.body);
-      return reply.code(201).send(minted);
+      return reply.code(201).header('location', tokenUrl(request, minted)).send(minted);
     },
   );
 
@@ -52,6 +57,7 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
       const minted = await tokens.mint(identityOf(request), request.params.record, request.body);
       return reply
         .code(201)
+        .header('location', tokenUrl(request, minted))
         .header('deprecation', 'true')
         .header('link', `</v1/records/${encodeURIComponent(request.params.record)}/tokens>; rel="successor-version"`)
         .send(minted);

@@ -3,6 +3,8 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
 import { FIELD_TYPES } from '../../../domain/record-types/definition.js';
 import { CompanyId, CompanyParams } from '../../schemas/company.js';
+import { resourceUrl } from '../../public-base-url.js';
+import { createdWithLocation } from '../../schemas/created.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { objectBodyValidator } from './object-body.js';
 
@@ -72,13 +74,14 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
         tags: ['operator'],
         params: Params,
         body: RecordTypeBody,
-        response: { 200: RecordType, 201: RecordType, ...errorResponses(400, 401) },
+        response: { 200: RecordType, 201: createdWithLocation(RecordType, 'record type created'), ...errorResponses(400, 401) },
       },
     },
     async (request, reply) => {
       const { company, typeId } = request.params;
       const { type, created } = await types.put(company, typeId, request.body);
-      return reply.code(created ? 201 : 200).send(type);
+      if (created) reply.code(201).header('location', resourceUrl(request, ctx.config, 'admin', 'v1', 'companies', company, 'record-types', typeId));
+      return reply.send(type);
     },
   );
 

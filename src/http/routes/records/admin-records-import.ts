@@ -41,14 +41,18 @@ export const adminRecordImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
         consumes: ['application/json', ...NDJSON_CONTENT_TYPES],
         params: CompanyParams,
         body: Type.Array(ImportedRecord),
-        response: { 200: Type.Object({ imported: Type.Integer() }), ...errorResponses(400, 401, 413, 415) },
+        response: {
+          200: Type.Object({ imported: Type.Integer() }, { description: 'an empty import: nothing created' }),
+          201: Type.Object({ imported: Type.Integer() }, { description: 'every record created' }),
+          ...errorResponses(400, 401, 413, 415),
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const entries = importEntries(request.body);
       if (!entries) throw invalidBody('send a JSON array of records, or NDJSON (application/x-ndjson) with one record per line');
       const imported = await ctx.records.import(request.params.company, entries);
-      return { imported };
+      return reply.code(imported > 0 ? 201 : 200).send({ imported });
     },
   );
 };

@@ -3,7 +3,8 @@ import type { AppContext } from '../../../app-context.js';
 import { parseRecordListQuery, type RecordListQuery } from '../../../domain/records/list-query.js';
 import type { PageLink } from '../../../domain/records/records-service.js';
 import { identityOf } from '../../plugins/authenticate.js';
-import { publicBaseUrl } from '../../public-base-url.js';
+import { publicBaseUrl, resourceUrl } from '../../public-base-url.js';
+import { createdWithLocation } from '../../schemas/created.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { objectBodyValidator } from './object-body.js';
 import {
@@ -36,7 +37,7 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     async (request) => {
       const query = parseRecordListQuery(request.query);
       const page = await records.list(identityOf(request).companyId, query);
-      const base = `${publicBaseUrl(request, ctx.config.publicUrl)}/v1/records`;
+      const base = `${publicBaseUrl(request, ctx.config)}/v1/records`;
       return {
         count: page.results.length,
         next: page.next && pageUrl(base, query, page.next),
@@ -55,12 +56,12 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         tags: ['records'],
         params: TypeIdParams,
         body: CreateRecordBody,
-        response: { 201: RecordSchema, 400: RecordBadRequest, ...errorResponses(401, 403, 404) },
+        response: { 201: createdWithLocation(RecordSchema, 'record created'), 400: RecordBadRequest, ...errorResponses(401, 403, 404) },
       },
     },
     async (request, reply) => {
       const record = await records.create(identityOf(request).companyId, request.params.typeId, request.body);
-      return reply.code(201).send(record);
+      return reply.code(201).header('location', resourceUrl(request, ctx.config, 'v1', 'records', record.id)).send(record);
     },
   );
 

@@ -36,7 +36,7 @@ export const stepRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
           size_bytes: file.size_bytes,
           pages: file.pages,
           sha256: file.sha256,
-          download_url: fileDownloadUrl(publicBaseUrl(request, ctx.config.publicUrl), file.record_id, file.id),
+          download_url: fileDownloadUrl(publicBaseUrl(request, ctx.config), file.record_id, file.id),
           created_at: file.created_at,
         },
       };

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
+import { resourceUrl } from '../../public-base-url.js';
+import { createdWithLocation } from '../../schemas/created.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { PdfTemplate, TemplateParams, TemplateSummary } from './schemas.js';
 
@@ -23,7 +25,7 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
         body: PdfTemplate,
         response: {
           200: Type.Object({ ...TemplateSummary.properties }, { description: 'template replaced' }),
-          201: Type.Object({ ...TemplateSummary.properties }, { description: 'template created' }),
+          201: createdWithLocation(Type.Object({ ...TemplateSummary.properties }), 'template created'),
           ...errorResponses(400, 401, 413, 503, 504),
         },
       },
@@ -31,7 +33,8 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
     async (request, reply) => {
       const { company, templateId } = request.params;
       const { created, template } = await templateService.put(company, templateId, request.body);
-      return reply.code(created ? 201 : 200).send(template);
+      if (created) reply.code(201).header('location', resourceUrl(request, ctx.config, 'admin', 'v1', 'companies', company, 'templates', templateId));
+      return reply.send(template);
     },
   );
 
