@@ -6,9 +6,9 @@ import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { httpRequest } from '../hardening/helpers/http.js';
-import { runCli } from '../helpers/cli-process.js';
+import { cliEnv, runCli } from '../helpers/cli-process.js';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { createTestApp, signUserToken, TEST_ADMIN_TOKEN, TEST_JWT_SECRET, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, signUserToken, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app.js';
 import { LOAN_TYPE } from '../records/fixtures.js';
 
 /** Company IDs that break the one rule, with the part of the refusal that says why. */
@@ -175,15 +175,7 @@ describe('the company-ID rule in the CLI (--company)', () => {
   let env: NodeJS.ProcessEnv;
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'wrs-company-cli-'));
-    env = {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      WRS_DATABASE_URL: `sqlite:${join(dir, 'wrs.db')}`,
-      WRS_JWT_SECRET: TEST_JWT_SECRET,
-      WRS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      WRS_ENCRYPTION_KEY: '00'.repeat(32),
-      WRS_LOG_LEVEL: 'silent',
-    };
+    env = cliEnv(join(dir, 'wrs.db'));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt, exportSPKI, generateKeyPair } from 'jose';
-import { runCli } from '../helpers/cli-process.js';
+import { cliEnv, runCli } from '../helpers/cli-process.js';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { createTestApp, TEST_ADMIN_TOKEN, TEST_JWT_SECRET, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { defineType, LOAN_TYPE, VALID_LOAN } from '../records/fixtures.js';
 
 const ISSUER = 'https://idp.example';
@@ -43,16 +43,7 @@ describeEachDatabase('tokens the service mints, with WRS_JWT_ISSUER and WRS_JWT_
   });
 
   it('wrs token signs iss and aud, and /v1 accepts the token', async () => {
-    const env = {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      WRS_DATABASE_URL: `sqlite:${join(dir, 'cli.db')}`,
-      WRS_JWT_SECRET: TEST_JWT_SECRET,
-      WRS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      WRS_ENCRYPTION_KEY: '00'.repeat(32),
-      WRS_JWT_ISSUER: ISSUER,
-      WRS_JWT_AUDIENCE: AUDIENCE,
-    };
+    const env = cliEnv(join(dir, 'cli.db'), { WRS_JWT_ISSUER: ISSUER, WRS_JWT_AUDIENCE: AUDIENCE });
     const run = await runCli(['token', '--company', COMPANY, '--user', 'u-cli'], env);
     assert.equal(run.status, 0, run.stderr);
     const token = run.stdout.trim();
@@ -83,15 +74,10 @@ describe('wrs token with an external identity provider configured', () => {
     const { publicKey } = await generateKeyPair('ES256', { extractable: true });
     const dir = mkdtempSync(join(tmpdir(), 'wrs-idp-'));
     try {
-      const run = await runCli(['token', '--company', COMPANY], {
-        PATH: process.env.PATH,
-        NODE_ENV: 'test',
-        WRS_DATABASE_URL: `sqlite:${join(dir, 'cli.db')}`,
-        WRS_JWT_SECRET: TEST_JWT_SECRET,
-        WRS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-        WRS_ENCRYPTION_KEY: '00'.repeat(32),
-        WRS_JWT_PUBLIC_KEY: await exportSPKI(publicKey),
-      });
+      const run = await runCli(
+        ['token', '--company', COMPANY],
+        cliEnv(join(dir, 'cli.db'), { WRS_JWT_PUBLIC_KEY: await exportSPKI(publicKey) }),
+      );
       assert.equal(run.status, 2, run.stderr);
       assert.match(run.stderr, /identity provider/);
       assert.equal(run.stdout, '');

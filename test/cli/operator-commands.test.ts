@@ -1,52 +1,29 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { lobCheck } from '../checks/check-factory.js';
 import { minimalTemplate } from '../pdf/fixtures/templates.js';
 import { LOAN_TYPE } from '../records/fixtures.js';
-import { createTestApp, TEST_ADMIN_TOKEN, TEST_JWT_SECRET, type TestApp } from '../helpers/test-app.js';
+import { cliEnv, runCli, type CliRun } from '../helpers/cli-process.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
  * The operator commands, run as the real CLI in child processes against one SQLite file that
  * the app built here (the HTTP API) reads and writes too. Each test uses its own company, so
  * the tests run side by side.
  */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 describe('wrs operator commands', { concurrency: 3 }, () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
   let t: TestApp;
 
-  const wrs = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-        cwd: ROOT,
-        env: { ...env, ...options.env },
-        stdio: ['pipe', 'pipe', 'pipe'],
-        timeout: 60_000,
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-      child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-      child.on('error', reject);
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
-      child.stdin.end(options.stdin ?? '');
-    });
+  const wrs = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliRun> =>
+    runCli(args, { ...env, ...options.env }, options.stdin);
 
   /** Runs the CLI and expects exit status `status`; answers the run. */
-  const expectExit = async (status: number, args: string[], options?: Parameters<typeof wrs>[1]): Promise<Run> => {
+  const expectExit = async (status: number, args: string[], options?: Parameters<typeof wrs>[1]): Promise<CliRun> => {
     const run = await wrs(args, options);
     assert.equal(run.status, status, `wrs ${args.join(' ')}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
     return run;
@@ -60,16 +37,7 @@ describe('wrs operator commands', { concurrency: 3 }, () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'wrs-cli-ops-'));
-    env = {
-      ...process.env,
-      NODE_ENV: 'test',
-      WRS_DATABASE_URL: `sqlite:${join(dir, 'wrs.db')}`,
-      WRS_JWT_SECRET: TEST_JWT_SECRET,
-      WRS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      WRS_ENCRYPTION_KEY: '00'.repeat(32),
-      WRS_LOG_LEVEL: 'silent',
-    };
-    delete env.LOB_API_KEY;
+    env = cliEnv(join(dir, 'wrs.db'));
     // Migrates the file before the CLI processes start, side by side, on it.
     t = await createTestApp('sqlite', { env: { WRS_DATABASE_URL: env.WRS_DATABASE_URL! } });
   });

@@ -7,7 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import { seedDemo, seedDemoIntoEmptyDatabase } from '../../src/domain/demo/seed-demo.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { createTestApp, TEST_ADMIN_TOKEN, TEST_JWT_SECRET, type TestApp } from '../helpers/test-app.js';
+import { cliEnv } from '../helpers/cli-process.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { anEvent, ingestOk, listEvents, listIds } from './event-fixtures.js';
 
 const DEMO = 'demo-company';
@@ -67,15 +68,7 @@ describe('wrs import events / wrs seed demo', () => {
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'wrs-cli-'));
-    env = {
-      ...process.env,
-      NODE_ENV: 'test',
-      WRS_DATABASE_URL: `sqlite:${join(dir, 'wrs.db')}`,
-      WRS_JWT_SECRET: TEST_JWT_SECRET,
-      WRS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      WRS_ENCRYPTION_KEY: '00'.repeat(32),
-      WRS_LOG_LEVEL: 'silent',
-    };
+    env = cliEnv(join(dir, 'wrs.db'));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
