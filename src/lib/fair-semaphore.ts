@@ -65,7 +65,7 @@ interface Waiter {
 interface KeyState {
   held: number;
   readonly waiters: Waiter[];
-  /** When the key was last given a slot (a count of grants); 0 if not since it was last idle. */
+  /** When the key was last given a slot (a count of grants); 0 until its first since it was last idle. */
   lastServed: number;
 }
 
@@ -77,7 +77,7 @@ export function createFairSemaphore(options: FairSemaphoreOptions): FairSemaphor
   }
   if (!(maxWaiting >= 0)) throw new RangeError('maxWaiting must not be negative');
   const keys = new Map<string, KeyState>();
-  // Keys with waiters, in the order they started waiting.
+  // Keys with waiters, in the order they started waiting: among keys never served, the first goes first.
   const waitingKeys = new Set<string>();
   let held = 0;
   let waiting = 0;
