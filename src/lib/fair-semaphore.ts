@@ -1,14 +1,22 @@
 /**
- * A semaphore shared by many keys (companies) where no key can shut the others out: a key
- * holds at most `slotsPerKey` of the `slots` at once, waiting keys are served round-robin (a
- * key with many waiters gets one slot, then every other waiting key gets its turn), and a wait
- * is bounded by a timeout and an AbortSignal.
+ * A semaphore shared by many keys (companies) where no key can shut the others out: each key
+ * waits in its own queue, a freed slot goes to the waiting key that was given a slot least
+ * recently (so a key with many waiters gets one slot, then every other waiting key gets its
+ * turn), a key may be capped below the whole, the waiting room may be bounded, and a wait is
+ * bounded by a timeout and an AbortSignal.
  */
 export interface FairSemaphoreOptions {
   /** Slots in all: the global bound on the work running at once. */
   readonly slots: number;
-  /** Slots one key may hold at once, even while the others are free. */
-  readonly slotsPerKey: number;
+  /** Slots one key may hold at once, even while the others are free. Default: all of them. */
+  readonly slotsPerKey?: number;
+  /**
+   * Waits pending at once, all keys together. When the room is full, a newcomer takes the
+   * place of the newest waiter of the key with the longest queue if that queue is longer than
+   * the newcomer's own by more than one (the evicted wait rejects with queue_full); otherwise
+   * the newcomer is refused. Default: unbounded.
+   */
+  readonly maxWaiting?: number;
 }
 
 export interface AcquireOptions {
@@ -31,37 +39,54 @@ export interface FairSemaphore {
   usage(key?: string): { held: number; waiting: number };
 }
 
-export class SlotWaitTimeoutError extends Error {
+/** Why a wait got no slot: the waiting room was full, or it waited longer than it may. */
+export class SlotRefusedError extends Error {
+  constructor(
+    readonly reason: 'queue_full' | 'wait_timeout',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SlotRefusedError';
+  }
+}
+
+export class SlotWaitTimeoutError extends SlotRefusedError {
   constructor(readonly timeoutMs: number) {
-    super(`no slot became free within ${timeoutMs} ms`);
+    super('wait_timeout', `no slot became free within ${timeoutMs} ms`);
     this.name = 'SlotWaitTimeoutError';
   }
 }
 
 interface Waiter {
   grant(): void;
+  refuse(error: SlotRefusedError): void;
 }
 
 interface KeyState {
   held: number;
   readonly waiters: Waiter[];
+  /** When the key was last given a slot (a count of grants); 0 until its first since it was last idle. */
+  lastServed: number;
 }
 
 export function createFairSemaphore(options: FairSemaphoreOptions): FairSemaphore {
-  const { slots, slotsPerKey } = options;
+  const { slots, slotsPerKey = slots, maxWaiting = Infinity } = options;
   if (!Number.isInteger(slots) || slots < 1) throw new RangeError('slots must be a positive integer');
   if (!Number.isInteger(slotsPerKey) || slotsPerKey < 1 || slotsPerKey > slots) {
     throw new RangeError('slotsPerKey must be an integer from 1 to slots');
   }
+  if (!(maxWaiting >= 0)) throw new RangeError('maxWaiting must not be negative');
   const keys = new Map<string, KeyState>();
-  // Keys with waiters in the order they are served next; a served key moves to the back.
-  const turns = new Set<string>();
+  // Keys with waiters, in the order they started waiting: among keys never served, the first goes first.
+  const waitingKeys = new Set<string>();
   let held = 0;
+  let waiting = 0;
+  let grants = 0;
 
   const stateOf = (key: string): KeyState => {
     let state = keys.get(key);
     if (!state) {
-      state = { held: 0, waiters: [] };
+      state = { held: 0, waiters: [], lastServed: 0 };
       keys.set(key, state);
     }
     return state;
@@ -71,7 +96,11 @@ export function createFairSemaphore(options: FairSemaphoreOptions): FairSemaphor
     if (state.held === 0 && state.waiters.length === 0) keys.delete(key);
   };
 
-  const permitFor = (key: string, state: KeyState): SlotPermit => {
+  const take = (key: string, state: KeyState): SlotPermit => {
+    held += 1;
+    state.held += 1;
+    grants += 1;
+    state.lastServed = grants;
     let released = false;
     return {
       release() {
@@ -85,30 +114,49 @@ export function createFairSemaphore(options: FairSemaphoreOptions): FairSemaphor
     };
   };
 
-  const take = (key: string, state: KeyState): SlotPermit => {
-    held += 1;
-    state.held += 1;
-    return permitFor(key, state);
+  const removeWaiter = (key: string, state: KeyState, waiter: Waiter): boolean => {
+    const index = state.waiters.indexOf(waiter);
+    if (index < 0) return false;
+    state.waiters.splice(index, 1);
+    waiting -= 1;
+    if (state.waiters.length === 0) waitingKeys.delete(key);
+    return true;
   };
 
   function serveWaiting(): void {
     while (held < slots) {
       let next: [string, KeyState] | undefined;
-      for (const key of turns) {
+      for (const key of waitingKeys) {
         const state = keys.get(key)!;
-        if (state.held < slotsPerKey) {
-          next = [key, state];
-          break;
-        }
+        if (state.held < slotsPerKey && (!next || state.lastServed < next[1].lastServed)) next = [key, state];
       }
       if (!next) return;
       const [key, state] = next;
-      turns.delete(key);
-      const waiter = state.waiters.shift()!;
-      if (state.waiters.length > 0) turns.add(key);
+      const waiter = state.waiters[0]!;
+      removeWaiter(key, state, waiter);
       waiter.grant();
     }
   }
+
+  /** Whether the newcomer of `key` may wait, evicting the busiest key's newest waiter if need be. */
+  const makeRoom = (key: string, state: KeyState): boolean => {
+    if (waiting < maxWaiting) return true;
+    let longest: KeyState | undefined;
+    let longestKey: string | undefined;
+    for (const other of waitingKeys) {
+      const otherState = keys.get(other)!;
+      if (!longest || otherState.waiters.length > longest.waiters.length) {
+        longest = otherState;
+        longestKey = other;
+      }
+    }
+    if (!longest || longestKey === key || longest.waiters.length <= state.waiters.length + 1) return false;
+    const evicted = longest.waiters.at(-1)!;
+    removeWaiter(longestKey!, longest, evicted);
+    forgetIfIdle(longestKey!, longest);
+    evicted.refuse(new SlotRefusedError('queue_full', 'too many waiting'));
+    return true;
+  };
 
   const acquire = (key: string, acquireOptions: AcquireOptions = {}): Promise<SlotPermit> => {
     const { timeoutMs, signal } = acquireOptions;
@@ -116,6 +164,10 @@ export function createFairSemaphore(options: FairSemaphoreOptions): FairSemaphor
     const state = stateOf(key);
     // Whenever a slot is free, every waiter's key is at its cap, so nobody is passed over here.
     if (held < slots && state.held < slotsPerKey) return Promise.resolve(take(key, state));
+    if (!makeRoom(key, state)) {
+      forgetIfIdle(key, state);
+      return Promise.reject(new SlotRefusedError('queue_full', 'too many waiting'));
+    }
 
     return new Promise<SlotPermit>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
@@ -125,9 +177,7 @@ export function createFairSemaphore(options: FairSemaphoreOptions): FairSemaphor
       };
       const giveUp = (reason: unknown): void => {
         stopWaiting();
-        const index = state.waiters.indexOf(waiter);
-        if (index >= 0) state.waiters.splice(index, 1);
-        if (state.waiters.length === 0) turns.delete(key);
+        if (!removeWaiter(key, state, waiter)) return;
         forgetIfIdle(key, state);
         reject(reason);
       };
@@ -137,9 +187,14 @@ export function createFairSemaphore(options: FairSemaphoreOptions): FairSemaphor
           stopWaiting();
           resolve(take(key, state));
         },
+        refuse(error) {
+          stopWaiting();
+          reject(error);
+        },
       };
       state.waiters.push(waiter);
-      if (state.waiters.length === 1) turns.add(key);
+      waiting += 1;
+      waitingKeys.add(key);
       signal?.addEventListener('abort', onAbort, { once: true });
       if (timeoutMs !== undefined) timer = setTimeout(() => giveUp(new SlotWaitTimeoutError(timeoutMs)), timeoutMs);
     });
@@ -156,13 +211,9 @@ export function createFairSemaphore(options: FairSemaphoreOptions): FairSemaphor
       }
     },
     usage(key) {
-      if (key !== undefined) {
-        const state = keys.get(key);
-        return { held: state?.held ?? 0, waiting: state?.waiters.length ?? 0 };
-      }
-      let waiting = 0;
-      for (const state of keys.values()) waiting += state.waiters.length;
-      return { held, waiting };
+      if (key === undefined) return { held, waiting };
+      const state = keys.get(key);
+      return { held: state?.held ?? 0, waiting: state?.waiters.length ?? 0 };
     },
   };
 }

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createFairSemaphore, SlotWaitTimeoutError, type FairSemaphore, type SlotPermit } from '../../src/lib/fair-semaphore.js';
+import {
+  createFairSemaphore,
+  SlotRefusedError,
+  SlotWaitTimeoutError,
+  type FairSemaphore,
+  type SlotPermit,
+} from '../../src/lib/fair-semaphore.js';
 
 /** Lets granted waits run their continuations. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -116,5 +122,107 @@ describe('fair semaphore', () => {
   it('refuses a share larger than the whole', () => {
     assert.throws(() => createFairSemaphore({ slots: 2, slotsPerKey: 3 }), RangeError);
     assert.throws(() => createFairSemaphore({ slots: 0, slotsPerKey: 0 }), RangeError);
+  });
+});
+
+// As the PDF render pool uses it: no cap per key, a bounded waiting room, a wait timeout.
+describe('fair semaphore: least recently served first, bounded waiting room', () => {
+  const LONG = 60_000;
+
+  /** Acquires for each key in turn (in this order) and records the order in which slots are granted. */
+  function queueUp(slots: FairSemaphore, keys: string[]) {
+    const granted: string[] = [];
+    const releases: (() => void)[] = [];
+    const settled = keys.map((key) =>
+      slots.acquire(key, { timeoutMs: LONG }).then((permit) => {
+        granted.push(key);
+        releases.push(() => permit.release());
+      }),
+    );
+    return { granted, releases, settled };
+  }
+
+  it('gives freed slots to the companies in turn, not in arrival order', async () => {
+    const slots = createFairSemaphore({ slots: 1, maxWaiting: 100 });
+    const { granted, releases } = queueUp(slots, ['a', 'a', 'a', 'a', 'b', 'c', 'b']);
+    await settle();
+    assert.deepEqual(granted, ['a'], 'the first caller takes the free slot');
+    for (let served = 1; served < 7; served++) {
+      releases[served - 1]!();
+      await settle();
+    }
+    assert.deepEqual(granted, ['a', 'b', 'c', 'a', 'b', 'a', 'a']);
+  });
+
+  it('serves a newcomer before a company that already holds a slot and has more waiting', async () => {
+    const slots = createFairSemaphore({ slots: 2, maxWaiting: 100 });
+    const { granted, releases, settled } = queueUp(slots, ['a', 'a', 'a', 'a', 'b']);
+    await settle();
+    assert.deepEqual(granted, ['a', 'a']);
+    releases[0]!();
+    await settle();
+    assert.deepEqual(granted, ['a', 'a', 'b']);
+    assert.equal(slots.usage().held, 2);
+    assert.equal(slots.usage().waiting, 2);
+    for (let next = 1; next < 5; next++) {
+      releases[next]!();
+      await settle();
+    }
+    await Promise.all(settled);
+  });
+
+  it('refuses a caller that waited past the wait timeout, and forgets it', async () => {
+    const slots = createFairSemaphore({ slots: 1, maxWaiting: 100 });
+    const holder = await slots.acquire('a', { timeoutMs: 50 });
+    await assert.rejects(slots.acquire('b', { timeoutMs: 50 }), (error: unknown) => {
+      assert.ok(error instanceof SlotRefusedError);
+      assert.equal(error.reason, 'wait_timeout');
+      return true;
+    });
+    assert.equal(slots.usage().waiting, 0);
+    holder.release();
+    assert.equal(slots.usage().held, 0);
+    const next = await slots.acquire('b', { timeoutMs: 50 });
+    next.release();
+  });
+
+  it('when the waiting room is full, a company with fewer waiting takes the newest place of the busiest', async () => {
+    const slots = createFairSemaphore({ slots: 1, maxWaiting: 4 });
+    const first = await slots.acquire('a', { timeoutMs: LONG });
+    const outcomes: string[] = [];
+    const track = (label: string, key: string) =>
+      slots.acquire(key, { timeoutMs: LONG }).then(
+        (permit) => {
+          outcomes.push(`${label} granted`);
+          permit.release();
+        },
+        (error: SlotRefusedError) => outcomes.push(`${label} ${error.reason}`),
+      );
+    const waits = ['a1', 'a2', 'a3', 'a4'].map((label) => track(label, 'a'));
+    await settle();
+    assert.equal(slots.usage().waiting, 4);
+
+    const aFifth = track('a5', 'a');
+    const bFirst = track('b1', 'b');
+    await settle();
+    assert.deepEqual(outcomes, ['a5 queue_full', 'a4 queue_full'], 'a is refused; b takes the newest place of a');
+    assert.equal(slots.usage().waiting, 4);
+
+    first.release();
+    await Promise.all([...waits, aFifth, bFirst]);
+    assert.deepEqual(outcomes.slice(2), ['b1 granted', 'a1 granted', 'a2 granted', 'a3 granted'], 'b, not yet served, goes first');
+  });
+
+  it('refuses a company whose queue is no longer than the others when the waiting room is full', async () => {
+    const slots = createFairSemaphore({ slots: 1, maxWaiting: 2 });
+    const acquire = (key: string) => slots.acquire(key, { timeoutMs: LONG });
+    const holder = await acquire('a');
+    const waits = [acquire('a'), acquire('b')];
+    await assert.rejects(acquire('c'), (error: unknown) => error instanceof SlotRefusedError && error.reason === 'queue_full');
+    await assert.rejects(acquire('b'), (error: unknown) => error instanceof SlotRefusedError && error.reason === 'queue_full');
+    holder.release();
+    (await waits[1]!).release();
+    (await waits[0]!).release();
+    assert.equal(slots.usage().held, 0);
   });
 });

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { createRoundRobinSlots, SlotRefusedError } from '../../lib/round-robin-slots.js';
+import { createFairSemaphore, SlotRefusedError } from '../../lib/fair-semaphore.js';
 import {
   RenderRejectedError,
   RendererUnavailableError,
@@ -52,11 +52,7 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
   const workers = options.workers ?? availableParallelism();
   const queueTimeoutMs = options.queueTimeoutMs ?? options.timeoutMs;
   const startupTimeoutMs = options.startupTimeoutMs ?? 60_000;
-  const threads = createRoundRobinSlots({
-    slots: workers,
-    maxWaiting: options.maxQueue ?? workers * 32,
-    waitTimeoutMs: queueTimeoutMs,
-  });
+  const threads = createFairSemaphore({ slots: workers, maxWaiting: options.maxQueue ?? workers * 32 });
   let inFlight = 0;
   let pool: Piscina<RenderTask, RenderOutcome> | undefined;
   let ready: Promise<void> | undefined;
@@ -170,7 +166,8 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
 
   async function waitForThread(companyId: string): Promise<() => void> {
     try {
-      return await threads.acquire(companyId);
+      const permit = await threads.acquire(companyId, { timeoutMs: queueTimeoutMs });
+      return () => permit.release();
     } catch (error) {
       if (error instanceof SlotRefusedError && error.reason === 'wait_timeout') {
         throw new RendererUnavailableError(`no PDF render thread was free within ${queueTimeoutMs} ms; retry shortly`);
