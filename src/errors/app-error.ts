@@ -2,23 +2,42 @@
  * The one error model. Every non-2xx answer is an AppError rendered by the HTTP error handler
  * as `{message, code, ...details}`; `code` values are stable and documented in the contract.
  */
-export type ErrorCode =
-  | 'invalid_query'
-  | 'invalid_body'
-  | 'invalid_path'
-  | 'validation_failed'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'rate_limited'
-  | 'template_not_found'
-  | 'provider_error'
-  | 'provider_timeout'
-  | 'service_unavailable'
-  | 'internal';
+/**
+ * The status of every code: one each, but for the exceptions in SECOND_STATUS. Every AppError is
+ * built by a constructor of this catalogue (src/errors/), which fixes status and code together.
+ */
+export const ERROR_STATUS = {
+  invalid_query: 400,
+  invalid_body: 400,
+  invalid_path: 400,
+  validation_failed: 400,
+  template_not_found: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  provider_error: 502,
+  service_unavailable: 503,
+  provider_timeout: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** The codes answered with a second status as well, and why the code is kept for it. */
+export const SECOND_STATUS: Partial<Record<ErrorCode, { readonly status: number; readonly reason: string }>> = {
+  rate_limited: {
+    status: 503,
+    reason: 'Lob rate limiting the account: the contract says "provider rate limit 503 with Retry-After", and a client retries both alike',
+  },
+  validation_failed: {
+    status: 422,
+    reason: 'a stored template cannot render a record (or its data is over the render input cap): the body was valid, the pair is not',
+  },
+};
 
 export interface AppErrorOptions {
   /** Extra body fields, e.g. `invalid_params` or the record validation lists. */
@@ -62,9 +81,47 @@ export const unauthorized = (message: string): AppError =>
 
 export const forbidden = (message: string): AppError => new AppError(403, 'forbidden', message);
 
+export const invalidPath = (message: string): AppError => new AppError(400, 'invalid_path', message);
+
+export const templateNotFound = (message: string): AppError => new AppError(400, 'template_not_found', message);
+
+/** `400`: a record breaks its type; `details` are the CreateRecordValidationError lists. */
+export const recordInvalid = (message: string, details: Record<string, unknown>): AppError =>
+  new AppError(400, 'validation_failed', message, { details });
+
+/** `422` (SECOND_STATUS): a template cannot render this record. */
+export const cannotRender = (message: string, details?: Record<string, unknown>): AppError =>
+  new AppError(422, 'validation_failed', message, details ? { details } : {});
+
 export const payloadTooLarge = (message: string): AppError => new AppError(413, 'payload_too_large', message);
+
+/** `415`: names what the route reads, in `accepted` and in `headers` (e.g. `Accept-Post`). */
+export const mediaTypeRefused = (reason: string, accepted: string[], headers: Record<string, string>): AppError =>
+  new AppError(415, 'unsupported_media_type', `${reason}; this route reads ${accepted.join(', ')}`, {
+    details: { accepted },
+    headers,
+  });
+
+/** `429`: a budget of this service is spent. */
+export const tooManyRequests = (message: string, retryAfterSeconds: number): AppError =>
+  new AppError(429, 'rate_limited', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+
+/** The 500 of a bug: the message never says more; `cause` goes to the log. */
+export const internalError = (cause: unknown): AppError => new AppError(500, 'internal', 'internal error', { cause });
 
 export const serviceUnavailable = (message: string, retryAfterSeconds?: number): AppError =>
   new AppError(503, 'service_unavailable', message, {
     headers: retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) },
   });
+
+/** `502`: a provider (Lob) refused, failed, or answered something unreadable. */
+export const providerError = (message: string, cause?: unknown): AppError =>
+  new AppError(502, 'provider_error', message, { cause });
+
+/** `503` (SECOND_STATUS): the provider is rate limiting the account. */
+export const providerRateLimited = (message: string, retryAfterSeconds: number): AppError =>
+  new AppError(503, 'rate_limited', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+
+/** `504`: a provider (Lob, the PDF renderer) did not answer in time. */
+export const providerTimeout = (message: string, cause?: unknown): AppError =>
+  new AppError(504, 'provider_timeout', message, { cause });

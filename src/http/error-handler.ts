@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, invalidBody, methodNotAllowed, notFound, serviceUnavailable } from '../errors/app-error.js';
+import { AppError, internalError, invalidBody, methodNotAllowed, notFound, payloadTooLarge, serviceUnavailable } from '../errors/app-error.js';
 import { databaseUnavailability } from '../storage/database-errors.js';
 import { unsupportedMediaType } from './plugins/body-media.js';
 import { allowedMethods } from './allowed-methods.js';
@@ -7,7 +7,7 @@ import { bodyValidationError, queryValidationError } from './validation-errors.j
 
 /** Fastify's own error codes, mapped onto the service's error model. */
 const FASTIFY_ERRORS: Record<string, (error: FastifyError, request: FastifyRequest) => AppError> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: () => new AppError(413, 'payload_too_large', 'request body is too large'),
+  FST_ERR_CTP_BODY_TOO_LARGE: () => payloadTooLarge('request body is too large'),
   FST_ERR_CTP_INVALID_JSON_BODY: (error) => invalidBody(`malformed JSON body: ${error.message}`),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => invalidBody('request body is empty; send a JSON object'),
   FST_ERR_CTP_INVALID_MEDIA_TYPE: (_error, request) => {
@@ -61,7 +61,7 @@ export function frameworkErrorHandler(headers: Record<string, string>) {
       sendError(reply, notFound(`no route ${request.method} ${path.slice(0, 200)}...: a path segment is too long`), request);
     } else {
       request.log.error({ err: error }, 'request failed before routing');
-      sendError(reply, new AppError(500, 'internal', 'internal error', { cause: error }), request);
+      sendError(reply, internalError(error), request);
     }
   };
 }
@@ -92,7 +92,7 @@ function toAppError(error: FastifyError, request: FastifyRequest): AppError {
   const mapped = error.code ? FASTIFY_ERRORS[error.code] : undefined;
   if (mapped) return mapped(error, request);
   const status = error.statusCode ?? 500;
-  if (status === 413) return new AppError(413, 'payload_too_large', 'request body is too large');
+  if (status === 413) return payloadTooLarge('request body is too large');
   if (status >= 400 && status < 500) return invalidBody(error.message);
-  return new AppError(500, 'internal', 'internal error', { cause: error });
+  return internalError(error);
 }

@@ -1,4 +1,4 @@
-import { AppError } from '../../errors/app-error.js';
+import { providerError } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { CheckProvider, CheckProviderName } from '../../providers/checks/check-provider.js';
@@ -78,11 +78,9 @@ export function createCheckProviderSettings(deps: CheckProviderSettingsDeps): Ch
         try {
           apiKey = secretBox.open(stored.encryptedKey, secretContext(companyId));
         } catch (error) {
-          throw new AppError(
-            502,
-            'provider_error',
+          throw providerError(
             "the company's Lob key cannot be decrypted with the current WRS_ENCRYPTION_KEY; an operator must set it again",
-            { cause: error },
+            error,
           );
         }
         return deps.lob(apiKey);

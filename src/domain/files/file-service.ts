@@ -1,4 +1,4 @@
-import { AppError, notFound } from '../../errors/app-error.js';
+import { internalError, notFound } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { BlobStore } from '../../providers/blob-store/blob-store.js';
@@ -72,7 +72,7 @@ export function createFileService(deps: {
       const row = await files.findForRecord(companyId, recordId, fileId);
       if (!row) throw notFound(`no file '${fileId}' for record '${recordId}'`);
       const bytes = await blobs.get(companyId, row.blob_key);
-      if (!bytes) throw new AppError(500, 'internal', 'internal error', { cause: new Error(`blob ${row.blob_key} is missing`) });
+      if (!bytes) throw internalError(new Error(`blob ${row.blob_key} is missing`));
       return { file: toStoredFile(row), bytes };
     },
   };

@@ -1,4 +1,4 @@
-import { AppError } from '../../errors/app-error.js';
+import { recordInvalid, type AppError } from '../../errors/app-error.js';
 import { boundedList, namesWithMore } from '../../errors/item-problems.js';
 import { clipped } from '../../lib/text.js';
 
@@ -44,12 +44,10 @@ export function recordValidationError(problems: RecordValidationProblems): AppEr
   if (types.length) {
     parts.push(`${types.length} wrong type(s): ${namesWithMore(types.map((f) => `${f.field_name} (${f.uid}) expects ${f.expected}`))}`);
   }
-  return new AppError(400, 'validation_failed', `record validation failed: ${parts.join('; ')}`, {
-    details: {
-      invalid_fields: boundedList(invalid).listed,
-      required_fields: boundedList(required).listed,
-      type_errors: boundedList(types).listed,
-      error_count: invalid.length + required.length + types.length,
-    },
+  return recordInvalid(`record validation failed: ${parts.join('; ')}`, {
+    invalid_fields: boundedList(invalid).listed,
+    required_fields: boundedList(required).listed,
+    type_errors: boundedList(types).listed,
+    error_count: invalid.length + required.length + types.length,
   });
 }

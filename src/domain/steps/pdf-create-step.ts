@@ -1,4 +1,4 @@
-import { AppError, invalidBody, notFound } from '../../errors/app-error.js';
+import { cannotRender, invalidBody, notFound, templateNotFound } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { RenderRejectedError, type PdfRenderer } from '../../providers/pdf/pdf-renderer.js';
 import type { FileService, StoredFile } from '../files/file-service.js';
@@ -50,17 +50,15 @@ export function createPdfCreateStep(deps: {
     const record = await findRecord(companyId, recordId);
     if (!record) throw notFound(`no record '${recordId}'`);
     const template = await templates.find(companyId, inputs.templateId);
-    if (!template) throw new AppError(400, 'template_not_found', `no template '${inputs.templateId}'`);
+    if (!template) throw templateNotFound(`no template '${inputs.templateId}'`);
 
     const values = recordInputs(record);
     const sizeBytes = inputBytes(values);
     if (sizeBytes > inputLimitBytes) {
-      throw new AppError(
-        422,
-        'validation_failed',
+      throw cannotRender(
         `record '${recordId}' has ${sizeBytes} bytes of data (field names and values, UTF-8); ` +
           `a PDF render takes at most ${inputLimitBytes} bytes (WRS_PDF_INPUT_LIMIT_BYTES)`,
-        { details: { size_bytes: sizeBytes, limit_bytes: inputLimitBytes } },
+        { size_bytes: sizeBytes, limit_bytes: inputLimitBytes },
       );
     }
 
@@ -75,11 +73,7 @@ export function createPdfCreateStep(deps: {
       });
     } catch (error) {
       if (error instanceof RenderRejectedError) {
-        throw new AppError(
-          422,
-          'validation_failed',
-          `template '${inputs.templateId}' cannot render record '${recordId}': ${error.reason}`,
-        );
+        throw cannotRender(`template '${inputs.templateId}' cannot render record '${recordId}': ${error.reason}`);
       }
       throw renderFailure(error);
     }

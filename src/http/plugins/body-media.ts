@@ -1,6 +1,6 @@
 import { MIMEType } from 'node:util';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, invalidBody } from '../../errors/app-error.js';
+import { invalidBody, mediaTypeRefused, type AppError } from '../../errors/app-error.js';
 import { decodeUtf8, InvalidUtf8Error } from '../../lib/text.js';
 
 /** What a route's body may be when its schema does not list `consumes`. */
@@ -22,10 +22,7 @@ export function acceptedMediaTypes(request: FastifyRequest): readonly string[] {
 export function unsupportedMediaType(request: FastifyRequest, reason: string, headers: Record<string, string> = {}): AppError {
   const accepted = [...acceptedMediaTypes(request)];
   const acceptHeader = request.method === 'POST' ? 'accept-post' : request.method === 'PATCH' ? 'accept-patch' : undefined;
-  return new AppError(415, 'unsupported_media_type', `${reason}; this route reads ${accepted.join(', ')}`, {
-    details: { accepted },
-    headers: { ...headers, ...(acceptHeader ? { [acceptHeader]: accepted.join(', ') } : {}) },
-  });
+  return mediaTypeRefused(reason, accepted, { ...headers, ...(acceptHeader ? { [acceptHeader]: accepted.join(', ') } : {}) });
 }
 
 /**

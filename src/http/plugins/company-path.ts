@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { COMPANY_ID_RULE, companyIdProblem } from '../../domain/auth/company-id.js';
-import { AppError } from '../../errors/app-error.js';
+import { invalidPath } from '../../errors/app-error.js';
 
 /**
  * The operator paths /companies/{company}/... name a company: one that breaks the company-ID
@@ -13,7 +13,7 @@ export function registerCompanyPathRule(scope: FastifyInstance): void {
     if (company === undefined) return;
     const problem = companyIdProblem(company);
     if (problem) {
-      throw new AppError(400, 'invalid_path', `the company in the path ${problem} (${COMPANY_ID_RULE})`);
+      throw invalidPath(`the company in the path ${problem} (${COMPANY_ID_RULE})`);
     }
   });
 }

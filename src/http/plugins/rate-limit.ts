@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitSettings } from '../../config/operations.js';
-import { AppError } from '../../errors/app-error.js';
+import { tooManyRequests, type AppError } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { RateLimiter, type RateDecision } from '../../lib/rate-limiter.js';
 import { clientAddressKey } from './client-address.js';
@@ -112,10 +112,8 @@ function setRateLimitHeaders(reply: FastifyReply, decision: RateDecision): void 
 }
 
 function rateLimited(decision: RateDecision, subject: string): AppError {
-  return new AppError(
-    429,
-    'rate_limited',
+  return tooManyRequests(
     `too many requests for ${subject}: at most ${decision.limit} a minute; retry in ${decision.retryAfterSeconds} s`,
-    { headers: { 'retry-after': String(decision.retryAfterSeconds) } },
+    decision.retryAfterSeconds,
   );
 }

@@ -1,4 +1,4 @@
-import { AppError } from '../../../errors/app-error.js';
+import { providerError, providerRateLimited, providerTimeout, type AppError } from '../../../errors/app-error.js';
 import type { Clock } from '../../../lib/clock.js';
 import { RetryBudget, rateLimitWaitMs, type LobRetryPolicy } from './retry-policy.js';
 
@@ -49,20 +49,20 @@ export function createLobClient(options: LobClientOptions): LobClient {
       text = await response.text();
     } catch (error) {
       if (signal.aborted) {
-        throw new AppError(504, 'provider_timeout', `Lob did not answer within ${options.timeoutMs} ms`, { cause: error });
+        throw providerTimeout(`Lob did not answer within ${options.timeoutMs} ms`, error);
       }
       return {
         kind: 'retryable',
         waitMs: undefined,
         rateLimited: false,
-        failure: new AppError(502, 'provider_error', 'could not reach Lob', { cause: error }),
+        failure: providerError('could not reach Lob', error),
       };
     }
     const status = response.status;
     if (status >= 200 && status < 300) return { kind: 'ok', body: parseList(text) };
     const detail = lobErrorDetail(text);
     if (status === 401 || status === 403) {
-      throw new AppError(502, 'provider_error', `Lob refused the API key (${status}${detail})`);
+      throw providerError(`Lob refused the API key (${status}${detail})`);
     }
     if (status === 429) {
       const waitMs = rateLimitWaitMs(response.headers, options.clock.now().getTime());
@@ -73,10 +73,10 @@ export function createLobClient(options: LobClientOptions): LobClient {
         kind: 'retryable',
         waitMs: undefined,
         rateLimited: false,
-        failure: new AppError(502, 'provider_error', `Lob failed (${status}${detail})`),
+        failure: providerError(`Lob failed (${status}${detail})`),
       };
     }
-    throw new AppError(502, 'provider_error', `Lob rejected the request (${status}${detail})`);
+    throw providerError(`Lob rejected the request (${status}${detail})`);
   }
 
   return {
@@ -97,9 +97,7 @@ export function createLobClient(options: LobClientOptions): LobClient {
 
 function rateLimited(waitMs: number | undefined): AppError {
   const seconds = Math.max(1, Math.ceil((waitMs ?? 1000) / 1000));
-  return new AppError(503, 'rate_limited', `Lob is rate limiting this account; retry in ${seconds} s`, {
-    headers: { 'retry-after': String(seconds) },
-  });
+  return providerRateLimited(`Lob is rate limiting this account; retry in ${seconds} s`, seconds);
 }
 
 function parseList(text: string): LobList {
@@ -107,7 +105,7 @@ function parseList(text: string): LobList {
   try {
     body = JSON.parse(text);
   } catch {
-    throw new AppError(502, 'provider_error', 'Lob answered with something that is not JSON');
+    throw providerError('Lob answered with something that is not JSON');
   }
   const list = body as Partial<Record<keyof LobList, unknown>> | null;
   const isUrl = (value: unknown) => value === undefined || value === null || typeof value === 'string';
@@ -119,7 +117,7 @@ function parseList(text: string): LobList {
     !isUrl(list.next_url) ||
     !isUrl(list.previous_url)
   ) {
-    throw new AppError(502, 'provider_error', 'Lob answered with an unexpected list shape');
+    throw providerError('Lob answered with an unexpected list shape');
   }
   return {
     data: list.data as Record<string, unknown>[],
