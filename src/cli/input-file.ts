@@ -1,7 +1,7 @@
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { unstorableTextError } from '../contracts/storable-text.js';
 import { payloadTooLarge } from '../errors/app-error.js';
 import type { JsonItemsFormat } from '../lib/json-items.js';
-import { unstorableTextError } from '../http/plugins/text-input.js';
 import { decodeUtf8, InvalidUtf8Error } from '../lib/text.js';
 
 /** A file the CLI was given cannot be read, or is not what it must be; reported as it is, exit 1. */

@@ -34,9 +34,6 @@ export class JsonItemsError extends Error {
 /** Where the bytes come from: a stream, or chunks already in memory. */
 export type ByteSource = AsyncIterable<Buffer | string> | Iterable<Buffer | string>;
 
-/** Media types read as NDJSON; `application/json` is read as one array. */
-export const NDJSON_MEDIA_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl'];
-
 export function readJsonItems(source: ByteSource, format: JsonItemsFormat): AsyncGenerator<JsonItem> {
   return format === 'ndjson' ? readNdjson(source) : readJsonArray(source);
 }

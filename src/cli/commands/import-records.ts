@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
+import { NdjsonBody } from '../../contracts/ndjson.js';
+import { IMPORT_BODY_LIMIT_BYTES, importEntries } from '../../contracts/records-import.js';
+import { unstorableTextError } from '../../contracts/storable-text.js';
 import type { ImportEntry } from '../../domain/records/import.js';
 import { invalidBody } from '../../errors/app-error.js';
-import { unstorableTextError } from '../../http/plugins/text-input.js';
-import { IMPORT_BODY_LIMIT_BYTES } from '../../http/routes/records/admin-records-import.js';
-import { importEntries, NdjsonBody } from '../../http/routes/records/ndjson.js';
 import type { CliCommand } from '../command.js';
 import { cliConfig } from '../config-from-env.js';
 import { detectFormat, fileSize, parseJsonDocument, readTextFile } from '../input-file.js';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { LobKeyBody } from '../../contracts/lob-key.js';
 import type { ProviderStatus } from '../../domain/checks/provider-settings.js';
 import { bodyChecker } from '../../http/body-check.js';
-import { LobKeyBody } from '../../http/routes/checks/schemas.js';
 import { UsageError, type CliCommand } from '../command.js';
 import { cliConfig } from '../config-from-env.js';
 import { InputFileError } from '../input-file.js';

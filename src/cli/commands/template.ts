@@ -1,6 +1,6 @@
 import type { Template } from '@pdfme/common';
+import { PdfTemplate } from '../../contracts/pdf-template.js';
 import { bodyChecker } from '../../http/body-check.js';
-import { PdfTemplate } from '../../http/routes/templates/schemas.js';
 import type { CliCommand } from '../command.js';
 import { cliConfig } from '../config-from-env.js';
 import { readJsonFile } from '../input-file.js';

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../app-context.js';
+import { LobKeyBody } from '../../../contracts/lob-key.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { CompanyParams, LobKeyBody, ProviderStatusResponse } from './schemas.js';
+import { CompanyParams, ProviderStatusResponse } from './schemas.js';
 
 /**
  * A company's check provider. The Lob key goes in and never comes out: answers carry only

@@ -82,19 +82,6 @@ export const CheckList = Type.Object({
 
 export { CompanyParams } from '../../schemas/company.js';
 
-export const LobKeyBody = Type.Object(
-  {
-    api_key: Type.String({
-      minLength: 16,
-      maxLength: 256,
-      // Printable ASCII without space or colon: the key is the user name of HTTP Basic auth.
-      pattern: '^[\\x21-\\x39\\x3b-\\x7e]+$',
-      description: 'the Lob secret API key (test_... or live_...); stored encrypted, never returned',
-    }),
-  },
-  { additionalProperties: false },
-);
-
 export const ProviderStatusResponse = Type.Object({
   company_id: Type.String(),
   provider: Type.Union([Type.Literal('local'), Type.Literal('lob')], { description: 'what GET /v1/checks uses' }),

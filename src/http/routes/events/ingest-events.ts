@@ -5,7 +5,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { AppContext } from '../../../app-context.js';
 import { IngestedEvent } from '../../../domain/events/event-input.js';
 import { invalidBody } from '../../../errors/app-error.js';
-import { NDJSON_MEDIA_TYPES } from '../../../lib/json-items.js';
+import { NDJSON_MEDIA_TYPES } from '../../../contracts/ndjson.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { IngestParams, IngestResponse } from './schemas.js';
 

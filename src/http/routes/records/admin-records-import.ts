@@ -2,14 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
+import { NdjsonBody, NDJSON_MEDIA_TYPES } from '../../../contracts/ndjson.js';
+import { IMPORT_BODY_LIMIT_BYTES, importEntries } from '../../../contracts/records-import.js';
 import { invalidBody } from '../../../errors/app-error.js';
 import { CompanyParams } from '../../schemas/company.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { importEntries, NDJSON_CONTENT_TYPES, NdjsonBody } from './ndjson.js';
 import { RecordSchema } from './schemas.js';
-
-/** Imports are migrations of whole workboards: far larger than an API call. */
-export const IMPORT_BODY_LIMIT_BYTES = 256 * 1_048_576;
 
 const ImportedRecord = Type.Partial(RecordSchema, {
   title: 'ImportedRecord',
@@ -21,7 +19,7 @@ const ImportedRecord = Type.Partial(RecordSchema, {
 /** Operator API: import records of any kind, all or nothing. */
 export const adminRecordImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   // Encapsulated in this plugin: other routes keep their own parsers.
-  app.addContentTypeParser(NDJSON_CONTENT_TYPES, { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT_BYTES }, (_request: FastifyRequest, body: Buffer) =>
+  app.addContentTypeParser(NDJSON_MEDIA_TYPES, { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT_BYTES }, (_request: FastifyRequest, body: Buffer) =>
     NdjsonBody.read([body]),
   );
 
@@ -38,7 +36,7 @@ export const adminRecordImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
           'request with a 400 listing the problems (errors: [{index, field, message}], index 0-based, for NDJSON the line ' +
           'number minus one; at most 100 listed, error_count the total); an existing id is a problem.',
         tags: ['operator'],
-        consumes: ['application/json', ...NDJSON_CONTENT_TYPES],
+        consumes: ['application/json', ...NDJSON_MEDIA_TYPES],
         params: CompanyParams,
         body: Type.Array(ImportedRecord),
         response: {

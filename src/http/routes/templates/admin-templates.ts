@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
+import { PdfTemplate } from '../../../contracts/pdf-template.js';
 import { resourceUrl } from '../../public-base-url.js';
 import { createdWithLocation } from '../../schemas/created.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { PdfTemplate, TemplateParams, TemplateSummary } from './schemas.js';
+import { TemplateParams, TemplateSummary } from './schemas.js';
 
 /** Operator routes: a company's pdfme templates for the pdf_create step. */
 export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
