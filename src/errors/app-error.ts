@@ -1,8 +1,4 @@
 /**
- * The one error model. Every non-2xx answer is an AppError rendered by the HTTP error handler
- * as `{message, code, ...details}`; `code` values are stable and documented in the contract.
- */
-/**
  * The status of every code: one each, but for the exceptions in SECOND_STATUS. Every AppError is
  * built by a constructor of this catalogue (src/errors/), which fixes status and code together.
  */
@@ -46,6 +42,11 @@ export interface AppErrorOptions {
   cause?: unknown;
 }
 
+/**
+ * The one error model. Every non-2xx answer is an AppError rendered by the HTTP error handler
+ * as `{message, code, ...details}`; `code` values are stable and documented in the contract.
+ * Built only by the named constructors below, never ad hoc (test/foundation/error-catalogue.test.ts).
+ */
 export class AppError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
