@@ -33,11 +33,8 @@ export interface RecordPageQuery {
   readonly limit: number;
 }
 
-export interface RecordChange {
-  readonly status: string;
-  readonly fields: string | null;
-  readonly updated_at: string;
-}
+/** What a PATCH may change of a stored record. */
+export type RecordChange = Readonly<Pick<StoredRecord, 'status' | 'fields' | 'updated_at'>>;
 
 export interface RecordsRepository {
   find(companyId: string, id: string): Promise<StoredRecord | undefined>;
