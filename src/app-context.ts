@@ -8,6 +8,7 @@ import { createCheckProviderSettings, type CheckProviderSettings } from './domai
 import { createRecordTypesService, type RecordTypesService } from './domain/record-types/record-types-service.js';
 import { createRecordTokensService, type RecordTokensService } from './domain/record-tokens/record-tokens-service.js';
 import { createRecordsService, type RecordsService } from './domain/records/records-service.js';
+import type { RecordsRepository } from './domain/records/records-repository.port.js';
 import { createFileService, type FileService } from './domain/files/file-service.js';
 import { createPdfCreateStep } from './domain/steps/pdf-create-step.js';
 import { stepRecordFinder } from './domain/steps/record-finder.js';
@@ -29,7 +30,7 @@ import { createCheckProviderCredentialsRepository } from './storage/repositories
 import { createChecksRepository } from './storage/repositories/checks.js';
 import { createRecordTypesRepository } from './storage/repositories/record-types-repository.js';
 import { createRecordTokensRepository } from './storage/repositories/record-tokens-repository.js';
-import { createRecordsRepository, type RecordsRepository } from './storage/repositories/records-repository.js';
+import { createRecordsRepository } from './storage/repositories/records-repository.js';
 import { createEventsRepository } from './storage/repositories/events-repository.js';
 import { createEventsService, type EventsService } from './domain/events/events-service.js';
 import { createFilesRepository } from './storage/repositories/files-repository.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import pg from 'pg';
-import type { RecordsRepository } from '../../src/storage/repositories/records-repository.js';
+import type { RecordsRepository } from '../../src/domain/records/records-repository.port.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { expectStatus } from './fixtures.js';

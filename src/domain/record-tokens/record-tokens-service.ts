@@ -2,12 +2,13 @@ import type { JWTPayload } from 'jose';
 import { forbidden, notFound, unauthorized } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
-import type { RecordTokenDocument, RecordTokensRepository } from '../../storage/repositories/record-tokens-repository.js';
 import type { RecordTokenResolver } from '../auth/authenticator.js';
 import type { Identity, RecordTokenIdentity } from '../auth/identity.js';
 import type { TokenSigner } from '../auth/token-signer.js';
 import type { RecordsService } from '../records/records-service.js';
 import { parseMintRequest } from './mint-request.js';
+import type { RecordTokenDocument } from './record-token.js';
+import type { RecordTokensRepository } from './record-tokens-repository.port.js';
 
 /** A record token's document as the API shows it (never with the token string). */
 export interface RecordTokenView {

@@ -1,9 +1,10 @@
 import { notFound } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
-import type { RecordTypesRepository, StoredRecordType } from '../../storage/repositories/record-types-repository.js';
 import { CompiledTypeCache } from './compiled-type-cache.js';
 import { compileRecordType, type CompiledRecordType } from './compiled-type.js';
 import { parseRecordTypeDefinition, type RecordType, type RecordTypeDefinition } from './definition.js';
+import type { RecordTypesRepository } from './record-types-repository.port.js';
+import type { StoredRecordType } from './stored-record-type.js';
 
 export interface RecordTypesService {
   /** Defines or replaces a type; `created` is false for a replacement. Throws a 400 listing every problem. */

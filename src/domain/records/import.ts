@@ -2,10 +2,10 @@ import type { AppError } from '../../errors/app-error.js';
 import { batchRefused, namesWithMore, type ItemProblem } from '../../errors/item-problems.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { parseTimestampFilter } from '../../lib/timestamps.js';
-import type { RecordRow } from '../../storage/repositories/records-repository.js';
 import type { CompiledRecordType } from '../record-types/compiled-type.js';
 import { isPlainObject } from '../record-types/definition.js';
 import { toJsonColumn, typeIdOf } from './record.js';
+import type { StoredRecord } from './stored-record.js';
 
 /** Record ids travel in paths and query strings: printable, no separators, bounded. */
 export const RECORD_ID_PATTERN = /^[^\s/?#]{1,200}$/;
@@ -48,9 +48,9 @@ export function parseImportedRecords(
   types: ReadonlyMap<string, CompiledRecordType>,
   now: string,
   generateId: (millis: number) => string = uuidv7,
-): RecordRow[] {
+): StoredRecord[] {
   const problems: ItemProblem[] = [];
-  const rows: RecordRow[] = [];
+  const rows: StoredRecord[] = [];
   const firstEntryOfId = new Map<string, ImportEntry>();
   for (const entry of entries) {
     const report: Report = (field, message) => problems.push(importProblem(entry, field, message));
@@ -85,7 +85,7 @@ function parseOne(
   now: string,
   problem: Report,
   generateId: (millis: number) => string,
-): RecordRow | undefined {
+): StoredRecord | undefined {
   if (!isPlainObject(input)) {
     problem(null, 'must be a JSON object in the Record shape');
     return undefined;

@@ -1,12 +1,8 @@
 import { invalidQuery } from '../../errors/app-error.js';
 import { parseTimestampFilter } from '../../lib/timestamps.js';
 
+/** Default and maximum of `limit`. */
 export const MAX_PAGE_SIZE = 100;
-
-/** The raw query of GET /records, as validated by the route schema. */
-export interface RawRecordListQuery {
-  readonly [name: string]: string | number | undefined;
-}
 
 export interface TimeFilter {
   readonly column: 'created_at' | 'updated_at';
@@ -25,24 +21,25 @@ export interface RecordListQuery {
   readonly linkParams: ReadonlyArray<readonly [string, string]>;
 }
 
-const TIME_FILTERS: ReadonlyArray<{ names: readonly [string, string]; column: TimeFilter['column']; bound: TimeFilter['bound'] }> = [
+const TIME_FILTERS = [
   { names: ['created_after', 'createdAfter'], column: 'created_at', bound: 'after' },
   { names: ['created_before', 'createdBefore'], column: 'created_at', bound: 'before' },
   { names: ['updated_after', 'updatedAfter'], column: 'updated_at', bound: 'after' },
   { names: ['updated_before', 'updatedBefore'], column: 'updated_at', bound: 'before' },
-];
+] as const satisfies ReadonlyArray<{ names: readonly [string, string]; column: TimeFilter['column']; bound: TimeFilter['bound'] }>;
 
-/** Every parameter GET /records accepts. */
-export const RECORD_LIST_PARAMS = [
-  'record_type',
-  'recordType',
-  'view_id',
-  'viewId',
-  ...TIME_FILTERS.flatMap((filter) => filter.names),
-  'next',
-  'prev',
-  'limit',
-] as const;
+type TimeFilterParam = (typeof TIME_FILTERS)[number]['names'][number];
+
+/** Every parameter GET /records accepts; the route schema names exactly these. */
+export type RecordListParam = 'record_type' | 'recordType' | 'view_id' | 'viewId' | TimeFilterParam | 'next' | 'prev' | 'limit';
+
+/**
+ * The query of GET /records once the route schema has checked its shape: every value a
+ * non-empty string, `limit` an integer from 1 to MAX_PAGE_SIZE, no other names.
+ */
+export type RawRecordListQuery = {
+  readonly [name in Exclude<RecordListParam, 'limit'>]?: string;
+} & { readonly limit?: number };
 
 /**
  * Applies the rules of GET /records: aliases, at most one timestamp filter (a snake name and
@@ -65,7 +62,7 @@ export function parseRecordListQuery(raw: RawRecordListQuery): RecordListQuery {
   let time: TimeFilter | undefined;
   const timeParam = timeParams[0];
   if (timeParam) {
-    const value = String(raw[timeParam.name]);
+    const value = raw[timeParam.name]!;
     const parsed = parseTimestampFilter(value);
     if (!parsed) {
       throw invalidQuery(
@@ -82,12 +79,12 @@ export function parseRecordListQuery(raw: RawRecordListQuery): RecordListQuery {
   }
   const cursor =
     raw.next !== undefined
-      ? { kind: 'next' as const, id: String(raw.next) }
+      ? { kind: 'next' as const, id: raw.next }
       : raw.prev !== undefined
-        ? { kind: 'prev' as const, id: String(raw.prev) }
+        ? { kind: 'prev' as const, id: raw.prev }
         : undefined;
 
-  const limit = raw.limit === undefined ? MAX_PAGE_SIZE : Number(raw.limit);
+  const limit = raw.limit ?? MAX_PAGE_SIZE;
   if (raw.limit !== undefined) linkParams.push(['limit', String(limit)]);
 
   return {
@@ -101,12 +98,11 @@ export function parseRecordListQuery(raw: RawRecordListQuery): RecordListQuery {
 }
 
 /** A parameter and its alias name one filter: both may be sent only with the same value. */
-function aliased(raw: RawRecordListQuery, name: string, alias: string): string | undefined {
+function aliased(raw: RawRecordListQuery, name: 'record_type' | 'view_id', alias: 'recordType' | 'viewId'): string | undefined {
   const value = raw[name];
   const aliasValue = raw[alias];
-  if (value !== undefined && aliasValue !== undefined && String(value) !== String(aliasValue)) {
+  if (value !== undefined && aliasValue !== undefined && value !== aliasValue) {
     throw invalidQuery(`'${name}' and its alias '${alias}' were both sent, with different values`, [name, alias]);
   }
-  const chosen = value ?? aliasValue;
-  return chosen === undefined ? undefined : String(chosen);
+  return value ?? aliasValue;
 }

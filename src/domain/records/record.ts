@@ -1,5 +1,5 @@
 import type { CompiledRecordType } from '../record-types/compiled-type.js';
-import type { RecordRow } from '../../storage/repositories/records-repository.js';
+import type { StoredRecord } from './stored-record.js';
 
 /** A record as the API returns it; optional keys are absent when the record has none. */
 export interface RecordResource {
@@ -30,7 +30,7 @@ const json = (text: string | null): unknown => (text === null ? undefined : JSON
  * Builds the API form of a stored record. A record of a live custom type is in the views its
  * current status puts it in; any other record keeps the views it was imported with.
  */
-export function toRecordResource(row: RecordRow, type: CompiledRecordType | undefined): RecordResource {
+export function toRecordResource(row: StoredRecord, type: CompiledRecordType | undefined): RecordResource {
   const resource: RecordResource = {
     id: row.id,
     record_type: row.record_type,

@@ -1,12 +1,6 @@
 import { invalidBody, invalidQuery, notFound } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
-import type {
-  RecordBound,
-  RecordListFilter,
-  RecordRow,
-  RecordsRepository,
-} from '../../storage/repositories/records-repository.js';
 import type { CompiledRecordType } from '../record-types/compiled-type.js';
 import { STATUS_KEY } from '../record-types/compiled-type.js';
 import { isPlainObject } from '../record-types/definition.js';
@@ -14,6 +8,8 @@ import type { RecordTypesService } from '../record-types/record-types-service.js
 import { importProblem, importRefused, parseImportedRecords, type ImportEntry } from './import.js';
 import type { RecordListQuery } from './list-query.js';
 import { CUSTOM_RECORD_TYPE, toRecordResource, type RecordResource } from './record.js';
+import type { RecordBound, RecordListFilter, RecordsRepository } from './records-repository.port.js';
+import type { StoredRecord } from './stored-record.js';
 import { emptyProblems, recordValidationError } from './validation-error.js';
 
 /** Where a `next` / `prev` link leads: a cursor, or (none) the first page. */
@@ -52,11 +48,11 @@ export interface RecordsServiceDeps {
 export function createRecordsService({ repository, recordTypes, clock }: RecordsServiceDeps): RecordsService {
   const nowIso = () => clock.now().toISOString();
 
-  async function typeOf(companyId: string, row: RecordRow): Promise<CompiledRecordType | undefined> {
+  async function typeOf(companyId: string, row: StoredRecord): Promise<CompiledRecordType | undefined> {
     return row.type_id === null ? undefined : recordTypes.compiled(companyId, row.type_id);
   }
 
-  async function resources(companyId: string, rows: readonly RecordRow[], known?: ReadonlyMap<string, CompiledRecordType>) {
+  async function resources(companyId: string, rows: readonly StoredRecord[], known?: ReadonlyMap<string, CompiledRecordType>) {
     const typeIds = [...new Set(rows.map((row) => row.type_id).filter((id): id is string => id !== null))];
     const types = known ?? (await recordTypes.compiledMany(companyId, typeIds));
     return rows.map((row) => toRecordResource(row, row.type_id === null ? undefined : types.get(row.type_id)));
@@ -75,7 +71,7 @@ export function createRecordsService({ repository, recordTypes, clock }: Records
       if (!isPlainObject(body)) throw invalidBody('the body must be a JSON object mapping field UIDs to values');
       const fields = type.validateCreate(body);
       const now = clock.now();
-      const row: RecordRow = {
+      const row: StoredRecord = {
         id: uuidv7(now.getTime()),
         record_type: CUSTOM_RECORD_TYPE,
         type_id: typeId,
@@ -122,7 +118,7 @@ export function createRecordsService({ repository, recordTypes, clock }: Records
       const allTypes = query.viewId === undefined ? undefined : await recordTypes.compiledMany(companyId);
       const filter = listFilter(query, allTypes);
       const limit = query.limit;
-      let rows: RecordRow[];
+      let rows: StoredRecord[];
       let next: PageLink | null = null;
       let prev: PageLink | null = null;
 

@@ -1,39 +1,13 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import type { RecordTypesRepository } from '../../domain/record-types/record-types-repository.port.js';
+import type { StoredRecordType } from '../../domain/record-types/stored-record-type.js';
 import type { DialectName } from '../database.js';
 import type { DB } from '../schema.js';
-
-export interface StoredRecordType {
-  readonly id: string;
-  readonly name: string;
-  /** JSON text of {fields, statuses, views}. */
-  readonly definition: string;
-  readonly version: number;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
-
-export interface RecordTypeVersion {
-  readonly id: string;
-  readonly version: number;
-}
-
-/** Custom record types of a company. A deleted type keeps its row, so versions are never reused. */
-export interface RecordTypesRepository {
-  find(companyId: string, typeId: string): Promise<StoredRecordType | undefined>;
-  /** The live types' versions: all of the company's, or only those named. */
-  versions(companyId: string, typeIds?: readonly string[]): Promise<RecordTypeVersion[]>;
-  /** The live types named, with their definitions. */
-  findMany(companyId: string, typeIds: readonly string[]): Promise<StoredRecordType[]>;
-  list(companyId: string): Promise<StoredRecordType[]>;
-  /** Creates or replaces a type, bumping its version; answers the stored row. */
-  put(companyId: string, typeId: string, type: { name: string; definition: string; at: string }): Promise<StoredRecordType>;
-  /** True when a live type was deleted. */
-  remove(companyId: string, typeId: string, at: string): Promise<boolean>;
-}
+import type { RecordTypesTable } from '../tables/records.js';
 
 const COLUMNS = ['id', 'name', 'definition', 'version', 'created_at', 'updated_at'] as const;
 
-type Row = { id: string; name: string; definition: string; version: number; created_at: string; updated_at: string };
+type Row = Pick<RecordTypesTable, (typeof COLUMNS)[number]>;
 
 const toStored = (row: Row): StoredRecordType => ({
   id: row.id,

@@ -1,70 +1,10 @@
-import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
+import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
+import type { RecordListFilter, RecordPageQuery, RecordsRepository } from '../../domain/records/records-repository.port.js';
+import type { StoredRecord } from '../../domain/records/stored-record.js';
 import type { Database } from '../database.js';
 import type { DB } from '../schema.js';
 import type { RecordsTable } from '../tables/records.js';
-import { findTypeInTransaction, type StoredRecordType } from './record-types-repository.js';
-
-/** A stored record; JSON columns are text, decoded by the domain. */
-export type RecordRow = Omit<RecordsTable, 'company_id'>;
-
-/** A record's place in the list order (created_at, then id). */
-export interface RecordKey {
-  readonly createdAt: string;
-  readonly id: string;
-}
-
-export interface RecordBound extends RecordKey {
-  /** Include the record at the bound itself. */
-  readonly inclusive?: boolean;
-}
-
-export interface RecordListFilter {
-  /** Exact `record_type`. */
-  readonly recordType?: string;
-  /**
-   * Records in a view: those of each defined type that has the view, with one of the view's
-   * statuses (an empty list: any status), plus records without a live type whose imported
-   * views name it.
-   */
-  readonly view?: { readonly viewId: string; readonly typed: ReadonlyArray<{ typeId: string; statuses: readonly string[] }> };
-  /** Strict bounds on a timestamp column. */
-  readonly time?: { readonly column: 'created_at' | 'updated_at'; readonly after?: string; readonly before?: string };
-}
-
-export interface RecordPageQuery {
-  readonly after?: RecordBound;
-  readonly before?: RecordBound;
-  /** Walk the order backwards (for pages that end at a bound). */
-  readonly descending?: boolean;
-  readonly limit: number;
-}
-
-export interface RecordChange {
-  readonly status: string;
-  readonly fields: string | null;
-  readonly updated_at: string;
-}
-
-export interface RecordsRepository {
-  find(companyId: string, id: string): Promise<RecordRow | undefined>;
-  findKey(companyId: string, id: string): Promise<RecordKey | undefined>;
-  page(companyId: string, filter: RecordListFilter, query: RecordPageQuery): Promise<RecordRow[]>;
-  exists(companyId: string, filter: RecordListFilter, bounds: Omit<RecordPageQuery, 'limit' | 'descending'>): Promise<boolean>;
-  /** The ids among those given that already exist. */
-  existingIds(companyId: string, ids: readonly string[]): Promise<string[]>;
-  /** Inserts records and their stored views in one transaction: all or nothing. `onProgress` gets the rows inserted so far. */
-  insertMany(companyId: string, rows: readonly RecordRow[], onProgress?: (inserted: number) => void): Promise<void>;
-  /**
-   * Reads a record and its live type, lets `change` decide the record's new state, and writes
-   * it, all in one transaction with the record locked and its type unchangeable in between;
-   * answers the updated row, or undefined when there is no such record.
-   */
-  update(
-    companyId: string,
-    id: string,
-    change: (row: RecordRow, type: StoredRecordType | undefined) => Promise<RecordChange> | RecordChange,
-  ): Promise<RecordRow | undefined>;
-}
+import { findTypeInTransaction } from './record-types-repository.js';
 
 const INSERT_BATCH = 400;
 const ID_BATCH = 500;
@@ -209,7 +149,7 @@ function inView(eb: ExpressionBuilder<DB, 'records'>, view: NonNullable<RecordLi
   return eb.or([...typed, untyped]);
 }
 
-function withoutCompany(row: RecordsTable | undefined): RecordRow | undefined {
+function withoutCompany(row: RecordsTable | undefined): StoredRecord | undefined {
   if (!row) return undefined;
   const { company_id: _companyId, ...rest } = row;
   return rest;

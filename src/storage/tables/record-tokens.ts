@@ -1,12 +1,8 @@
-/** The stored document of each record token; its key is the JWT's `jti`. */
-export interface RecordTokensTable {
+import type { RecordTokenDocument } from '../../domain/record-tokens/record-token.js';
+
+/** The stored document of each record token, per company. */
+export interface RecordTokensTable extends RecordTokenDocument {
   company_id: string;
-  key: string;
-  record_id: string;
-  user_id: string;
-  created_at: string;
-  expires_at: string;
-  revoked_at: string | null;
 }
 
 export interface RecordTokensTables {

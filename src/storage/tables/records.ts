@@ -1,7 +1,6 @@
-/**
- * Tables of workboard records. JSON values are kept as text (identical on both databases);
- * a NULL JSON column means the key was absent from the record, the text `null` means null.
- */
+import type { StoredRecord } from '../../domain/records/stored-record.js';
+
+/** Tables of workboard records. JSON values are kept as text (identical on both databases). */
 export interface RecordTypesTable {
   company_id: string;
   id: string;
@@ -15,23 +14,8 @@ export interface RecordTypesTable {
   deleted_at: string | null;
 }
 
-export interface RecordsTable {
+export interface RecordsTable extends StoredRecord {
   company_id: string;
-  id: string;
-  record_type: string;
-  /** The custom record type (uid) the record follows, or null for records of other kinds. */
-  type_id: string | null;
-  uid: string | null;
-  status: string;
-  parent_record: string | null;
-  child_records: string;
-  instance: string | null;
-  fields: string | null;
-  linked: string | null;
-  /** JSON array: views as imported; used only while the record has no defined type. */
-  views: string;
-  created_at: string;
-  updated_at: string;
 }
 
 /** One row per view named by an imported record's stored views, so `view_id` can filter on them. */

@@ -1,6 +1,6 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { FIELD_TYPES } from '../../../domain/record-types/definition.js';
-import { MAX_PAGE_SIZE } from '../../../domain/records/list-query.js';
+import { MAX_PAGE_SIZE, type RecordListParam } from '../../../domain/records/list-query.js';
 
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
 const JsonObject = Type.Record(Type.String(), Type.Unknown());
@@ -83,32 +83,32 @@ const timestampFilter = (description: string) =>
     }),
   );
 
-export const ListRecordsQuery = Type.Object(
-  {
-    record_type: filter('filter by record type (custom, uccfiling, ...)'),
-    recordType: filter('alias of record_type'),
-    view_id: filter('filter by view (bucket) ID'),
-    viewId: filter('alias of view_id'),
-    created_after: timestampFilter('records created after this time'),
-    createdAfter: timestampFilter('alias of created_after'),
-    created_before: timestampFilter('records created before this time'),
-    createdBefore: timestampFilter('alias of created_before'),
-    updated_after: timestampFilter('records updated after this time'),
-    updatedAfter: timestampFilter('alias of updated_after'),
-    updated_before: timestampFilter('records updated before this time'),
-    updatedBefore: timestampFilter('alias of updated_before'),
-    next: filter('record ID: the records after it; not with prev'),
-    prev: filter('record ID: the page just before it (still in ascending order); not with next'),
-    limit: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `records per page (extension), default and maximum ${MAX_PAGE_SIZE}` }),
-    ),
-  },
-  { additionalProperties: false },
-);
+// `satisfies`: the schema names exactly the parameters the domain parser reads.
+const LIST_RECORDS_PARAMS = {
+  record_type: filter('filter by record type (custom, uccfiling, ...)'),
+  recordType: filter('alias of record_type'),
+  view_id: filter('filter by view (bucket) ID'),
+  viewId: filter('alias of view_id'),
+  created_after: timestampFilter('records created after this time'),
+  createdAfter: timestampFilter('alias of created_after'),
+  created_before: timestampFilter('records created before this time'),
+  createdBefore: timestampFilter('alias of created_before'),
+  updated_after: timestampFilter('records updated after this time'),
+  updatedAfter: timestampFilter('alias of updated_after'),
+  updated_before: timestampFilter('records updated before this time'),
+  updatedBefore: timestampFilter('alias of updated_before'),
+  next: filter('record ID: the records after it; not with prev'),
+  prev: filter('record ID: the page just before it (still in ascending order); not with next'),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `records per page (extension), default and maximum ${MAX_PAGE_SIZE}` }),
+  ),
+} satisfies Record<RecordListParam, TSchema>;
+
+export const ListRecordsQuery = Type.Object(LIST_RECORDS_PARAMS, { additionalProperties: false });
 
 export const RecordsListResponse = Type.Object(
   {
-    count: Type.Integer({ description: 'number of records returned; at most 100' }),
+    count: Type.Integer({ description: `number of records returned; at most ${MAX_PAGE_SIZE}` }),
     next: Type.Union([Type.String(), Type.Null()], { description: 'URL of the next batch, null at the end' }),
     prev: Type.Union([Type.String(), Type.Null()], { description: 'URL of the previous batch, null at the start' }),
     results: Type.Array(RecordSchema),

@@ -1,0 +1,11 @@
+import type { RecordTokenDocument } from './record-token.js';
+
+/** Record token documents of a company; a token is honoured only while its document is live. */
+export interface RecordTokensRepository {
+  insert(companyId: string, document: Omit<RecordTokenDocument, 'revoked_at'>): Promise<void>;
+  find(companyId: string, key: string): Promise<RecordTokenDocument | undefined>;
+  /** The record's tokens that are neither revoked nor expired at `now`, oldest first. */
+  listLive(companyId: string, recordId: string, now: string): Promise<RecordTokenDocument[]>;
+  /** Marks the record's token revoked (a second revocation keeps the first time); false when there is no such token. */
+  revoke(companyId: string, recordId: string, key: string, at: string): Promise<boolean>;
+}

@@ -1,0 +1,58 @@
+import type { StoredRecordType } from '../record-types/stored-record-type.js';
+import type { StoredRecord } from './stored-record.js';
+
+/** A record's place in the list order (created_at, then id). */
+export interface RecordKey {
+  readonly createdAt: string;
+  readonly id: string;
+}
+
+export interface RecordBound extends RecordKey {
+  /** Include the record at the bound itself. */
+  readonly inclusive?: boolean;
+}
+
+export interface RecordListFilter {
+  /** Exact `record_type`. */
+  readonly recordType?: string;
+  /**
+   * Records in a view: those of each defined type that has the view, with one of the view's
+   * statuses (an empty list: any status), plus records without a live type whose imported
+   * views name it.
+   */
+  readonly view?: { readonly viewId: string; readonly typed: ReadonlyArray<{ typeId: string; statuses: readonly string[] }> };
+  /** Strict bounds on a timestamp column. */
+  readonly time?: { readonly column: 'created_at' | 'updated_at'; readonly after?: string; readonly before?: string };
+}
+
+export interface RecordPageQuery {
+  readonly after?: RecordBound;
+  readonly before?: RecordBound;
+  /** Walk the order backwards (for pages that end at a bound). */
+  readonly descending?: boolean;
+  readonly limit: number;
+}
+
+/** What a PATCH may change of a stored record. */
+export type RecordChange = Readonly<Pick<StoredRecord, 'status' | 'fields' | 'updated_at'>>;
+
+export interface RecordsRepository {
+  find(companyId: string, id: string): Promise<StoredRecord | undefined>;
+  findKey(companyId: string, id: string): Promise<RecordKey | undefined>;
+  page(companyId: string, filter: RecordListFilter, query: RecordPageQuery): Promise<StoredRecord[]>;
+  exists(companyId: string, filter: RecordListFilter, bounds: Omit<RecordPageQuery, 'limit' | 'descending'>): Promise<boolean>;
+  /** The ids among those given that already exist. */
+  existingIds(companyId: string, ids: readonly string[]): Promise<string[]>;
+  /** Inserts records and their stored views in one transaction: all or nothing. `onProgress` gets the rows inserted so far. */
+  insertMany(companyId: string, rows: readonly StoredRecord[], onProgress?: (inserted: number) => void): Promise<void>;
+  /**
+   * Reads a record and its live type, lets `change` decide the record's new state, and writes
+   * it, all in one transaction with the record locked and its type unchangeable in between;
+   * answers the updated row, or undefined when there is no such record.
+   */
+  update(
+    companyId: string,
+    id: string,
+    change: (row: StoredRecord, type: StoredRecordType | undefined) => Promise<RecordChange> | RecordChange,
+  ): Promise<StoredRecord | undefined>;
+}
