@@ -3,7 +3,7 @@
 // the domain; only the composition root (src/app-context.ts) and the CLI see implementations.
 // Type-only imports count (tsPreCompilationDeps): a type is a dependency too.
 
-const APP_LAYERS = '^src/(domain|storage|providers|http|cli|config)/|^src/app-context[.]ts$';
+const APP_LAYERS = '^src/(contracts|domain|storage|providers|http|cli|config)/|^src/app-context[.]ts$';
 const OUTER_LAYERS = '^src/(http|cli)/|^src/app-context[.]ts$';
 const ADAPTERS = '^src/(storage|providers)/';
 // Packages that belong to an adapter or to HTTP: the database drivers and query builder, the
@@ -55,6 +55,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/http/' },
       to: { path: ADAPTERS },
+    },
+    {
+      name: 'contracts-import-no-adapter-nor-outer-layer',
+      comment: 'Request contracts are shared by HTTP and the CLI, so they import neither, nor any implementation.',
+      severity: 'error',
+      from: { path: '^src/contracts/' },
+      to: { path: `${ADAPTERS}|${OUTER_LAYERS}` },
     },
     {
       name: 'lib-and-errors-are-leaves',
