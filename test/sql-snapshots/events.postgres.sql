@@ -1,0 +1,23 @@
+-- inTransaction + write
+begin;
+insert into events ("company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object")
+    select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object" from json_populate_recordset(null::events, $1::json)
+    on conflict (company_id, id) do update set "connection_id" = excluded."connection_id", "connection_key" = excluded."connection_key", "created_at" = excluded."created_at", "excluded" = excluded."excluded", "flow_id" = excluded."flow_id", "flow_key" = excluded."flow_key", "flow_session" = excluded."flow_session", "like_value" = excluded."like_value", "seconds_active" = excluded."seconds_active", "seconds_running" = excluded."seconds_running", "selected_decision" = excluded."selected_decision", "step_key" = excluded."step_key", "text" = excluded."text", "type" = excluded."type", "updated_at" = excluded."updated_at", "user_id" = excluded."user_id", "version_id" = excluded."version_id", "version_key" = excluded."version_key", "version_object" = excluded."version_object";
+insert into "event_key_values" ("company_id", "field", "value") values ($1, $2, $3), ($4, $5, $6), ($7, $8, $9), ($10, $11, $12) on conflict do nothing;
+commit;
+
+-- hasEvents
+select "id" from "events" where "company_id" = $1 limit $2;
+
+-- list: no filter
+select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object" from "events" where "events"."company_id" = $1 order by "events"."created_at" asc, "events"."id" asc limit $2 offset $3;
+
+-- list: exact, comparison and time filters, ordered by flow_session desc
+select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object" from "events" where "events"."company_id" = $1 and ("events"."type" = $2 and "events"."flow_session" >= $3 and "events"."created_at" < $4) order by "events"."flow_session" desc nulls last, "events"."id" desc limit $5 offset $6;
+
+-- list: contains, some stored values match
+select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = $1 and "event_key_values"."field" = $2 and "event_key_values"."value" like $3 limit $4;
+select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object" from "events" where "events"."company_id" = $1 and "events"."flow_key" in ($2) order by "events"."created_at" asc, "events"."id" asc limit $3 offset $4;
+
+-- list: contains, no stored value matches
+select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = $1 and "event_key_values"."field" = $2 and "event_key_values"."value" like $3 limit $4;

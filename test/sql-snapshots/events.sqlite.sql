@@ -1,0 +1,22 @@
+-- inTransaction + write
+begin immediate;
+insert into "events" ("company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("company_id", "id") do update set "connection_id" = "excluded"."connection_id", "connection_key" = "excluded"."connection_key", "created_at" = "excluded"."created_at", "excluded" = "excluded"."excluded", "flow_id" = "excluded"."flow_id", "flow_key" = "excluded"."flow_key", "flow_session" = "excluded"."flow_session", "like_value" = "excluded"."like_value", "seconds_active" = "excluded"."seconds_active", "seconds_running" = "excluded"."seconds_running", "selected_decision" = "excluded"."selected_decision", "step_key" = "excluded"."step_key", "text" = "excluded"."text", "type" = "excluded"."type", "updated_at" = "excluded"."updated_at", "user_id" = "excluded"."user_id", "version_id" = "excluded"."version_id", "version_key" = "excluded"."version_key", "version_object" = "excluded"."version_object";
+insert into "event_key_values" ("company_id", "field", "value") values (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?) on conflict do nothing;
+commit;
+pragma optimize = 0x10012;
+
+-- hasEvents
+select "id" from "events" where "company_id" = ? limit ?;
+
+-- list: no filter
+select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object" from "events" where "events"."company_id" = ? order by "events"."created_at" asc, "events"."id" asc limit ? offset ?;
+
+-- list: exact, comparison and time filters, ordered by flow_session desc
+select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object" from "events" where "events"."company_id" = ? and ("events"."type" = ? and "events"."flow_session" >= ? and "events"."created_at" < ?) order by "events"."flow_session" desc nulls last, "events"."id" desc limit ? offset ?;
+
+-- list: contains, some stored values match
+select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = ? and "event_key_values"."field" = ? and event_key_values.rowid in (select rowid from event_key_values_trigrams where event_key_values_trigrams match ?) and instr(event_key_values.value, ?) > 0 limit ?;
+select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object" from "events" where "events"."company_id" = ? and "events"."flow_key" in (?) order by "events"."created_at" asc, "events"."id" asc limit ? offset ?;
+
+-- list: contains, no stored value matches
+select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = ? and "event_key_values"."field" = ? and event_key_values.rowid in (select rowid from event_key_values_trigrams where event_key_values_trigrams match ?) and instr(event_key_values.value, ?) > 0 limit ?;

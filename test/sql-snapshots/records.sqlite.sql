@@ -1,0 +1,39 @@
+-- insertMany
+begin immediate;
+insert into "records" ("id", "record_type", "type_id", "uid", "status", "parent_record", "child_records", "instance", "fields", "linked", "views", "created_at", "updated_at", "company_id") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+insert into "record_stored_views" ("company_id", "view_id", "record_id") values (?, ?, ?);
+commit;
+
+-- find
+select * from "records" where "company_id" = ? and "id" = ?;
+
+-- findKey
+select "created_at", "id" from "records" where "company_id" = ? and "id" = ?;
+
+-- page: no filter
+select "records".* from "records" where "records"."company_id" = ? order by "records"."created_at" asc, "records"."id" asc limit ?;
+
+-- page: type, time and bounds, descending
+select "records".* from "records" where "records"."company_id" = ? and "records"."record_type" = ? and "records"."updated_at" > ? and "records"."updated_at" < ? and ("records"."created_at", "records"."id") >= (?, ?) and ("records"."created_at", "records"."id") < (?, ?) order by "records"."created_at" desc, "records"."id" desc limit ?;
+
+-- page: view
+select "records".* from "records" where "records"."company_id" = ? and (("records"."type_id" = ? and "records"."status" in (?, ?)) or "records"."type_id" = ? or (("records"."type_id" is null or not exists (select "record_types"."id" from "record_types" where "record_types"."company_id" = "records"."company_id" and "record_types"."id" = "records"."type_id" and "record_types"."deleted_at" is null)) and exists (select "record_stored_views"."record_id" from "record_stored_views" where "record_stored_views"."company_id" = "records"."company_id" and "record_stored_views"."record_id" = "records"."id" and "record_stored_views"."view_id" = ?))) order by "records"."created_at" asc, "records"."id" asc limit ?;
+
+-- exists
+select "records"."id" from "records" where "records"."company_id" = ? and "records"."record_type" = ? and ("records"."created_at", "records"."id") > (?, ?) limit ?;
+
+-- existingIds
+select "id" from "records" where "company_id" = ? and "id" in (?, ?);
+
+-- update: untyped record
+begin immediate;
+select * from "records" where "company_id" = ? and "id" = ?;
+update "records" set "status" = ?, "fields" = ?, "updated_at" = ? where "company_id" = ? and "id" = ?;
+commit;
+
+-- update: typed record
+begin immediate;
+select * from "records" where "company_id" = ? and "id" = ?;
+select "id", "name", "definition", "version", "created_at", "updated_at", "deleted_at" from "record_types" where "company_id" = ? and "id" = ?;
+update "records" set "status" = ?, "fields" = ?, "updated_at" = ? where "company_id" = ? and "id" = ?;
+commit;

@@ -1,0 +1,214 @@
+// The SQL each repository method runs, per dialect, checked in beside this file so that a query
+// change shows in review. WRS_UPDATE_SQL_SNAPSHOTS=1 rewrites the files instead of comparing.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { createDatabaseBlobStore } from '../../src/providers/blob-store/database-blob-store.js';
+import { openDatabase, type Database } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
+import { createCheckProviderCredentialsRepository } from '../../src/storage/repositories/check-provider-credentials.js';
+import { createChecksRepository } from '../../src/storage/repositories/checks.js';
+import { createEventsRepository } from '../../src/storage/repositories/events-repository.js';
+import { createFilesRepository } from '../../src/storage/repositories/files-repository.js';
+import { createRecordTokensRepository } from '../../src/storage/repositories/record-tokens-repository.js';
+import { createRecordTypesRepository } from '../../src/storage/repositories/record-types-repository.js';
+import { createRecordsRepository } from '../../src/storage/repositories/records-repository.js';
+import { createTemplatesRepository } from '../../src/storage/repositories/templates-repository.js';
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../helpers/databases.js';
+import { statementsOf } from './sql-capture.js';
+
+const UPDATE = process.env.WRS_UPDATE_SQL_SNAPSHOTS === '1';
+const C = 'acme';
+const T0 = '2026-01-01T00:00:00.000Z';
+const T1 = '2026-01-02T00:00:00.000Z';
+
+/** Each step of a script: a name and one or more repository calls with fixed arguments. */
+type Script = (step: (name: string, work: () => Promise<unknown>) => Promise<void>, database: Database) => Promise<void>;
+
+const scripts: Record<string, Script> = {
+  events: async (step, database) => {
+    const events = createEventsRepository(database);
+    const event = {
+      id: 'e1', company_id: C, connection_id: null, connection_key: 'conn-a', created_at: T0, excluded: false,
+      flow_id: null, flow_key: 'flow-a', flow_session: 1, like_value: null, seconds_active: null, seconds_running: null,
+      selected_decision: null, step_key: 'step-a', text: null, type: 'step_completed', updated_at: T0, user_id: null,
+      version_id: null, version_key: 'v-a', version_object: null,
+    };
+    const page = { order: { field: 'created_at', direction: 'asc' }, limit: 2, offset: 0 } as const;
+    await step('inTransaction + write', () => events.inTransaction(C, (writer) => writer.write([event])));
+    await step('hasEvents', () => events.hasEvents(C));
+    await step('list: no filter', () => events.list(C, { ...page, filters: [] }));
+    await step('list: exact, comparison and time filters, ordered by flow_session desc', () =>
+      events.list(C, {
+        filters: [
+          { field: 'type', operator: 'eq', value: 'step_completed' },
+          { field: 'flow_session', operator: 'gte', value: 1 },
+          { field: 'created_at', operator: 'lt', value: T1 },
+        ],
+        order: { field: 'flow_session', direction: 'desc' },
+        limit: 2,
+        offset: 2,
+      }),
+    );
+    await step('list: contains, some stored values match', () =>
+      events.list(C, { ...page, filters: [{ field: 'flow_key', operator: 'contains', value: 'flow' }] }),
+    );
+    await step('list: contains, no stored value matches', () =>
+      events.list(C, { ...page, filters: [{ field: 'step_key', operator: 'contains', value: 'nothing' }] }),
+    );
+  },
+
+  'record-types': async (step, { db }) => {
+    const types = createRecordTypesRepository(db);
+    await step('put: new', () => types.put(C, 'invoice', { name: 'Invoice', definition: '{}', at: T0 }));
+    await step('put: replace', () => types.put(C, 'invoice', { name: 'Invoice', definition: '{}', at: T1 }));
+    await step('find', () => types.find(C, 'invoice'));
+    await step('versions: all', () => types.versions(C));
+    await step('versions: named', () => types.versions(C, ['invoice', 'order']));
+    await step('findMany', () => types.findMany(C, ['invoice', 'order']));
+    await step('list', () => types.list(C));
+    await step('remove', () => types.remove(C, 'invoice', T1));
+  },
+
+  records: async (step, database) => {
+    const records = createRecordsRepository(database);
+    const types = createRecordTypesRepository(database.db);
+    const row = {
+      id: 'r1', record_type: 'invoice', type_id: null, uid: null, status: 'open', parent_record: null,
+      child_records: '[]', instance: null, fields: '{}', linked: null, views: '["inbox"]', created_at: T0, updated_at: T0,
+    };
+    await types.put(C, 'typed', { name: 'Typed', definition: '{}', at: T0 });
+    await step('insertMany', () => records.insertMany(C, [row, { ...row, id: 'r2', type_id: 'typed', views: '[]' }]));
+    await step('find', () => records.find(C, 'r1'));
+    await step('findKey', () => records.findKey(C, 'r1'));
+    await step('page: no filter', () => records.page(C, {}, { limit: 2 }));
+    await step('page: type, time and bounds, descending', () =>
+      records.page(
+        C,
+        { recordType: 'invoice', time: { column: 'updated_at', after: T0, before: T1 } },
+        { after: { createdAt: T0, id: 'r0', inclusive: true }, before: { createdAt: T1, id: 'r9' }, descending: true, limit: 2 },
+      ),
+    );
+    await step('page: view', () =>
+      records.page(
+        C,
+        {
+          view: { viewId: 'inbox', typed: [{ typeId: 'typed', statuses: ['open', 'done'] }, { typeId: 'other', statuses: [] }] },
+        },
+        { limit: 2 },
+      ),
+    );
+    await step('exists', () => records.exists(C, { recordType: 'invoice' }, { after: { createdAt: T0, id: 'r1' } }));
+    await step('existingIds', () => records.existingIds(C, ['r1', 'r3']));
+    await step('update: untyped record', () =>
+      records.update(C, 'r1', () => ({ status: 'done', fields: '{}', updated_at: T1 })),
+    );
+    await step('update: typed record', () =>
+      records.update(C, 'r2', () => ({ status: 'done', fields: '{}', updated_at: T1 })),
+    );
+  },
+
+  'record-tokens': async (step, { db }) => {
+    const tokens = createRecordTokensRepository(db);
+    const document = { key: 'k1', record_id: 'r1', user_id: 'u1', created_at: T0, expires_at: T1 };
+    await step('insert', () => tokens.insert(C, document));
+    await step('find', () => tokens.find(C, 'k1'));
+    await step('listLive', () => tokens.listLive(C, 'r1', T0));
+    await step('revoke', () => tokens.revoke(C, 'r1', 'k1', T1));
+  },
+
+  checks: async (step, { db }) => {
+    const checks = createChecksRepository(db);
+    const row = { id: 'chk_1', date_created: T0, send_date: T1, scheduled: false, mail_type: 'usps_first_class', check: {} };
+    const sort = { field: 'date_created', direction: 'desc' } as const;
+    await step('insertAll', () => checks.insertAll(C, [row, { ...row, id: 'chk_2' }]));
+    await step('existingIds', () => checks.existingIds(C, ['chk_1', 'chk_3']));
+    await step('slice: first page', () => checks.slice(C, { filters: {}, sort, limit: 2, direction: 'forward' }));
+    await step('slice: filtered, backward from a position', () =>
+      checks.slice(C, {
+        filters: {
+          date_created: { lower: { at: T0, inclusive: true }, upper: { at: T1, inclusive: false } },
+          scheduled: false,
+          mail_type: 'usps_first_class',
+        },
+        sort: { field: 'send_date', direction: 'asc' },
+        limit: 2,
+        direction: 'backward',
+        from: { key: { value: T1, id: 'chk_2' }, inclusive: true },
+      }),
+    );
+  },
+
+  'check-provider-credentials': async (step, { db }) => {
+    const credentials = createCheckProviderCredentialsRepository(db);
+    await step('put', () => credentials.put(C, 'lob', { encryptedKey: 'sealed', keyLast4: '1234', at: T0 }));
+    await step('find', () => credentials.find(C, 'lob'));
+    await step('remove', () => credentials.remove(C, 'lob'));
+  },
+
+  templates: async (step, { db }) => {
+    const templates = createTemplatesRepository(db);
+    const template = { id: 'invoice', templateJson: '{}', sizeBytes: 2, pages: 1, at: T0 };
+    await step('save: new', () => templates.save(C, template));
+    await step('save: replace', () => templates.save(C, { ...template, at: T1 }));
+    await step('find', () => templates.find(C, 'invoice'));
+    await step('delete', () => templates.delete(C, 'invoice'));
+  },
+
+  files: async (step, { db }) => {
+    const files = createFilesRepository(db);
+    const file = {
+      id: 'f1', record_id: 'r1', filename: 'invoice.pdf', content_type: 'application/pdf', size_bytes: 2, pages: 1,
+      sha256: '00', template_id: 'invoice', created_at: T0, blob_key: 'b1',
+    };
+    await step('insert', () => files.insert(C, file));
+    await step('findForRecord', () => files.findForRecord(C, 'r1', 'f1'));
+  },
+
+  blobs: async (step, { db }) => {
+    const blobs = createDatabaseBlobStore(db, { now: () => new Date(T0) });
+    await step('put', () => blobs.put(C, 'b1', new Uint8Array([1, 2])));
+    await step('get', () => blobs.get(C, 'b1'));
+    await step('delete', () => blobs.delete(C, 'b1'));
+  },
+};
+
+async function transcript(script: Script, database: Database): Promise<string> {
+  const sections: string[] = [];
+  await script(async (name, work) => {
+    const statements = await statementsOf(work);
+    sections.push(`-- ${name}\n${statements.map((statement) => `${statement};`).join('\n')}\n`);
+  }, database);
+  return sections.join('\n');
+}
+
+describeEachDatabase('SQL snapshots of the repositories', (kind) => {
+  let testDatabase: TestDatabase;
+  let database: Database;
+
+  before(async () => {
+    testDatabase = await createTestDatabase(kind);
+    database = openDatabase(testDatabase.url);
+    await migrateToLatest(database.db);
+  });
+
+  after(async () => {
+    await database?.close();
+    await testDatabase?.drop();
+  });
+
+  for (const [repository, script] of Object.entries(scripts)) {
+    test(repository, async () => {
+      const file = fileURLToPath(new URL(`./${repository}.${kind}.sql`, import.meta.url));
+      const actual = await transcript(script, database);
+      if (UPDATE) {
+        writeFileSync(file, actual);
+        return;
+      }
+      assert.ok(existsSync(file), `${file} is missing: run the test with WRS_UPDATE_SQL_SNAPSHOTS=1 to write it`);
+      const hint = 'the SQL changed: if that is intended, rerun with WRS_UPDATE_SQL_SNAPSHOTS=1 and commit the .sql files';
+      assert.equal(actual, readFileSync(file, 'utf8'), hint);
+    });
+  }
+});
