@@ -64,7 +64,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     reply.header('x-request-id', request.id);
   });
   registerConnectionLimits(app, ctx.config.connections, ctx.config.trustProxy);
-  registerErrorHandling(app);
+  registerErrorHandling(app, (error) => ctx.database.unavailability(error));
   registerBodyMediaRules(app);
   registerQueryEncodingCheck(app);
   registerTextInputRules(app);

@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, internalError, invalidBody, methodNotAllowed, notFound, payloadTooLarge, serviceUnavailable } from '../errors/app-error.js';
-import { databaseUnavailability } from '../storage/database-errors.js';
 import { unsupportedMediaType } from './plugins/body-media.js';
 import { allowedMethods } from './allowed-methods.js';
 import { bodyValidationError, queryValidationError } from './validation-errors.js';
@@ -20,10 +19,13 @@ const FASTIFY_ERRORS: Record<string, (error: FastifyError, request: FastifyReque
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => invalidBody('Content-Length does not match the body'),
 };
 
+/** Tells a database that cannot serve right now (503) from a failure of the request (the database's own reading). */
+export type UnavailabilityOf = (error: unknown) => 'unreachable' | 'busy' | null;
+
 /** Renders every error as `{message, code, ...}`; a 5xx never shows internals. */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, unavailabilityOf: UnavailabilityOf): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const appError = toAppError(error, request);
+    const appError = toAppError(error, request, unavailabilityOf);
     if (appError.status >= 500) {
       request.log.error({ err: error }, 'request failed');
     }
@@ -72,7 +74,7 @@ export function sendError(reply: FastifyReply, error: AppError, request: Fastify
   return reply.code(error.status).headers(error.headers).send(body);
 }
 
-function toAppError(error: FastifyError, request: FastifyRequest): AppError {
+function toAppError(error: FastifyError, request: FastifyRequest, unavailabilityOf: UnavailabilityOf): AppError {
   if (error instanceof AppError) return error;
   if (error.validation) {
     if (error.validationContext === 'querystring') {
@@ -86,7 +88,7 @@ function toAppError(error: FastifyError, request: FastifyRequest): AppError {
     if (error.validationContext === 'params') return notFound('no such resource');
     return bodyValidationError(error.validation, error.validationContext === 'headers' ? 'headers' : 'body');
   }
-  const unavailable = databaseUnavailability(error);
+  const unavailable = unavailabilityOf(error);
   if (unavailable === 'busy') return serviceUnavailable('the database is busy; retry shortly', 1);
   if (unavailable === 'unreachable') return serviceUnavailable('the database is unreachable; retry shortly', 1);
   const mapped = error.code ? FASTIFY_ERRORS[error.code] : undefined;

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { SqliteDatabase } from './sqlite-driver.js';
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
-import { isBrokenConnection } from './database-errors.js';
+import { databaseUnavailability, isBrokenConnection, type DatabaseUnavailability } from './database-errors.js';
 import { ReadWriteSqliteDialect } from './sqlite-dialect.js';
 import { cachingStatements } from './sqlite-statement-cache.js';
 import type { DB } from './schema.js';
@@ -15,6 +15,8 @@ export interface Database {
   readonly dialect: DialectName;
   /** Throws when the database cannot answer a trivial query. */
   ping(): Promise<void>;
+  /** Whether an error of this database says it cannot serve right now, rather than that the request is wrong. */
+  unavailability(error: unknown): DatabaseUnavailability | null;
   close(): Promise<void>;
 }
 
@@ -60,6 +62,7 @@ function openSqlite(path: string, options: OpenDatabaseOptions): Database {
   return {
     db,
     dialect: 'sqlite',
+    unavailability: databaseUnavailability,
     async ping() {
       await sql`select 1`.execute(db);
     },
@@ -87,6 +90,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): Database {
   return {
     db,
     dialect: 'postgres',
+    unavailability: databaseUnavailability,
     async ping() {
       await sql`select 1`.execute(db);
     },

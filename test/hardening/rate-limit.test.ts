@@ -151,7 +151,7 @@ describe('rate limiting by company (the plugin behind real authentication)', () 
       clock,
     );
     app = Fastify();
-    registerErrorHandling(app);
+    registerErrorHandling(app, () => null);
     const limiting = registerRateLimiting(app, { perCompanyPerMinute: 2, perAddressPerMinute: 100 }, clock);
     await app.register(
       async (v1) => {
