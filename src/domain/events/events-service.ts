@@ -2,8 +2,8 @@ import { invalidBody } from '../../errors/app-error.js';
 import { batchRefused, MAX_LISTED_PROBLEMS, type ItemProblem } from '../../errors/item-problems.js';
 import type { Clock } from '../../lib/clock.js';
 import { JsonItemsError, readJsonItems, type ByteSource, type JsonItem, type JsonItemsFormat } from '../../lib/json-items.js';
-import type { EventsRepository } from '../../storage/repositories/events-repository.js';
 import { createEventNormalizer, EventInputError } from './event-input.js';
+import type { EventsRepository } from './events-repository.port.js';
 import { parseEventQuery, type EventQueryParams } from './event-query.js';
 import type { StoredEvent } from './event.js';
 
