@@ -6,10 +6,10 @@ import {
   EVENTS_LIMIT,
   EVENTS_MAX_PAGE,
   parameterName,
-  type EventScalarField,
   type FilterField,
   type FilterOperator,
 } from './event-fields.js';
+import type { EventScalarField } from './event.js';
 
 export interface EventFilter {
   readonly field: FilterField;

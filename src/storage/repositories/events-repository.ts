@@ -6,14 +6,8 @@ import type { EventsRepository, EventWriter } from '../../domain/events/events-r
 import type { Database, DialectName } from '../database.js';
 import type { DB } from '../schema.js';
 import { statementBatch } from '../sqlite-dialect.js';
-import type { EventsTable } from '../tables/events.js';
-import {
-  compileEventPage,
-  EVENT_COLUMNS,
-  isContainsField,
-  matchingKeyValues,
-  MAX_LISTED_VALUES,
-} from './event-query-compiler.js';
+import { EVENT_COLUMNS } from '../tables/events.js';
+import { compileEventPage, isContainsField, matchingKeyValues, MAX_LISTED_VALUES } from './event-query-compiler.js';
 
 const COLUMNS = EVENT_COLUMNS;
 const UPDATED_COLUMNS = COLUMNS.filter((column) => column !== 'company_id' && column !== 'id');

@@ -8,6 +8,7 @@ import {
   type FilterOperator,
   type FilterParameter,
 } from '../../../domain/events/event-fields.js';
+import { EventSchema } from '../../../domain/events/event.js';
 
 /** Strings reach SQL as bound parameters; PostgreSQL text cannot hold NUL, so neither can a filter. */
 const NO_NUL = '^[^\\u0000]*$';
@@ -79,36 +80,6 @@ export const ListEventsQuery = Type.Object(
     ),
   },
   { additionalProperties: false },
-);
-
-const nullableString = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
-const nullableNumber = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
-
-export const EventSchema = Type.Object(
-  {
-    id: Type.String({ description: 'unique event identifier' }),
-    company_id: Type.String({ description: 'company the event belongs to' }),
-    connection_id: nullableString('ID of the associated connection'),
-    connection_key: nullableString('key of the associated connection'),
-    created_at: Type.String({ format: 'date-time', description: 'ISO 8601 creation timestamp (UTC, ms)' }),
-    excluded: Type.Boolean({ description: 'whether the event is excluded from reporting' }),
-    flow_id: nullableString('ID of the associated flow'),
-    flow_key: nullableString('key of the associated flow'),
-    flow_session: Type.Union([Type.Integer(), Type.Null()], { description: 'flow session number' }),
-    like_value: nullableNumber('like value of the event'),
-    seconds_active: nullableNumber('seconds the user was active during the event'),
-    seconds_running: nullableNumber('total seconds the event was running'),
-    selected_decision: nullableString('title of the decision branch selected on a Decision step'),
-    step_key: nullableString('key of the associated step'),
-    text: nullableString('text content associated with the event'),
-    type: Type.String({ description: 'event type, for example user_flow_session_started' }),
-    updated_at: Type.String({ format: 'date-time', description: 'ISO 8601 last-updated timestamp (UTC, ms)' }),
-    user_id: nullableString('UUID of the user the event relates to'),
-    version_id: nullableString('ID of the associated flow version'),
-    version_key: nullableString('key of the associated flow version'),
-    version_object: Type.Optional(Type.Unknown({ description: 'snapshot of the flow version at the time of the event' })),
-  },
-  { title: 'Event' },
 );
 
 export const EventsListResponse = Type.Object(
