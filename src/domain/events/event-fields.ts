@@ -101,9 +101,19 @@ export const EVENT_FILTER_PARAMETERS: readonly FilterParameter[] = [
   },
 ];
 
+/** Integer filters (flow_session) take integers both databases hold exactly. */
+export const INTEGER_FILTER_BOUNDS = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } as const;
 export const EVENTS_LIMIT = { default: 100, minimum: 1, maximum: 10_000 } as const;
 /** Bounds page so that (page - 1) * limit stays an exact integer on both databases. */
 export const EVENTS_MAX_PAGE = 10_000_000;
+
+/** What order_by takes: a sort field, ascending, or with `-` descending. */
+export const ORDER_BY_VALUES: readonly string[] = EVENT_SORT_FIELDS.flatMap((field) => [field, `-${field}`]);
+
+/** The operators a filter parameter takes, `eq` (the bare name) first when it takes it. */
+export function filterOperators(parameter: FilterParameter): FilterOperator[] {
+  return parameter.exact ? ['eq', ...parameter.operators] : [...parameter.operators];
+}
 
 /** The query parameter of a filter: `flow_key` for eq, `flow_key__gt` otherwise. */
 export function parameterName(name: string, operator: FilterOperator): string {

@@ -1,9 +1,11 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import {
   EVENT_FILTER_PARAMETERS,
-  EVENT_SORT_FIELDS,
   EVENTS_LIMIT,
   EVENTS_MAX_PAGE,
+  filterOperators,
+  INTEGER_FILTER_BOUNDS,
+  ORDER_BY_VALUES,
   parameterName,
   type FilterOperator,
   type FilterParameter,
@@ -24,9 +26,7 @@ const OPERATOR_WORDS: Record<FilterOperator, string> = {
 
 function filterSchema(parameter: FilterParameter, operator: FilterOperator): TSchema {
   const description = `${parameter.description}: ${OPERATOR_WORDS[operator]}`;
-  if (parameter.kind === 'integer') {
-    return Type.Integer({ description, minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
-  }
+  if (parameter.kind === 'integer') return Type.Integer({ description, ...INTEGER_FILTER_BOUNDS });
   if (parameter.kind === 'timestamp') {
     return Type.String({ description, pattern: NO_NUL, examples: ['2026-11-21', '2026-11-21T15:04:05.123Z'] });
   }
@@ -38,24 +38,14 @@ function filterSchema(parameter: FilterParameter, operator: FilterOperator): TSc
 function filterProperties(): Record<string, TSchema> {
   const properties: Record<string, TSchema> = {};
   for (const parameter of EVENT_FILTER_PARAMETERS) {
-    const operators: FilterOperator[] = parameter.exact ? ['eq', ...parameter.operators] : [...parameter.operators];
-    for (const operator of operators) {
+    for (const operator of filterOperators(parameter)) {
       properties[parameterName(parameter.name, operator)] = Type.Optional(filterSchema(parameter, operator));
     }
   }
   return properties;
 }
 
-/** Query parameters whose values must be written as decimal integers (checked before coercion). */
-export const INTEGER_QUERY_PARAMETERS: ReadonlySet<string> = new Set([
-  'limit',
-  'page',
-  ...EVENT_FILTER_PARAMETERS.filter((parameter) => parameter.kind === 'integer').flatMap((parameter) => [
-    ...(parameter.exact ? [parameter.name] : []),
-    ...parameter.operators.map((operator) => parameterName(parameter.name, operator)),
-  ]),
-]);
-
+/** Documents GET /v1/events in OpenAPI; parseEventQuery (domain/events) checks the query. */
 export const ListEventsQuery = Type.Object(
   {
     ...filterProperties(),
@@ -72,7 +62,7 @@ export const ListEventsQuery = Type.Object(
     order_by: Type.Optional(
       Type.Unsafe<string>({
         type: 'string',
-        enum: EVENT_SORT_FIELDS.flatMap((field) => [field, `-${field}`]),
+        enum: ORDER_BY_VALUES,
         description:
           'field to order by, ascending; prefix with - for descending. Ties are broken by id in the same direction; ' +
           'nulls sort last either way. Default: created_at.',
