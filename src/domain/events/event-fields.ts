@@ -1,3 +1,6 @@
+import type { Exact } from '../../lib/type-checks.js';
+import type { ApiEvent, EventScalarField } from './event.js';
+
 /**
  * The one table of what GET /v1/events can filter and sort on. The querystring schema (and so
  * the OpenAPI document), the query parser and the storage filter compiler all derive from it.
@@ -25,9 +28,14 @@ export const EVENT_SCALAR_FIELDS = {
   user_id: { nullable: true, kind: 'string' },
   version_id: { nullable: true, kind: 'string' },
   version_key: { nullable: true, kind: 'string' },
-} as const satisfies Record<string, { nullable: boolean; kind: 'string' | 'timestamp' | 'boolean' | 'integer' | 'number' }>;
+} as const satisfies { readonly [F in EventScalarField]: ScalarTraits<ApiEvent[F]> };
 
-export type EventScalarField = keyof typeof EVENT_SCALAR_FIELDS;
+/** What the Event schema says of a field's value: whether it may be null, and what it holds. */
+interface ScalarTraits<T> {
+  readonly nullable: null extends T ? true : false;
+  readonly kind: NonNullable<T> extends boolean ? 'boolean' : NonNullable<T> extends number ? 'integer' | 'number' : 'string' | 'timestamp';
+}
+
 export const EVENT_SORT_FIELDS = Object.keys(EVENT_SCALAR_FIELDS) as EventScalarField[];
 
 export type ComparisonOperator = 'gt' | 'gte' | 'lt' | 'lte';
@@ -45,6 +53,7 @@ export type FilterField =
   | 'user_id'
   | 'version_key'
   | 'created_at';
+true satisfies Exact<Extract<FilterField, EventScalarField>, FilterField>;
 
 /** The fields whose `__contains` is served by the dictionary of distinct values. */
 export const CONTAINS_FIELDS = ['connection_key', 'flow_key', 'step_key', 'version_key'] as const;
@@ -92,9 +101,19 @@ export const EVENT_FILTER_PARAMETERS: readonly FilterParameter[] = [
   },
 ];
 
+/** Integer filters (flow_session) take integers both databases hold exactly. */
+export const INTEGER_FILTER_BOUNDS = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } as const;
 export const EVENTS_LIMIT = { default: 100, minimum: 1, maximum: 10_000 } as const;
 /** Bounds page so that (page - 1) * limit stays an exact integer on both databases. */
 export const EVENTS_MAX_PAGE = 10_000_000;
+
+/** What order_by takes: a sort field, ascending, or with `-` descending. */
+export const ORDER_BY_VALUES: readonly string[] = EVENT_SORT_FIELDS.flatMap((field) => [field, `-${field}`]);
+
+/** The operators a filter parameter takes, `eq` (the bare name) first when it takes it. */
+export function filterOperators(parameter: FilterParameter): FilterOperator[] {
+  return parameter.exact ? ['eq', ...parameter.operators] : [...parameter.operators];
+}
 
 /** The query parameter of a filter: `flow_key` for eq, `flow_key__gt` otherwise. */
 export function parameterName(name: string, operator: FilterOperator): string {

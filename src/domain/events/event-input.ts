@@ -5,7 +5,8 @@ import type { Clock } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { parseTimestampFilter } from '../../lib/timestamps.js';
 import { isStorableText } from '../../lib/text.js';
-import type { StoredEvent } from './event.js';
+import type { Exact } from '../../lib/type-checks.js';
+import type { ApiEvent, StoredEvent } from './event.js';
 
 /**
  * Keys are indexed: bounded so that an index entry (company, key, created_at, id) stays well
@@ -44,6 +45,7 @@ export const IngestedEvent = Type.Object(
   { additionalProperties: false, title: 'IngestedEvent' },
 );
 type IngestedEventValue = Static<typeof IngestedEvent>;
+true satisfies Exact<keyof IngestedEventValue, keyof ApiEvent>;
 
 const checker = TypeCompiler.Compile(IngestedEvent);
 

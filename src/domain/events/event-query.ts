@@ -2,14 +2,15 @@ import { invalidQuery } from '../../errors/app-error.js';
 import { parseTimestampFilter } from '../../lib/timestamps.js';
 import {
   EVENT_FILTER_PARAMETERS,
-  EVENT_SCALAR_FIELDS,
   EVENTS_LIMIT,
   EVENTS_MAX_PAGE,
+  filterOperators,
   parameterName,
-  type EventScalarField,
   type FilterField,
   type FilterOperator,
 } from './event-fields.js';
+import { checkEventQueryParameters, type RawEventQuery } from './event-query-parameters.js';
+import type { EventScalarField } from './event.js';
 
 export interface EventFilter {
   readonly field: FilterField;
@@ -31,40 +32,37 @@ export interface EventListQuery {
   readonly offset: number;
 }
 
-/** The query string after schema validation: names are known, values are scalars. */
-export type EventQueryParams = Readonly<Record<string, string | number | undefined>>;
-
 export const DEFAULT_EVENT_ORDER: EventOrder = { field: 'created_at', direction: 'asc' };
 
 /**
- * Turns validated query parameters into a query: timestamps are parsed, the user_key alias is
- * folded into user_id, order_by is split into field and direction.
+ * Turns the query string of GET /v1/events into a query, refusing it with a 400 when it cannot
+ * be answered: parameters are checked (event-query-parameters.ts), timestamps parsed, the
+ * user_key alias folded into user_id, order_by split into field and direction.
  */
-export function parseEventQuery(params: EventQueryParams): EventListQuery {
+export function parseEventQuery(raw: RawEventQuery): EventListQuery {
+  const params = checkEventQueryParameters(raw);
   const filters: EventFilter[] = [];
   for (const parameter of EVENT_FILTER_PARAMETERS) {
-    const operators: FilterOperator[] = parameter.exact ? ['eq', ...parameter.operators] : [...parameter.operators];
-    for (const operator of operators) {
+    for (const operator of filterOperators(parameter)) {
       const name = parameterName(parameter.name, operator);
-      const raw = params[name];
-      if (raw === undefined) continue;
-      filters.push({ field: parameter.field, operator, value: filterValue(name, parameter.kind, raw) });
+      const text = params.get(name);
+      if (text === undefined) continue;
+      filters.push({ field: parameter.field, operator, value: filterValue(name, parameter.kind, text) });
     }
   }
   return {
     filters: foldUserKey(filters, params),
-    order: parseOrder(params.order_by),
-    ...page(params.limit, params.page),
+    order: parseOrder(params.get('order_by')),
+    ...page(params.get('limit'), params.get('page')),
   };
 }
 
-function filterValue(name: string, kind: 'string' | 'integer' | 'timestamp', raw: string | number): string | number {
+function filterValue(name: string, kind: 'string' | 'integer' | 'timestamp', text: string): string | number {
   if (kind === 'integer') {
-    const value = Number(raw);
-    if (!Number.isSafeInteger(value)) throw invalidQuery(`query parameter '${name}' must be an integer`, [name]);
+    const value = Number(text);
+    if (!Number.isFinite(value)) throw invalidQuery(`query parameter '${name}' must be an integer`, [name]);
     return value;
   }
-  const text = String(raw);
   if (kind === 'timestamp') {
     const parsed = parseTimestampFilter(text);
     if (!parsed) {
@@ -79,10 +77,10 @@ function filterValue(name: string, kind: 'string' | 'integer' | 'timestamp', raw
 }
 
 /** `user_key` is an alias of `user_id`: the same value twice is one filter, two values are a 400. */
-function foldUserKey(filters: EventFilter[], params: EventQueryParams): EventFilter[] {
+function foldUserKey(filters: EventFilter[], params: ReadonlyMap<string, string>): EventFilter[] {
   const userFilters = filters.filter((filter) => filter.field === 'user_id');
   if (userFilters.length < 2) return filters;
-  if (params.user_id !== params.user_key) {
+  if (params.get('user_id') !== params.get('user_key')) {
     throw invalidQuery("query parameters 'user_id' and 'user_key' name the same filter with different values", [
       'user_id',
       'user_key',
@@ -91,25 +89,20 @@ function foldUserKey(filters: EventFilter[], params: EventQueryParams): EventFil
   return filters.filter((filter) => filter !== userFilters[1]);
 }
 
-function parseOrder(raw: string | number | undefined): EventOrder {
-  if (raw === undefined) return DEFAULT_EVENT_ORDER;
-  const text = String(raw);
+/** order_by is one of ORDER_BY_VALUES (checked with the other parameters). */
+function parseOrder(text: string | undefined): EventOrder {
+  if (text === undefined) return DEFAULT_EVENT_ORDER;
   const descending = text.startsWith('-');
-  const field = descending ? text.slice(1) : text;
-  if (!Object.hasOwn(EVENT_SCALAR_FIELDS, field)) {
-    throw invalidQuery(`query parameter 'order_by' must be an event field, optionally prefixed with '-': got '${text}'`, ['order_by']);
-  }
-  return { field: field as EventScalarField, direction: descending ? 'desc' : 'asc' };
+  return { field: (descending ? text.slice(1) : text) as EventScalarField, direction: descending ? 'desc' : 'asc' };
 }
 
-function page(rawLimit: string | number | undefined, rawPage: string | number | undefined): { limit: number; offset: number } {
-  const limit = rawLimit === undefined ? EVENTS_LIMIT.default : Number(rawLimit);
-  if (!Number.isInteger(limit) || limit < EVENTS_LIMIT.minimum || limit > EVENTS_LIMIT.maximum) {
+/** Limit and page are within their bounds (checked with the other parameters) unless written too long to be a number. */
+function page(limitText: string | undefined, pageText: string | undefined): { limit: number; offset: number } {
+  const limit = limitText === undefined ? EVENTS_LIMIT.default : Number(limitText);
+  if (!Number.isFinite(limit)) {
     throw invalidQuery(`query parameter 'limit' must be an integer from ${EVENTS_LIMIT.minimum} to ${EVENTS_LIMIT.maximum}`, ['limit']);
   }
-  const pageNumber = rawPage === undefined ? 1 : Number(rawPage);
-  if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > EVENTS_MAX_PAGE) {
-    throw invalidQuery(`query parameter 'page' must be an integer from 1 to ${EVENTS_MAX_PAGE}`, ['page']);
-  }
+  const pageNumber = pageText === undefined ? 1 : Number(pageText);
+  if (!Number.isFinite(pageNumber)) throw invalidQuery(`query parameter 'page' must be an integer from 1 to ${EVENTS_MAX_PAGE}`, ['page']);
   return { limit, offset: (pageNumber - 1) * limit };
 }

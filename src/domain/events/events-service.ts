@@ -2,9 +2,9 @@ import { invalidBody } from '../../errors/app-error.js';
 import { batchRefused, MAX_LISTED_PROBLEMS, type ItemProblem } from '../../errors/item-problems.js';
 import type { Clock } from '../../lib/clock.js';
 import { JsonItemsError, readJsonItems, type ByteSource, type JsonItem, type JsonItemsFormat } from '../../lib/json-items.js';
-import type { EventsRepository } from '../../storage/repositories/events-repository.js';
 import { createEventNormalizer, EventInputError } from './event-input.js';
-import { parseEventQuery, type EventQueryParams } from './event-query.js';
+import type { EventsRepository } from './events-repository.port.js';
+import type { EventListQuery } from './event-query.js';
 import type { StoredEvent } from './event.js';
 
 export interface IngestOptions {
@@ -14,8 +14,8 @@ export interface IngestOptions {
 }
 
 export interface EventsService {
-  /** One page of the company's events; throws a 400 for a query that cannot be answered. */
-  list(companyId: string, params: EventQueryParams): Promise<StoredEvent[]>;
+  /** One page of the company's events (parseEventQuery makes the query). */
+  list(companyId: string, query: EventListQuery): Promise<StoredEvent[]>;
   /**
    * Reads events from a stream (NDJSON or one JSON array), completes and stores them in one
    * transaction, and returns how many were read. Bad events refuse the whole stream: one 400
@@ -41,8 +41,8 @@ const ROLL_BACK = Symbol('roll back');
 
 export function createEventsService({ repository, clock }: EventsServiceDependencies): EventsService {
   return {
-    list(companyId, params) {
-      return repository.list(companyId, parseEventQuery(params));
+    list(companyId, query) {
+      return repository.list(companyId, query);
     },
 
     hasEvents(companyId) {

@@ -3,13 +3,13 @@ import {
   CONTAINS_FIELDS,
   EVENT_SCALAR_FIELDS,
   type ContainsField,
-  type EventScalarField,
   type FilterField,
 } from '../../domain/events/event-fields.js';
 import type { EventFilter, EventListQuery, EventOrder } from '../../domain/events/event-query.js';
+import type { EventScalarField } from '../../domain/events/event.js';
 import type { DialectName } from '../database.js';
 import type { DB } from '../schema.js';
-import type { EventsTable } from '../tables/events.js';
+import { EVENT_COLUMNS, type EventsTable } from '../tables/events.js';
 
 /**
  * The one place where a parsed events query becomes SQL. Column names never come from the
@@ -33,30 +33,6 @@ const SORT_COLUMNS = Object.fromEntries(Object.keys(EVENT_SCALAR_FIELDS).map((fi
 >;
 
 const COMPARISON_SQL = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
-
-export const EVENT_COLUMNS = [
-  'company_id',
-  'id',
-  'connection_id',
-  'connection_key',
-  'created_at',
-  'excluded',
-  'flow_id',
-  'flow_key',
-  'flow_session',
-  'like_value',
-  'seconds_active',
-  'seconds_running',
-  'selected_decision',
-  'step_key',
-  'text',
-  'type',
-  'updated_at',
-  'user_id',
-  'version_id',
-  'version_key',
-  'version_object',
-] as const satisfies readonly (keyof EventsTable)[];
 
 /**
  * A `__contains` filter is answered in two steps: first the company's distinct values of the

@@ -2,34 +2,12 @@ import { sql, type Transaction } from 'kysely';
 import { CONTAINS_FIELDS } from '../../domain/events/event-fields.js';
 import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
 import type { StoredEvent } from '../../domain/events/event.js';
+import type { EventsRepository, EventWriter } from '../../domain/events/events-repository.port.js';
 import type { Database, DialectName } from '../database.js';
 import type { DB } from '../schema.js';
 import { statementBatch } from '../sqlite-dialect.js';
-import type { EventsTable } from '../tables/events.js';
-import {
-  compileEventPage,
-  EVENT_COLUMNS,
-  isContainsField,
-  matchingKeyValues,
-  MAX_LISTED_VALUES,
-} from './event-query-compiler.js';
-
-/** Writes events inside the transaction of one ingest request. */
-export interface EventWriter {
-  /**
-   * Stores events of the writer's company; an event whose id is already stored replaces it,
-   * and within one call the last event of an id wins.
-   */
-  write(events: readonly StoredEvent[]): Promise<void>;
-}
-
-export interface EventsRepository {
-  /** One page of the company's events, filtered and ordered as the query says. */
-  list(companyId: string, query: EventListQuery): Promise<StoredEvent[]>;
-  hasEvents(companyId: string): Promise<boolean>;
-  /** Runs `work` in one transaction: everything it wrote is stored if it resolves, nothing if it throws. */
-  inTransaction<T>(companyId: string, work: (writer: EventWriter) => Promise<T>): Promise<T>;
-}
+import { EVENT_COLUMNS } from '../tables/events.js';
+import { compileEventPage, isContainsField, matchingKeyValues, MAX_LISTED_VALUES } from './event-query-compiler.js';
 
 const COLUMNS = EVENT_COLUMNS;
 const UPDATED_COLUMNS = COLUMNS.filter((column) => column !== 'company_id' && column !== 'id');

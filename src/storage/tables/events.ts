@@ -1,4 +1,5 @@
 import type { StoredEvent } from '../../domain/events/event.js';
+import type { Exact } from '../../lib/type-checks.js';
 
 /**
  * Tables of workflow events. `version_object` is JSON text: NULL when the event has no
@@ -8,6 +9,32 @@ import type { StoredEvent } from '../../domain/events/event.js';
 export interface EventsTable extends Omit<StoredEvent, 'excluded'> {
   excluded: boolean | number;
 }
+
+/** The columns of `events`, in the migration's order: what a page selects and an ingest writes. */
+export const EVENT_COLUMNS = [
+  'company_id',
+  'id',
+  'connection_id',
+  'connection_key',
+  'created_at',
+  'excluded',
+  'flow_id',
+  'flow_key',
+  'flow_session',
+  'like_value',
+  'seconds_active',
+  'seconds_running',
+  'selected_decision',
+  'step_key',
+  'text',
+  'type',
+  'updated_at',
+  'user_id',
+  'version_id',
+  'version_key',
+  'version_object',
+] as const satisfies readonly (keyof EventsTable)[];
+true satisfies Exact<(typeof EVENT_COLUMNS)[number], keyof EventsTable>;
 
 /**
  * The distinct values each company has stored in the event keys that take `__contains`

@@ -1,36 +1,26 @@
 import { Readable } from 'node:stream';
-import type { StoredEvent } from '../../../domain/events/event.js';
+import { EventSchema, type ApiEvent, type StoredEvent } from '../../../domain/events/event.js';
 
 /** Events serialised per chunk: V8's JSON.stringify is fastest on arrays of a few hundred plain objects. */
 const EVENTS_PER_CHUNK = 500;
 
-/** The Event as the API shows it, keys in the schema's order; version_object only when the event has one. */
-function toApiEvent(event: StoredEvent): Record<string, unknown> {
-  return {
-    id: event.id,
-    company_id: event.company_id,
-    connection_id: event.connection_id,
-    connection_key: event.connection_key,
-    created_at: event.created_at,
-    excluded: event.excluded,
-    flow_id: event.flow_id,
-    flow_key: event.flow_key,
-    flow_session: event.flow_session,
-    like_value: event.like_value,
-    seconds_active: event.seconds_active,
-    seconds_running: event.seconds_running,
-    selected_decision: event.selected_decision,
-    step_key: event.step_key,
-    text: event.text,
-    type: event.type,
-    updated_at: event.updated_at,
-    user_id: event.user_id,
-    version_id: event.version_id,
-    version_key: event.version_key,
-    // JSON.stringify leaves out an undefined property: absent stays absent.
-    version_object: event.version_object === null ? undefined : (JSON.parse(event.version_object) as unknown),
-  };
-}
+/**
+ * The Event as the API shows it, keys in the schema's order; version_object only when the event
+ * has one (JSON.stringify leaves out an undefined property: absent stays absent). Compiled once
+ * from the schema's field names into one object literal, as Fastify compiles its serializers:
+ * V8 builds and stringifies such objects about a third faster than ones filled in a loop.
+ */
+const toApiEvent = new Function(
+  'parse',
+  `return (event) => ({ ${Object.keys(EventSchema.properties)
+    .map((field) => {
+      const key = JSON.stringify(field);
+      return field === 'version_object'
+        ? `${key}: event.version_object === null ? undefined : parse(event.version_object)`
+        : `${key}: event[${key}]`;
+    })
+    .join(', ')} });`,
+)(JSON.parse) as (event: StoredEvent) => ApiEvent;
 
 /**
  * The EventsListResponse body, serialised at once so the rows can be released while the
