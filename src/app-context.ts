@@ -8,6 +8,7 @@ import { createCheckProviderSettings, type CheckProviderSettings } from './domai
 import { createRecordTypesService, type RecordTypesService } from './domain/record-types/record-types-service.js';
 import { createRecordTokensService, type RecordTokensService } from './domain/record-tokens/record-tokens-service.js';
 import { createRecordsService, type RecordsService } from './domain/records/records-service.js';
+import type { BlobStore } from './domain/files/blob-store.port.js';
 import { createFileService, type FileService } from './domain/files/file-service.js';
 import { createPdfCreateStep } from './domain/steps/pdf-create-step.js';
 import { stepRecordFinder } from './domain/steps/record-finder.js';
@@ -19,8 +20,6 @@ import { createLocalCheckProvider } from './providers/checks/local-check-provide
 import { createLobCheckProvider } from './providers/checks/lob/lob-check-provider.js';
 import { createLobClient } from './providers/checks/lob/lob-client.js';
 import { realSleep, type LobRetryPolicy } from './providers/checks/lob/retry-policy.js';
-import type { BlobStore } from './providers/blob-store/blob-store.js';
-import { createDatabaseBlobStore } from './providers/blob-store/database-blob-store.js';
 import type { PdfRenderer } from './providers/pdf/pdf-renderer.js';
 import { createWorkerPoolRenderer, defaultRenderWorkers } from './providers/pdf/worker-pool-renderer.js';
 import { openDatabase, type Database } from './storage/database.js';
@@ -32,8 +31,10 @@ import { createRecordTokensRepository } from './storage/repositories/record-toke
 import { createRecordsRepository, type RecordsRepository } from './storage/repositories/records-repository.js';
 import { createEventsRepository } from './storage/repositories/events-repository.js';
 import { createEventsService, type EventsService } from './domain/events/events-service.js';
+import { createBlobsRepository } from './storage/repositories/blobs-repository.js';
 import { createFilesRepository } from './storage/repositories/files-repository.js';
 import { createTemplatesRepository } from './storage/repositories/templates-repository.js';
+import { createUnitOfWork } from './storage/unit-of-work.js';
 
 /**
  * The composition root: every repository, service and provider is built here from the config
@@ -105,13 +106,18 @@ export async function createAppContext(config: Config, options: AppContextOption
       timeoutMs: config.pdf.timeoutMs,
       queueTimeoutMs: config.pdf.queueTimeoutMs,
     });
-  const blobStore = createDatabaseBlobStore(database.db, clock);
+  const blobStore = createBlobsRepository(database.db, clock);
   const templateService = createTemplateService({
     templates: createTemplatesRepository(database.db),
     renderer: pdfRenderer,
     clock,
   });
-  const fileService = createFileService({ database, files: createFilesRepository(database.db), blobs: blobStore, clock });
+  const fileService = createFileService({
+    unitOfWork: createUnitOfWork(database.db),
+    files: createFilesRepository(database.db),
+    blobs: blobStore,
+    clock,
+  });
   const stepService = createStepService({
     pdfCreate: createPdfCreateStep({
       findRecord: stepRecordFinder(records),

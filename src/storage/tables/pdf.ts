@@ -1,4 +1,4 @@
-import type { StoredFile } from '../../domain/files/file-service.js';
+import type { FileRow } from '../../domain/files/files-repository.port.js';
 
 /** A company's pdfme templates, stored as the JSON the operator uploaded. */
 export interface PdfTemplatesTable {
@@ -13,11 +13,8 @@ export interface PdfTemplatesTable {
   updated_at: string;
 }
 
-/** Metadata of a stored file (a rendered PDF); its bytes live in the blob store under `blob_key`. */
-export interface RecordFilesTable extends StoredFile {
-  company_id: string;
-  blob_key: string;
-}
+/** Metadata of a stored file (a rendered PDF): the domain's file row, column for column. */
+export type RecordFilesTable = FileRow;
 
 /** The database blob store: bytes kept in the service's own database, so every replica serves them. */
 export interface BlobsTable {
