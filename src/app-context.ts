@@ -13,6 +13,7 @@ import { createFileService, type FileService } from './domain/files/file-service
 import { createPdfCreateStep } from './domain/steps/pdf-create-step.js';
 import { stepRecordFinder } from './domain/steps/record-finder.js';
 import { createStepService, type StepService } from './domain/steps/step-service.js';
+import type { PdfRenderer } from './domain/templates/pdf-renderer.port.js';
 import { createTemplateService, type TemplateService } from './domain/templates/template-service.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createSecretBox } from './lib/secret-box.js';
@@ -20,7 +21,6 @@ import { createLocalCheckProvider } from './providers/checks/local-check-provide
 import { createLobCheckProvider } from './providers/checks/lob/lob-check-provider.js';
 import { createLobClient } from './providers/checks/lob/lob-client.js';
 import { realSleep, type LobRetryPolicy } from './providers/checks/lob/retry-policy.js';
-import type { PdfRenderer } from './providers/pdf/pdf-renderer.js';
 import { createWorkerPoolRenderer, defaultRenderWorkers } from './providers/pdf/worker-pool-renderer.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';

@@ -1,6 +1,6 @@
 import { AppError, invalidBody, notFound } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
-import { RenderRejectedError, type PdfRenderer } from '../../providers/pdf/pdf-renderer.js';
+import { RenderRejectedError, type PdfRenderer } from '../templates/pdf-renderer.port.js';
 import type { FileService } from '../files/file-service.js';
 import type { StoredFile } from '../files/stored-file.js';
 import type { TemplateService } from '../templates/template-service.js';

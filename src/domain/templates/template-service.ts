@@ -1,10 +1,10 @@
 import type { Template } from '@pdfme/common';
 import { invalidBody, notFound } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
-import { RenderRejectedError, type PdfRenderer } from '../../providers/pdf/pdf-renderer.js';
-import type { TemplatesRepository } from '../../storage/repositories/templates-repository.js';
+import { RenderRejectedError, type PdfRenderer } from './pdf-renderer.port.js';
 import { renderFailure } from './render-failure.js';
 import { checkTemplateDocument, sampleInputs } from './template-document.js';
+import type { TemplatesRepository } from './templates-repository.port.js';
 
 /** Template IDs are chosen by the operator and appear in step inputs. */
 const TEMPLATE_ID = /^[A-Za-z0-9._~-]{1,128}$/;
