@@ -21,6 +21,7 @@ import { createLocalCheckProvider } from './providers/checks/local-check-provide
 import { createLobCheckProvider } from './providers/checks/lob/lob-check-provider.js';
 import { createLobClient } from './providers/checks/lob/lob-client.js';
 import { realSleep, type LobRetryPolicy } from './providers/checks/lob/retry-policy.js';
+import { pdfmeTemplateChecker } from './providers/pdf/pdfme-template-checker.js';
 import { createWorkerPoolRenderer, defaultRenderWorkers } from './providers/pdf/worker-pool-renderer.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
@@ -109,6 +110,7 @@ export async function createAppContext(config: Config, options: AppContextOption
   const blobStore = createBlobsRepository(database.db, clock);
   const templateService = createTemplateService({
     templates: createTemplatesRepository(database.db),
+    checker: pdfmeTemplateChecker,
     renderer: pdfRenderer,
     clock,
   });
