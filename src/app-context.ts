@@ -8,8 +8,8 @@ import { createCheckProviderSettings, type CheckProviderSettings } from './domai
 import { createRecordTypesService, type RecordTypesService } from './domain/record-types/record-types-service.js';
 import { createRecordTokensService, type RecordTokensService } from './domain/record-tokens/record-tokens-service.js';
 import { createRecordsService, type RecordsService } from './domain/records/records-service.js';
-import type { BlobStore } from './domain/files/blob-store.port.js';
 import { createFileService, type FileService } from './domain/files/file-service.js';
+import type { BlobStore } from './domain/files/blob-store.port.js';
 import { createPdfCreateStep } from './domain/steps/pdf-create-step.js';
 import { stepRecordFinder } from './domain/steps/record-finder.js';
 import { createStepService, type StepService } from './domain/steps/step-service.js';
