@@ -10,9 +10,11 @@ import { createRecordTokensService, type RecordTokensService } from './domain/re
 import { createRecordsService, type RecordsService } from './domain/records/records-service.js';
 import type { RecordsRepository } from './domain/records/records-repository.port.js';
 import { createFileService, type FileService } from './domain/files/file-service.js';
+import type { BlobStore } from './domain/files/blob-store.port.js';
 import { createPdfCreateStep } from './domain/steps/pdf-create-step.js';
 import { stepRecordFinder } from './domain/steps/record-finder.js';
 import { createStepService, type StepService } from './domain/steps/step-service.js';
+import type { PdfRenderer } from './domain/templates/pdf-renderer.port.js';
 import { createTemplateService, type TemplateService } from './domain/templates/template-service.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createSecretBox } from './lib/secret-box.js';
@@ -20,21 +22,21 @@ import { createLocalCheckProvider } from './providers/checks/local-check-provide
 import { createLobCheckProvider } from './providers/checks/lob/lob-check-provider.js';
 import { createLobClient } from './providers/checks/lob/lob-client.js';
 import { realSleep, type LobRetryPolicy } from './providers/checks/lob/retry-policy.js';
-import type { BlobStore } from './providers/blob-store/blob-store.js';
-import { createDatabaseBlobStore } from './providers/blob-store/database-blob-store.js';
-import type { PdfRenderer } from './providers/pdf/pdf-renderer.js';
+import { pdfmeTemplateChecker } from './providers/pdf/pdfme-template-checker.js';
 import { createWorkerPoolRenderer, defaultRenderWorkers } from './providers/pdf/worker-pool-renderer.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
-import { createCheckProviderCredentialsRepository } from './storage/repositories/check-provider-credentials.js';
-import { createChecksRepository } from './storage/repositories/checks.js';
+import { createCheckProviderCredentialsRepository } from './storage/repositories/check-provider-credentials-repository.js';
+import { createChecksRepository } from './storage/repositories/checks-repository.js';
 import { createRecordTypesRepository } from './storage/repositories/record-types-repository.js';
 import { createRecordTokensRepository } from './storage/repositories/record-tokens-repository.js';
 import { createRecordsRepository } from './storage/repositories/records-repository.js';
 import { createEventsRepository } from './storage/repositories/events-repository.js';
 import { createEventsService, type EventsService } from './domain/events/events-service.js';
+import { createBlobsRepository } from './storage/repositories/blobs-repository.js';
 import { createFilesRepository } from './storage/repositories/files-repository.js';
 import { createTemplatesRepository } from './storage/repositories/templates-repository.js';
+import { createUnitOfWork } from './storage/unit-of-work.js';
 
 /**
  * The composition root: every repository, service and provider is built here from the config
@@ -106,13 +108,19 @@ export async function createAppContext(config: Config, options: AppContextOption
       timeoutMs: config.pdf.timeoutMs,
       queueTimeoutMs: config.pdf.queueTimeoutMs,
     });
-  const blobStore = createDatabaseBlobStore(database.db, clock);
+  const blobStore = createBlobsRepository(database.db, clock);
   const templateService = createTemplateService({
     templates: createTemplatesRepository(database.db),
+    checker: pdfmeTemplateChecker,
     renderer: pdfRenderer,
     clock,
   });
-  const fileService = createFileService({ database, files: createFilesRepository(database.db), blobs: blobStore, clock });
+  const fileService = createFileService({
+    unitOfWork: createUnitOfWork(database.db),
+    files: createFilesRepository(database.db),
+    blobs: blobStore,
+    clock,
+  });
   const stepService = createStepService({
     pdfCreate: createPdfCreateStep({
       findRecord: stepRecordFinder(records),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { seedDemoChecks } from '../../src/domain/checks/demo-checks.js';
+import { seedDemoChecks } from '../../src/demo/demo-checks.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { seedDemo, seedDemoIntoEmptyDatabase } from '../../src/domain/demo/seed-demo.js';
+import { seedDemo, seedDemoIntoEmptyDatabase } from '../../src/demo/seed-demo.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { cliEnv } from '../helpers/cli-process.js';

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { createFileService } from '../../src/domain/files/file-service.js';
-import type { BlobStore } from '../../src/providers/blob-store/blob-store.js';
+import type { BlobStore } from '../../src/domain/files/blob-store.port.js';
 import { createFilesRepository } from '../../src/storage/repositories/files-repository.js';
+import { createUnitOfWork } from '../../src/storage/unit-of-work.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -44,7 +45,7 @@ describeEachDatabase('stored files and the database blob store', (kind) => {
       },
     };
     const service = createFileService({
-      database: t.ctx.database,
+      unitOfWork: createUnitOfWork(t.ctx.database.db),
       files: createFilesRepository(t.ctx.database.db),
       blobs: failing,
       clock: t.ctx.clock,

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { checkPdfFilename } from '../../src/domain/steps/pdf-filename.js';
 import { loadConfig } from '../../src/config/config.js';
 import { inputBytes, recordInputs } from '../../src/domain/steps/record-inputs.js';
-import { describePdfmeCheck } from '../../src/domain/templates/template-document.js';
+import { describePdfmeCheck } from '../../src/providers/pdf/pdfme-template-checker.js';
 import { attachmentDisposition } from '../../src/http/content-disposition.js';
 
 describe('pdf_filename rules', () => {

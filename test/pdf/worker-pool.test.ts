@@ -7,7 +7,7 @@ import {
   RenderTimeoutError,
   type PdfRenderer,
   type RenderRequest,
-} from '../../src/providers/pdf/pdf-renderer.js';
+} from '../../src/domain/templates/pdf-renderer.port.js';
 import { createWorkerPoolRenderer } from '../../src/providers/pdf/worker-pool-renderer.js';
 import { readPdf } from './fixtures/read-pdf.js';
 import { invoiceTemplate, minimalTemplate } from './fixtures/templates.js';

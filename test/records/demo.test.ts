@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { DEMO_RECORD_TYPE_ID, seedDemoRecords } from '../../src/domain/records/demo-records.js';
+import { DEMO_RECORD_TYPE_ID, seedDemoRecords } from '../../src/demo/demo-records.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { expectStatus } from './fixtures.js';

@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createDatabaseBlobStore } from '../../src/providers/blob-store/database-blob-store.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
-import { createCheckProviderCredentialsRepository } from '../../src/storage/repositories/check-provider-credentials.js';
-import { createChecksRepository } from '../../src/storage/repositories/checks.js';
+import { createBlobsRepository } from '../../src/storage/repositories/blobs-repository.js';
+import { createCheckProviderCredentialsRepository } from '../../src/storage/repositories/check-provider-credentials-repository.js';
+import { createChecksRepository } from '../../src/storage/repositories/checks-repository.js';
 import { createEventsRepository } from '../../src/storage/repositories/events-repository.js';
 import { createFilesRepository } from '../../src/storage/repositories/files-repository.js';
 import { createRecordTokensRepository } from '../../src/storage/repositories/record-tokens-repository.js';
@@ -167,7 +167,7 @@ const scripts: Record<string, Script> = {
   },
 
   blobs: async (step, { db }) => {
-    const blobs = createDatabaseBlobStore(db, { now: () => new Date(T0) });
+    const blobs = createBlobsRepository(db, { now: () => new Date(T0) });
     await step('put', () => blobs.put(C, 'b1', new Uint8Array([1, 2])));
     await step('get', () => blobs.get(C, 'b1'));
     await step('delete', () => blobs.delete(C, 'b1'));

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createAppContext } from '../../app-context.js';
-import { seedDemo } from '../../domain/demo/seed-demo.js';
+import { seedDemo } from '../../demo/seed-demo.js';
 import type { CliCommand } from '../command.js';
 import { cliConfig } from '../config-from-env.js';
 import { DEMO_COMPANY_ID } from '../welcome.js';

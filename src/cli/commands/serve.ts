@@ -8,7 +8,7 @@ import { runClusterPrimary } from '../serve/cluster.js';
 import { closeGracefullyOnSignals } from '../serve/graceful-shutdown.js';
 import { listenError } from '../serve/listen-errors.js';
 import { createProcessLog } from '../serve/process-log.js';
-import { seedDemoIntoEmptyDatabase } from '../../domain/demo/seed-demo.js';
+import { seedDemoIntoEmptyDatabase } from '../../demo/seed-demo.js';
 import { DEMO_COMPANY_ID, printWelcome } from '../welcome.js';
 
 export const serveCommand: CliCommand = {

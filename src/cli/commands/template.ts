@@ -1,5 +1,5 @@
-import type { Template } from '@pdfme/common';
 import { PdfTemplate } from '../../contracts/pdf-template.js';
+import type { TemplateDocument } from '../../domain/templates/template-document.js';
 import { bodyChecker } from '../../http/body-check.js';
 import type { CliCommand } from '../command.js';
 import { cliConfig } from '../config-from-env.js';
@@ -63,7 +63,7 @@ export const templateDeleteCommand: CliCommand = {
   },
 };
 
-function describeTemplate(template: Template): string {
+function describeTemplate(template: TemplateDocument): string {
   const base = template.basePdf;
   const page =
     typeof base === 'string' ? 'a PDF as base page' : `blank ${(base as { width: number }).width} x ${(base as { height: number }).height} mm pages`;

@@ -1,8 +1,9 @@
 import { invalidBody, invalidQuery } from '../../errors/app-error.js';
 import { batchRefused } from '../../errors/item-problems.js';
 import type { Clock } from '../../lib/clock.js';
-import type { Check, CheckListRequest } from '../../providers/checks/check-provider.js';
-import { DuplicateCheckIdError, type ChecksRepository } from '../../storage/repositories/checks.js';
+import type { Check } from './check.js';
+import type { CheckListRequest } from './check-provider.port.js';
+import { DuplicateCheckIdError, type ChecksRepository } from './checks-repository.port.js';
 import { MAX_CHECKS_PER_BATCH } from './check-input.js';
 import type { CursorCodec } from './cursor-codec.js';
 import { sortTag, type CheckListQuery } from './list-query.js';

@@ -1,6 +1,6 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { invalidQuery } from '../../errors/app-error.js';
-import type { CheckProviderName, PagePosition } from '../../providers/checks/check-provider.js';
+import type { CheckProviderName, PagePosition } from './check-provider.port.js';
 
 /** What an `after` / `before` cursor carries: who made it, for which order, and where. */
 export interface CursorPayload {

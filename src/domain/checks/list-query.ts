@@ -7,7 +7,7 @@ import {
   type CheckSort,
   type CheckSortField,
   type TimeRange,
-} from '../../providers/checks/check-provider.js';
+} from './check.js';
 
 /** GET /checks, after its query string passed the route schema. */
 export interface CheckListQuery {

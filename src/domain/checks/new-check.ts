@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { ItemProblem } from '../../errors/item-problems.js';
 import { parseTimestampFilter, type ParsedTimestamp } from '../../lib/timestamps.js';
-import type { Check } from '../../providers/checks/check-provider.js';
-import type { NewCheckRow } from '../../storage/repositories/checks.js';
 import { isPlainObject } from '../record-types/definition.js';
+import type { Check } from './check.js';
 import { CheckInput, DEFAULT_MAIL_TYPE } from './check-input.js';
+import type { NewCheckRow } from './checks-repository.port.js';
 import { shapeChecker } from './shape-problems.js';
 
 /** One check of a batch, read: its row when it is sound, and what is wrong with it otherwise. */

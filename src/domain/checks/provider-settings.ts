@@ -1,8 +1,8 @@
 import { providerError } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import type { CheckProvider, CheckProviderName } from '../../providers/checks/check-provider.js';
-import type { CheckProviderCredentialsRepository } from '../../storage/repositories/check-provider-credentials.js';
+import type { CheckProvider, CheckProviderName } from './check-provider.port.js';
+import type { CheckProviderCredentialsRepository } from './check-provider-credentials-repository.port.js';
 
 /** Which provider a company's GET /checks uses and why; never carries a key. */
 export interface ProviderStatus {

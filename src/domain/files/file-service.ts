@@ -1,21 +1,10 @@
 import { internalError, notFound } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
-import type { BlobStore } from '../../providers/blob-store/blob-store.js';
-import type { Database } from '../../storage/database.js';
-import type { FileRow, FilesRepository } from '../../storage/repositories/files-repository.js';
-
-export interface StoredFile {
-  id: string;
-  record_id: string;
-  filename: string;
-  content_type: string;
-  size_bytes: number;
-  pages: number;
-  sha256: string;
-  template_id: string;
-  created_at: string;
-}
+import type { UnitOfWork } from '../unit-of-work.js';
+import type { BlobStore } from './blob-store.port.js';
+import type { FileRow, FilesRepository } from './files-repository.port.js';
+import type { StoredFile } from './stored-file.js';
 
 export interface NewStoredFile {
   recordId: string;
@@ -35,17 +24,17 @@ export interface FileService {
 }
 
 export function createFileService(deps: {
-  database: Database;
+  unitOfWork: UnitOfWork;
   files: FilesRepository;
   blobs: BlobStore;
   clock: Clock;
 }): FileService {
-  const { database, files, blobs, clock } = deps;
+  const { unitOfWork, files, blobs, clock } = deps;
   return {
     async store(companyId, file) {
       const now = clock.now();
       const id = uuidv7(now.getTime());
-      const row = await database.db.transaction().execute(async (trx) => {
+      const row = await unitOfWork.run(async (scope) => {
         const inserted = await files.insert(
           companyId,
           {
@@ -60,9 +49,9 @@ export function createFileService(deps: {
             blob_key: `files/${id}`,
             created_at: now.toISOString(),
           },
-          trx,
+          scope,
         );
-        await blobs.put(companyId, inserted.blob_key, file.bytes, trx);
+        await blobs.put(companyId, inserted.blob_key, file.bytes, scope);
         return inserted;
       });
       return toStoredFile(row);

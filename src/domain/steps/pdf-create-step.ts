@@ -1,7 +1,8 @@
 import { cannotRender, invalidBody, notFound, templateNotFound } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
-import { RenderRejectedError, type PdfRenderer } from '../../providers/pdf/pdf-renderer.js';
-import type { FileService, StoredFile } from '../files/file-service.js';
+import { RenderRejectedError, type PdfRenderer } from '../templates/pdf-renderer.port.js';
+import type { FileService } from '../files/file-service.js';
+import type { StoredFile } from '../files/stored-file.js';
 import type { TemplateService } from '../templates/template-service.js';
 import { checkPdfFilename } from './pdf-filename.js';
 import { inputBytes, recordInputs, type StepRecordFinder } from './record-inputs.js';

@@ -1,5 +1,5 @@
 import { invalidBody } from '../../errors/app-error.js';
-import type { StoredFile } from '../files/file-service.js';
+import type { StoredFile } from '../files/stored-file.js';
 import { checkPdfCreateInputs, type createPdfCreateStep } from './pdf-create-step.js';
 
 export const SUPPORTED_STEP_TYPES = ['pdf_create'] as const;

@@ -1,5 +1,5 @@
 import { providerTimeout, serviceUnavailable } from '../../errors/app-error.js';
-import { RendererUnavailableError, RenderTimeoutError } from '../../providers/pdf/pdf-renderer.js';
+import { RendererUnavailableError, RenderTimeoutError } from './pdf-renderer.port.js';
 
 /** A render that timed out or could not run, as the error the caller sees. */
 export function renderFailure(error: unknown): unknown {

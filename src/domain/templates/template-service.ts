@@ -1,10 +1,10 @@
-import type { Template } from '@pdfme/common';
 import { invalidBody, notFound } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
-import { RenderRejectedError, type PdfRenderer } from '../../providers/pdf/pdf-renderer.js';
-import type { TemplatesRepository } from '../../storage/repositories/templates-repository.js';
+import { RenderRejectedError, type PdfRenderer } from './pdf-renderer.port.js';
 import { renderFailure } from './render-failure.js';
-import { checkTemplateDocument, sampleInputs } from './template-document.js';
+import type { TemplateChecker } from './template-checker.port.js';
+import type { TemplateDocument } from './template-document.js';
+import type { TemplatesRepository } from './templates-repository.port.js';
 
 /** Template IDs are chosen by the operator and appear in step inputs. */
 const TEMPLATE_ID = /^[A-Za-z0-9._~-]{1,128}$/;
@@ -22,22 +22,23 @@ export interface TemplateService {
   /** Checks, trial-renders and stores a template; a template that cannot render is a 400. */
   put(companyId: string, templateId: string, body: unknown): Promise<{ created: boolean; template: TemplateSummary }>;
   /** The template as stored, or a 404. */
-  get(companyId: string, templateId: string): Promise<Template>;
+  get(companyId: string, templateId: string): Promise<TemplateDocument>;
   /** The template as stored, or null. */
-  find(companyId: string, templateId: string): Promise<Template | null>;
+  find(companyId: string, templateId: string): Promise<TemplateDocument | null>;
   delete(companyId: string, templateId: string): Promise<void>;
 }
 
 export function createTemplateService(deps: {
   templates: TemplatesRepository;
+  checker: TemplateChecker;
   renderer: PdfRenderer;
   clock: Clock;
 }): TemplateService {
-  const { templates, renderer, clock } = deps;
+  const { templates, checker, renderer, clock } = deps;
 
-  const find = async (companyId: string, templateId: string): Promise<Template | null> => {
+  const find = async (companyId: string, templateId: string): Promise<TemplateDocument | null> => {
     const row = await templates.find(companyId, templateId);
-    return row ? (JSON.parse(row.template_json) as Template) : null;
+    return row ? (JSON.parse(row.template_json) as TemplateDocument) : null;
   };
 
   return {
@@ -45,11 +46,11 @@ export function createTemplateService(deps: {
       if (!TEMPLATE_ID.test(templateId)) {
         throw invalidBody('a template ID is 1 to 128 letters, digits, dots, underscores, tildes or hyphens');
       }
-      const template = await checkTemplateDocument(body);
+      const template = await checker.check(body);
       const at = clock.now().toISOString();
       let pages: number;
       try {
-        ({ pages } = await renderer.render({ companyId, template, inputs: await sampleInputs(template), title: templateId, createdAt: at }));
+        ({ pages } = await renderer.render({ companyId, template, inputs: await checker.sampleInputs(template), title: templateId, createdAt: at }));
       } catch (error) {
         if (error instanceof RenderRejectedError) throw invalidBody(`the template cannot render: ${error.reason}`);
         throw renderFailure(error);

@@ -1,6 +1,6 @@
 import { invalidQuery } from '../../errors/app-error.js';
-import type { CheckKey, ChecksRepository } from '../../storage/repositories/checks.js';
-import type { CheckListRequest, CheckPage, CheckProvider, PagePosition } from './check-provider.js';
+import type { CheckPage, CheckProvider, PagePosition } from '../../domain/checks/check-provider.port.js';
+import type { CheckKey, ChecksRepository } from '../../domain/checks/checks-repository.port.js';
 
 /** A local page position: a row's key, and whether the row itself belongs to the page. */
 interface LocalPosition {

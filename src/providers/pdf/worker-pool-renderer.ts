@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { createFairSemaphore, SlotRefusedError } from '../../lib/fair-semaphore.js';
 import {
   RenderRejectedError,
   RendererUnavailableError,
@@ -8,7 +7,8 @@ import {
   type PdfRenderer,
   type RenderedPdf,
   type RenderRequest,
-} from './pdf-renderer.js';
+} from '../../domain/templates/pdf-renderer.port.js';
+import { createFairSemaphore, SlotRefusedError } from '../../lib/fair-semaphore.js';
 import type { RenderOutcome, RenderTask } from './render-task.js';
 
 export interface WorkerPoolRendererOptions {

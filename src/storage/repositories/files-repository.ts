@@ -1,22 +1,13 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { FileRow, FilesRepository } from '../../domain/files/files-repository.port.js';
 import type { DB } from '../schema.js';
-import type { RecordFilesTable } from '../tables/pdf.js';
-
-export type FileRow = Selectable<RecordFilesTable>;
-export type NewFile = Omit<FileRow, 'company_id'>;
-
-/** Metadata of stored files; the bytes are in the blob store. */
-export interface FilesRepository {
-  /** `within` joins a transaction the caller opened. */
-  insert(companyId: string, file: NewFile, within?: Kysely<DB>): Promise<FileRow>;
-  findForRecord(companyId: string, recordId: string, fileId: string): Promise<FileRow | undefined>;
-}
+import { executorOf } from '../unit-of-work.js';
 
 export function createFilesRepository(db: Kysely<DB>): FilesRepository {
   return {
-    async insert(companyId, file, within = db) {
+    async insert(companyId, file, scope) {
       const row: FileRow = { company_id: companyId, ...file };
-      await within.insertInto('record_files').values(row).execute();
+      await executorOf(db, scope).insertInto('record_files').values(row).execute();
       return row;
     },
 

@@ -1,24 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { TemplateRow, TemplatesRepository } from '../../domain/templates/templates-repository.port.js';
 import type { DB } from '../schema.js';
-import type { PdfTemplatesTable } from '../tables/pdf.js';
-
-export type TemplateRow = Selectable<PdfTemplatesTable>;
-
-export interface TemplateToSave {
-  id: string;
-  templateJson: string;
-  sizeBytes: number;
-  pages: number;
-  at: string;
-}
-
-/** PDF templates of one company at a time. */
-export interface TemplatesRepository {
-  find(companyId: string, templateId: string): Promise<TemplateRow | undefined>;
-  /** Inserts or replaces; tells whether the template is new. */
-  save(companyId: string, template: TemplateToSave): Promise<{ created: boolean; row: TemplateRow }>;
-  delete(companyId: string, templateId: string): Promise<boolean>;
-}
 
 export function createTemplatesRepository(db: Kysely<DB>): TemplatesRepository {
   return {

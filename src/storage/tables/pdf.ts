@@ -1,23 +1,11 @@
-import type { StoredFile } from '../../domain/files/file-service.js';
+import type { FileRow } from '../../domain/files/files-repository.port.js';
+import type { TemplateRow } from '../../domain/templates/templates-repository.port.js';
 
-/** A company's pdfme templates, stored as the JSON the operator uploaded. */
-export interface PdfTemplatesTable {
-  company_id: string;
-  id: string;
-  /** The pdfme template `{basePdf, schemas}` as JSON text. */
-  template_json: string;
-  size_bytes: number;
-  /** Pages the template rendered in its trial render at upload. */
-  pages: number;
-  created_at: string;
-  updated_at: string;
-}
+/** A company's pdfme templates: the domain's template row, column for column. */
+export type PdfTemplatesTable = TemplateRow;
 
-/** Metadata of a stored file (a rendered PDF); its bytes live in the blob store under `blob_key`. */
-export interface RecordFilesTable extends StoredFile {
-  company_id: string;
-  blob_key: string;
-}
+/** Metadata of a stored file (a rendered PDF): the domain's file row, column for column. */
+export type RecordFilesTable = FileRow;
 
 /** The database blob store: bytes kept in the service's own database, so every replica serves them. */
 export interface BlobsTable {

@@ -1,13 +1,6 @@
 import { invalidQuery } from '../../../errors/app-error.js';
-import {
-  DEFAULT_CHECK_SORT,
-  type Check,
-  type CheckFilters,
-  type CheckListRequest,
-  type CheckPage,
-  type CheckProvider,
-  type TimeRange,
-} from '../check-provider.js';
+import { DEFAULT_CHECK_SORT, type Check, type CheckFilters, type TimeRange } from '../../../domain/checks/check.js';
+import type { CheckListRequest, CheckPage, CheckProvider } from '../../../domain/checks/check-provider.port.js';
 import type { LobClient } from './lob-client.js';
 
 /** Lob returns at most this many items per call. */

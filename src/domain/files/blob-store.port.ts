@@ -1,14 +1,13 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../../storage/schema.js';
+import type { TransactionScope } from '../unit-of-work.js';
 
 /**
  * Where stored files keep their bytes, per company. Keys are chosen by the caller and never
  * reused. A store that lives in the service's database joins the caller's transaction through
- * `within`, so that file metadata and bytes are written together or not at all.
+ * `scope`, so that file metadata and bytes are written together or not at all.
  */
 export interface BlobStore {
-  put(companyId: string, key: string, bytes: Uint8Array, within?: Kysely<DB>): Promise<void>;
+  put(companyId: string, key: string, bytes: Uint8Array, scope?: TransactionScope): Promise<void>;
   /** The bytes, or null when the company has no blob under that key. */
   get(companyId: string, key: string): Promise<Buffer | null>;
-  delete(companyId: string, key: string, within?: Kysely<DB>): Promise<void>;
+  delete(companyId: string, key: string, scope?: TransactionScope): Promise<void>;
 }

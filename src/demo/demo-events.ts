@@ -1,6 +1,6 @@
-import type { Clock } from '../../lib/clock.js';
-import { uuidv7 } from '../../lib/ids.js';
-import type { EventsService } from '../events/events-service.js';
+import type { EventsService } from '../domain/events/events-service.js';
+import type { Clock } from '../lib/clock.js';
+import { uuidv7 } from '../lib/ids.js';
 
 export interface DemoEventsDeps {
   readonly events: EventsService;

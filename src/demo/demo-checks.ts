@@ -1,7 +1,7 @@
-import { AppError } from '../../errors/app-error.js';
-import type { Clock } from '../../lib/clock.js';
-import type { NewCheck } from './check-input.js';
-import type { ChecksService } from './checks-service.js';
+import type { NewCheck } from '../domain/checks/check-input.js';
+import type { ChecksService } from '../domain/checks/checks-service.js';
+import { AppError } from '../errors/app-error.js';
+import type { Clock } from '../lib/clock.js';
 
 export interface DemoChecksDeps {
   checks: ChecksService;

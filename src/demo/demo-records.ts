@@ -1,6 +1,6 @@
-import type { RecordTypesService } from '../record-types/record-types-service.js';
-import type { RecordsService } from './records-service.js';
-import type { Clock } from '../../lib/clock.js';
+import type { RecordTypesService } from '../domain/record-types/record-types-service.js';
+import type { RecordsService } from '../domain/records/records-service.js';
+import type { Clock } from '../lib/clock.js';
 
 export interface DemoRecordsDeps {
   recordTypes: RecordTypesService;

@@ -1,13 +1,13 @@
-import type { Clock } from '../../lib/clock.js';
-import type { Database } from '../../storage/database.js';
-import { isDatabaseEmpty } from '../../storage/database-empty.js';
-import type { ChecksService } from '../checks/checks-service.js';
-import { seedDemoChecks } from '../checks/demo-checks.js';
-import type { EventsService } from '../events/events-service.js';
-import type { RecordTypesService } from '../record-types/record-types-service.js';
-import { seedDemoRecords } from '../records/demo-records.js';
-import type { RecordsService } from '../records/records-service.js';
+import type { ChecksService } from '../domain/checks/checks-service.js';
+import type { EventsService } from '../domain/events/events-service.js';
+import type { RecordTypesService } from '../domain/record-types/record-types-service.js';
+import type { RecordsService } from '../domain/records/records-service.js';
+import type { Clock } from '../lib/clock.js';
+import type { Database } from '../storage/database.js';
+import { isDatabaseEmpty } from '../storage/database-empty.js';
+import { seedDemoChecks } from './demo-checks.js';
 import { seedDemoEvents } from './demo-events.js';
+import { seedDemoRecords } from './demo-records.js';
 
 /** What the demo seeders need; the AppContext provides it. Features add their services here. */
 export interface DemoSeedDependencies {
@@ -44,7 +44,7 @@ export async function seedDemo(deps: DemoSeedDependencies, companyId: string): P
 
 /** Seeds the demo company only when no company has any data yet; returns whether it did. */
 export async function seedDemoIntoEmptyDatabase(deps: DemoSeedDependencies, companyId: string): Promise<boolean> {
-  if (!(await isDatabaseEmpty(deps.database.db))) return false;
+  if (!(await isDatabaseEmpty(deps.database))) return false;
   await seedDemo(deps, companyId);
   return true;
 }
