@@ -55,9 +55,9 @@ export interface AppContext {
   readonly recordTokens: RecordTokensService;
   readonly pdfRenderer: PdfRenderer;
   readonly blobStore: BlobStore;
-  readonly templateService: TemplateService;
-  readonly fileService: FileService;
-  readonly stepService: StepService;
+  readonly templates: TemplateService;
+  readonly files: FileService;
+  readonly steps: StepService;
   readonly checks: ChecksService;
   readonly checkProviders: CheckProviderSettings;
   close(): Promise<void>;
@@ -170,9 +170,9 @@ export async function createAppContext(config: Config, options: AppContextOption
     recordTokens,
     pdfRenderer,
     blobStore,
-    templateService,
-    fileService,
-    stepService,
+    templates: templateService,
+    files: fileService,
+    steps: stepService,
     checks,
     checkProviders,
     async close() {

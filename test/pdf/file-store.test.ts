@@ -28,7 +28,7 @@ describeEachDatabase('stored files and the database blob store', (kind) => {
     t.ctx.database.db.selectFrom('record_files').selectAll().where('company_id', '=', companyId).execute();
 
   it('writes metadata and bytes together, and reads the bytes back unchanged', async () => {
-    const service = t.ctx.fileService;
+    const service = t.ctx.files;
     const bytes = new Uint8Array([0, 1, 2, 250, 255, 37, 80, 68, 70]);
     const stored = await service.store('acme', file(bytes));
     const { file: read, bytes: back } = await service.download('acme', 'rec-1', stored.id);
@@ -67,7 +67,7 @@ describeEachDatabase('stored files and the database blob store', (kind) => {
   });
 
   it('does not serve a company\'s file to another company', async () => {
-    const stored = await t.ctx.fileService.store('acme', file(new Uint8Array([1])));
-    await assert.rejects(t.ctx.fileService.download('globex', 'rec-1', stored.id), { status: 404 });
+    const stored = await t.ctx.files.store('acme', file(new Uint8Array([1])));
+    await assert.rejects(t.ctx.files.download('globex', 'rec-1', stored.id), { status: 404 });
   });
 });

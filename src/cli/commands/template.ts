@@ -23,7 +23,7 @@ export const templatePutCommand: CliCommand = {
     return reportingFailures(async () => {
       const body = await readJsonFile(file!, { limitBytes: config.pdf.templateLimitBytes, limitName: 'WRS_TEMPLATE_LIMIT_BYTES' });
       checkOutline(body, file!);
-      const { created, template } = await withAppContext(config, (ctx) => ctx.templateService.put(companyId, templateId, body));
+      const { created, template } = await withAppContext(config, (ctx) => ctx.templates.put(companyId, templateId, body));
       printResult(
         json,
         template,
@@ -42,7 +42,7 @@ export const templateGetCommand: CliCommand = {
     const { companyId, id: templateId, json } = parseIdCommand(argv, 0, 'the pdfme template JSON');
     const { config } = cliConfig();
     return reportingFailures(async () => {
-      const template = await withAppContext(config, (ctx) => ctx.templateService.get(companyId, templateId));
+      const template = await withAppContext(config, (ctx) => ctx.templates.get(companyId, templateId));
       printResult(json, template, `template "${templateId}" of company "${companyId}": ${describeTemplate(template)}`);
     });
   },
@@ -56,7 +56,7 @@ export const templateDeleteCommand: CliCommand = {
     const { companyId, id: templateId, json } = parseIdCommand(argv, 0, 'the pdfme template JSON');
     const { config } = cliConfig();
     return reportingFailures(async () => {
-      await withAppContext(config, (ctx) => ctx.templateService.delete(companyId, templateId));
+      await withAppContext(config, (ctx) => ctx.templates.delete(companyId, templateId));
       // The route answers 204 without a body: --json prints nothing.
       if (!json) console.log(`template "${templateId}" deleted from company "${companyId}"`);
     });

@@ -31,7 +31,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     },
     async (request, reply) => {
       const { companyId } = identityOf(request);
-      const { file, bytes } = await ctx.fileService.download(companyId, request.params.record, request.params.fileId);
+      const { file, bytes } = await ctx.files.download(companyId, request.params.record, request.params.fileId);
       return reply
         .header('content-type', file.content_type)
         .header('content-disposition', attachmentDisposition(file.filename))

@@ -25,7 +25,7 @@ export const stepRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     },
     async (request) => {
       const { companyId } = identityOf(request);
-      const result = await ctx.stepService.run(companyId, request.params.record, request.body);
+      const result = await ctx.steps.run(companyId, request.params.record, request.body);
       const { file } = result;
       return {
         message: result.message,

@@ -9,7 +9,7 @@ import { TemplateParams, TemplateSummary } from './schemas.js';
 
 /** Operator routes: a company's pdfme templates for the pdf_create step. */
 export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const { templateService } = ctx;
+  const { templates } = ctx;
 
   app.put(
     '/companies/:company/templates/:templateId',
@@ -33,7 +33,7 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
     },
     async (request, reply) => {
       const { company, templateId } = request.params;
-      const { created, template } = await templateService.put(company, templateId, request.body);
+      const { created, template } = await templates.put(company, templateId, request.body);
       if (created) reply.code(201).header('location', resourceUrl(request, ctx.config, 'admin', 'v1', 'companies', company, 'templates', templateId));
       return reply.send(template);
     },
@@ -50,7 +50,7 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
       },
     },
     async (request) =>
-      (await templateService.get(request.params.company, request.params.templateId)) as Static<typeof PdfTemplate>,
+      (await templates.get(request.params.company, request.params.templateId)) as Static<typeof PdfTemplate>,
   );
 
   app.delete(
@@ -65,7 +65,7 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
       },
     },
     async (request, reply) => {
-      await templateService.delete(request.params.company, request.params.templateId);
+      await templates.delete(request.params.company, request.params.templateId);
       return reply.code(204).send(null);
     },
   );
