@@ -1,21 +1,34 @@
+import { Type, type Static } from '@sinclair/typebox';
 import type { CompiledRecordType } from '../record-types/compiled-type.js';
 import type { StoredRecord } from './stored-record.js';
 
-/** A record as the API returns it; optional keys are absent when the record has none. */
-export interface RecordResource {
-  id: string;
-  record_type: string;
-  uid?: unknown;
-  status: string;
-  parent_record?: Record<string, unknown> | null;
-  child_records: unknown[];
-  instance?: unknown;
-  fields?: Record<string, unknown>;
-  linked?: Record<string, Record<string, unknown>>;
-  views: string[];
-  created_at: string;
-  updated_at: string;
-}
+const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
+const JsonObject = Type.Record(Type.String(), Type.Unknown());
+
+/** A record as the API returns it; optional keys are absent when the record has none. The one Record shape: types, serialisation and OpenAPI. */
+export const RecordSchema = Type.Object(
+  {
+    id: Type.String({ description: 'unique record identifier' }),
+    record_type: Type.String({ description: 'record type: custom, uccfiling, infoleaseasset, ...' }),
+    uid: Type.Optional(Type.Unknown({ description: 'UID of the record type definition (the typeId of a custom record)' })),
+    status: Type.String({ description: 'current status' }),
+    parent_record: Type.Optional(Type.Union([JsonObject, Type.Null()], { description: 'parent record, null if none' })),
+    child_records: Type.Array(Type.Unknown(), { description: 'child record objects' }),
+    instance: Type.Optional(Type.Unknown({ description: 'underlying instance object, when applicable' })),
+    fields: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'custom field values keyed by field name' })),
+    linked: Type.Optional(
+      Type.Record(Type.String(), JsonObject, {
+        description: 'linked external objects: keyed by source name, each value keyed by object name',
+      }),
+    ),
+    views: Type.Array(Type.String(), { description: 'IDs of the views (buckets) the record is in' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Record' },
+);
+
+export type RecordResource = Static<typeof RecordSchema>;
 
 export const CUSTOM_RECORD_TYPE = 'custom';
 

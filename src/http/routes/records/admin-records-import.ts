@@ -7,7 +7,7 @@ import { IMPORT_BODY_LIMIT_BYTES, importEntries } from '../../../contracts/recor
 import { invalidBody } from '../../../errors/app-error.js';
 import { CompanyParams } from '../../schemas/company.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { RecordSchema } from './schemas.js';
+import { RecordSchema } from '../../../domain/records/record.js';
 
 const ImportedRecord = Type.Partial(RecordSchema, {
   title: 'ImportedRecord',

@@ -12,11 +12,11 @@ import {
   ListRecordsQuery,
   RecordBadRequest,
   RecordParams,
-  RecordSchema,
   RecordsListResponse,
   TypeIdParams,
   UpdateRecordBody,
 } from './schemas.js';
+import { RecordSchema } from '../../../domain/records/record.js';
 
 /** Workboard records: create, read, update and list, scoped to the caller's company. */
 export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {

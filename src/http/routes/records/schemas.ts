@@ -1,31 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { FIELD_TYPES } from '../../../domain/record-types/definition.js';
 import { MAX_PAGE_SIZE, type RecordListParam } from '../../../domain/records/list-query.js';
-
-const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
-const JsonObject = Type.Record(Type.String(), Type.Unknown());
-
-export const RecordSchema = Type.Object(
-  {
-    id: Type.String({ description: 'unique record identifier' }),
-    record_type: Type.String({ description: 'record type: custom, uccfiling, infoleaseasset, ...' }),
-    uid: Type.Optional(Type.Unknown({ description: 'UID of the record type definition (the typeId of a custom record)' })),
-    status: Type.String({ description: 'current status' }),
-    parent_record: Type.Optional(Type.Union([JsonObject, Type.Null()], { description: 'parent record, null if none' })),
-    child_records: Type.Array(Type.Unknown(), { description: 'child record objects' }),
-    instance: Type.Optional(Type.Unknown({ description: 'underlying instance object, when applicable' })),
-    fields: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'custom field values keyed by field name' })),
-    linked: Type.Optional(
-      Type.Record(Type.String(), JsonObject, {
-        description: 'linked external objects: keyed by source name, each value keyed by object name',
-      }),
-    ),
-    views: Type.Array(Type.String(), { description: 'IDs of the views (buckets) the record is in' }),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  },
-  { title: 'Record' },
-);
+import { RecordSchema } from '../../../domain/records/record.js';
 
 export const RecordParams = Type.Object({ record: Type.String({ description: 'record ID', maxLength: 200 }) });
 export const TypeIdParams = Type.Object({ typeId: Type.String({ description: 'custom record type ID', maxLength: 200 }) });
