@@ -23,12 +23,15 @@ export interface FileService {
   download(companyId: string, recordId: string, fileId: string): Promise<{ file: StoredFile; bytes: Buffer }>;
 }
 
-export function createFileService(deps: {
+/** What the file service is built from. */
+export interface FileServiceDeps {
   unitOfWork: UnitOfWork;
   files: FilesRepository;
   blobs: BlobStore;
   clock: Clock;
-}): FileService {
+}
+
+export function createFileService(deps: FileServiceDeps): FileService {
   const { unitOfWork, files, blobs, clock } = deps;
   return {
     async store(companyId, file) {

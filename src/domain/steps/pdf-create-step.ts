@@ -36,8 +36,8 @@ export function checkPdfCreateInputs(inputs: Record<string, unknown>): PdfCreate
   return { pdfFilename, templateId: inputs.template_id as string };
 }
 
-/** Renders a company's template with one of its records and stores the PDF. */
-export function createPdfCreateStep(deps: {
+/** What the pdf_create step is built from. */
+export interface PdfCreateStepDeps {
   findRecord: StepRecordFinder;
   templates: TemplateService;
   renderer: PdfRenderer;
@@ -45,7 +45,10 @@ export function createPdfCreateStep(deps: {
   inputLimitBytes: number;
   files: FileService;
   clock: Clock;
-}) {
+}
+
+/** Renders a company's template with one of its records and stores the PDF. */
+export function createPdfCreateStep(deps: PdfCreateStepDeps) {
   const { findRecord, templates, renderer, inputLimitBytes, files, clock } = deps;
   return async function runPdfCreate(companyId: string, recordId: string, inputs: PdfCreateInputs): Promise<StoredFile> {
     const record = await findRecord(companyId, recordId);

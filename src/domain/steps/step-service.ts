@@ -16,7 +16,12 @@ export interface StepService {
   run(companyId: string, recordId: string, step: StepRequest): Promise<StepResult>;
 }
 
-export function createStepService(deps: { pdfCreate: ReturnType<typeof createPdfCreateStep> }): StepService {
+/** What the step service is built from. */
+export interface StepServiceDeps {
+  pdfCreate: ReturnType<typeof createPdfCreateStep>;
+}
+
+export function createStepService(deps: StepServiceDeps): StepService {
   return {
     async run(companyId, recordId, step) {
       if (step.type !== 'pdf_create') {

@@ -28,12 +28,15 @@ export interface TemplateService {
   delete(companyId: string, templateId: string): Promise<void>;
 }
 
-export function createTemplateService(deps: {
+/** What the template service is built from. */
+export interface TemplateServiceDeps {
   templates: TemplatesRepository;
   checker: TemplateChecker;
   renderer: PdfRenderer;
   clock: Clock;
-}): TemplateService {
+}
+
+export function createTemplateService(deps: TemplateServiceDeps): TemplateService {
   const { templates, checker, renderer, clock } = deps;
 
   const find = async (companyId: string, templateId: string): Promise<TemplateDocument | null> => {
