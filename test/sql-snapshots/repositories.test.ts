@@ -37,7 +37,7 @@ const scripts: Record<string, Script> = {
       version_id: null, version_key: 'v-a', version_object: null,
     };
     const page = { order: { field: 'created_at', direction: 'asc' }, limit: 2, offset: 0 } as const;
-    await step('inTransaction + write', async () => {
+    await step('unitOfWork.run + write, then afterBulkWrite', async () => {
       const written = await createUnitOfWork(database.db).run((scope) => events.write(C, [event], scope));
       await events.afterBulkWrite(written);
     });
