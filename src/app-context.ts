@@ -86,7 +86,11 @@ export async function createAppContext(config: Config, options: AppContextOption
   }
   const jwtVerifier = createJwtVerifier(config.jwt, clock);
   const tokenSigner = createTokenSigner(config.jwt, clock);
-  const events = createEventsService({ repository: createEventsRepository(database), clock });
+  const events = createEventsService({
+    repository: createEventsRepository(database),
+    unitOfWork: createUnitOfWork(database.db),
+    clock,
+  });
   const recordTypes = createRecordTypesService({ repository: createRecordTypesRepository(database.db), clock });
   const recordsRepository = createRecordsRepository(database);
   const records = createRecordsService({

@@ -15,6 +15,7 @@ import { createRecordTokensRepository } from '../../src/storage/repositories/rec
 import { createRecordTypesRepository } from '../../src/storage/repositories/record-types-repository.js';
 import { createRecordsRepository } from '../../src/storage/repositories/records-repository.js';
 import { createTemplatesRepository } from '../../src/storage/repositories/templates-repository.js';
+import { createUnitOfWork } from '../../src/storage/unit-of-work.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../helpers/databases.js';
 import { statementsOf } from './sql-capture.js';
 
@@ -36,7 +37,10 @@ const scripts: Record<string, Script> = {
       version_id: null, version_key: 'v-a', version_object: null,
     };
     const page = { order: { field: 'created_at', direction: 'asc' }, limit: 2, offset: 0 } as const;
-    await step('inTransaction + write', () => events.inTransaction(C, (writer) => writer.write([event])));
+    await step('unitOfWork.run + write, then afterBulkWrite', async () => {
+      const written = await createUnitOfWork(database.db).run((scope) => events.write(C, [event], scope));
+      await events.afterBulkWrite(written);
+    });
     await step('hasEvents', () => events.hasEvents(C));
     await step('list: no filter', () => events.list(C, { ...page, filters: [] }));
     await step('list: exact, comparison and time filters, ordered by flow_session desc', () =>

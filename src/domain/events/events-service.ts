@@ -2,6 +2,7 @@ import { invalidBody } from '../../errors/app-error.js';
 import { batchRefused, MAX_LISTED_PROBLEMS, type ItemProblem } from '../../errors/item-problems.js';
 import type { Clock } from '../../lib/clock.js';
 import { JsonItemsError, readJsonItems, type ByteSource, type JsonItem, type JsonItemsFormat } from '../../lib/json-items.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 import { createEventNormalizer, EventInputError } from './event-input.js';
 import type { EventsRepository } from './events-repository.port.js';
 import type { EventListQuery } from './event-query.js';
@@ -27,6 +28,7 @@ export interface EventsService {
 
 export interface EventsServiceDependencies {
   readonly repository: EventsRepository;
+  readonly unitOfWork: UnitOfWork;
   readonly clock: Clock;
 }
 
@@ -39,7 +41,7 @@ const WRITE_BATCH_EVENTS = 5000;
 /** Thrown inside the transaction to roll it back once a bad event is found. */
 const ROLL_BACK = Symbol('roll back');
 
-export function createEventsService({ repository, clock }: EventsServiceDependencies): EventsService {
+export function createEventsService({ repository, unitOfWork, clock }: EventsServiceDependencies): EventsService {
   return {
     list(companyId, query) {
       return repository.list(companyId, query);
@@ -108,20 +110,27 @@ export function createEventsService({ repository, clock }: EventsServiceDependen
       try {
         let batch = await readBatch(READ_AHEAD_EVENTS);
         let ingested = 0;
+        let written = 0;
         if (batch.length > 0) {
-          await repository
-            .inTransaction(companyId, async (writer) => {
+          const committed = await unitOfWork
+            .run(async (scope) => {
               while (batch.length > 0) {
-                await writer.write(batch);
+                written += await repository.write(companyId, batch, scope);
                 ingested += batch.length;
                 onProgress?.(ingested);
                 batch = await readBatch(WRITE_BATCH_EVENTS);
               }
               if (refused()) throw ROLL_BACK;
             })
-            .catch((error: unknown) => {
-              if (error !== ROLL_BACK) throw error;
-            });
+            .then(
+              () => true,
+              (error: unknown) => {
+                if (error !== ROLL_BACK) throw error;
+                return false;
+              },
+            );
+          // The events are committed; fresher statistics are only a help to the planner.
+          if (committed && written > 0) await repository.afterBulkWrite(written).catch(() => undefined);
         }
         if (!refused()) return ingested;
         // Rolled back at once; the rest of the body is still read, to name every bad event.

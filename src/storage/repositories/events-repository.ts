@@ -1,12 +1,14 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { CONTAINS_FIELDS } from '../../domain/events/event-fields.js';
 import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
 import type { StoredEvent } from '../../domain/events/event.js';
-import type { EventsRepository, EventWriter } from '../../domain/events/events-repository.port.js';
-import type { Database, DialectName } from '../database.js';
+import type { EventsRepository } from '../../domain/events/events-repository.port.js';
+import type { TransactionScope } from '../../domain/unit-of-work.js';
+import type { Database } from '../database.js';
 import type { DB } from '../schema.js';
 import { statementBatch } from '../sqlite-dialect.js';
 import { EVENT_COLUMNS } from '../tables/events.js';
+import { executorOf } from '../unit-of-work.js';
 import { compileEventPage, isContainsField, matchingKeyValues, MAX_LISTED_VALUES } from './event-query-compiler.js';
 
 const COLUMNS = EVENT_COLUMNS;
@@ -24,6 +26,8 @@ const POSTGRES_ANALYZE_AFTER_ROWS = 10_000;
 
 export function createEventsRepository(database: Database): EventsRepository {
   const { db, dialect } = database;
+  const insert = dialect === 'postgres' ? insertPostgres : insertSqlite;
+  const batchRows = dialect === 'postgres' ? POSTGRES_BATCH_ROWS : SQLITE_BATCH_ROWS;
   return {
     async list(companyId, query) {
       const matches = new Map<EventFilter, readonly string[] | null>();
@@ -46,54 +50,42 @@ export function createEventsRepository(database: Database): EventsRepository {
       return row !== undefined;
     },
 
-    async inTransaction(companyId, work) {
-      let written = 0;
-      const result = await db.transaction().execute((trx) =>
-        work(createWriter(trx, dialect, companyId, (count) => (written += count))),
-      );
-      if (written > 0) {
-        // The events are committed; fresher statistics are only a help to the planner.
-        await refreshStatistics(written).catch(() => undefined);
-      }
-      return result;
-    },
-  };
-
-  /**
-   * The planner chooses between the created_at index and a key's index by how many rows it
-   * expects; after a bulk ingest its statistics are refreshed. SQLite's `optimize` analyses
-   * (with a bounded sample) only the tables that grew markedly since their last analysis;
-   * PostgreSQL's autovacuum would get there too, but only after a while.
-   */
-  async function refreshStatistics(written: number): Promise<void> {
-    if (dialect === 'sqlite') await sql`pragma optimize = 0x10012`.execute(db);
-    else if (written >= POSTGRES_ANALYZE_AFTER_ROWS) await sql`analyze events, event_key_values`.execute(db);
-  }
-}
-
-function createWriter(
-  trx: Transaction<DB>,
-  dialect: DialectName,
-  companyId: string,
-  onWritten: (count: number) => void,
-): EventWriter {
-  const knownKeyValues = new Set<string>();
-  const insert = dialect === 'postgres' ? insertPostgres : insertSqlite;
-  return {
-    async write(events) {
-      const batchRows = dialect === 'postgres' ? POSTGRES_BATCH_ROWS : SQLITE_BATCH_ROWS;
+    async write(companyId, events, scope) {
+      const trx = executorOf(db, scope);
       const unique = lastOfEachId(events);
       for (let start = 0; start < unique.length; start += batchRows) {
         await insert(trx, unique.slice(start, start + batchRows), companyId);
       }
-      await rememberKeyValues(trx, companyId, unique, knownKeyValues);
-      onWritten(unique.length);
+      await rememberKeyValues(trx, companyId, unique, knownKeyValuesOf(scope, companyId));
+      return unique.length;
+    },
+
+    /**
+     * The planner chooses between the created_at index and a key's index by how many rows it
+     * expects; after a bulk ingest its statistics are refreshed. SQLite's `optimize` analyses
+     * (with a bounded sample) only the tables that grew markedly since their last analysis;
+     * PostgreSQL's autovacuum would get there too, but only after a while.
+     */
+    async afterBulkWrite(written) {
+      if (dialect === 'sqlite') await sql`pragma optimize = 0x10012`.execute(db);
+      else if (written >= POSTGRES_ANALYZE_AFTER_ROWS) await sql`analyze events, event_key_values`.execute(db);
     },
   };
 }
 
+/** The (field, value) pairs already added to the dictionary, per company, within one open transaction. */
+const knownKeyValuesByScope = new WeakMap<TransactionScope, Map<string, Set<string>>>();
+
+function knownKeyValuesOf(scope: TransactionScope, companyId: string): Set<string> {
+  let byCompany = knownKeyValuesByScope.get(scope);
+  if (byCompany === undefined) knownKeyValuesByScope.set(scope, (byCompany = new Map()));
+  let known = byCompany.get(companyId);
+  if (known === undefined) byCompany.set(companyId, (known = new Set()));
+  return known;
+}
+
 /** A single-row upsert, prepared once and run for every event of the batch (see statementBatch). */
-async function insertSqlite(trx: Transaction<DB>, events: readonly StoredEvent[], companyId: string): Promise<void> {
+async function insertSqlite(trx: Kysely<DB>, events: readonly StoredEvent[], companyId: string): Promise<void> {
   const rows = events.map((event) =>
     COLUMNS.map((column) => {
       const value = column === 'company_id' ? companyId : event[column];
@@ -105,7 +97,7 @@ async function insertSqlite(trx: Transaction<DB>, events: readonly StoredEvent[]
 
 let sqliteUpsertText: string | undefined;
 
-function sqliteUpsertSql(trx: Transaction<DB>): string {
+function sqliteUpsertSql(trx: Kysely<DB>): string {
   if (sqliteUpsertText) return sqliteUpsertText;
   const parameterShapeRow = Object.fromEntries(COLUMNS.map((column) => [column, null])) as never;
   const compiled = trx
@@ -122,7 +114,7 @@ function sqliteUpsertSql(trx: Transaction<DB>): string {
  * One JSON parameter per batch, unpacked by json_populate_recordset: far fewer bound values to
  * send and parse than a multi-row VALUES list.
  */
-async function insertPostgres(trx: Transaction<DB>, events: readonly StoredEvent[], companyId: string): Promise<void> {
+async function insertPostgres(trx: Kysely<DB>, events: readonly StoredEvent[], companyId: string): Promise<void> {
   const rows = events.map((event) => ({ ...event, company_id: companyId }));
   const columns = sql.join(COLUMNS.map((column) => sql.ref(column)));
   const updates = sql.join(UPDATED_COLUMNS.map((column) => sql`${sql.ref(column)} = excluded.${sql.ref(column)}`));
@@ -135,7 +127,7 @@ const replaceAll = Object.fromEntries(UPDATED_COLUMNS.map((column) => [column, s
 
 /** The dictionary behind `__contains`: each new (field, value) of the company is added once. */
 async function rememberKeyValues(
-  trx: Transaction<DB>,
+  trx: Kysely<DB>,
   companyId: string,
   events: readonly StoredEvent[],
   known: Set<string>,
