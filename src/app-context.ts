@@ -86,9 +86,10 @@ export async function createAppContext(config: Config, options: AppContextOption
   }
   const jwtVerifier = createJwtVerifier(config.jwt, clock);
   const tokenSigner = createTokenSigner(config.jwt, clock);
+  const unitOfWork = createUnitOfWork(database.db);
   const events = createEventsService({
     repository: createEventsRepository(database),
-    unitOfWork: createUnitOfWork(database.db),
+    unitOfWork,
     clock,
   });
   const recordTypes = createRecordTypesService({ repository: createRecordTypesRepository(database.db), clock });
@@ -120,7 +121,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     clock,
   });
   const fileService = createFileService({
-    unitOfWork: createUnitOfWork(database.db),
+    unitOfWork,
     files: createFilesRepository(database.db),
     blobs: blobStore,
     clock,

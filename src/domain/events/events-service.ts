@@ -26,7 +26,7 @@ export interface EventsService {
   hasEvents(companyId: string): Promise<boolean>;
 }
 
-export interface EventsServiceDependencies {
+export interface EventsServiceDeps {
   readonly repository: EventsRepository;
   readonly unitOfWork: UnitOfWork;
   readonly clock: Clock;
@@ -41,7 +41,7 @@ const WRITE_BATCH_EVENTS = 5000;
 /** Thrown inside the transaction to roll it back once a bad event is found. */
 const ROLL_BACK = Symbol('roll back');
 
-export function createEventsService({ repository, unitOfWork, clock }: EventsServiceDependencies): EventsService {
+export function createEventsService({ repository, unitOfWork, clock }: EventsServiceDeps): EventsService {
   return {
     list(companyId, query) {
       return repository.list(companyId, query);
