@@ -11,7 +11,8 @@ import { FULL_PLAN, SMOKE_PLAN, LARGE_COMPANY, companyId, eventsPerCompany, reco
 import { freePort, startProcess, type RunningProcess } from './lib/processes.js';
 import { loadDataSet, type LoadedData } from './lib/load-data.js';
 import { formatReport, type ScenarioRow } from './lib/report.js';
-import { runScenarios, type BenchSettings } from './lib/scenarios.js';
+import { runScenarios } from './lib/scenarios.js';
+import type { BenchSettings } from './lib/settings.js';
 import { formatSoak, soak, type SoakResult } from './lib/soak.js';
 
 const { values } = parseArgs({

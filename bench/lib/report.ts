@@ -1,5 +1,5 @@
 import type { DataPlan } from './data.js';
-import type { BenchSettings } from './scenarios.js';
+import type { BenchSettings } from './settings.js';
 
 export interface ScenarioRow {
   name: string;

@@ -4,14 +4,7 @@ import type { LoadedData } from './load-data.js';
 import { runLoad, type LoadOptions, type LoadResult } from './load.js';
 import { freePort, startProcess, withPeakRss, type RunningProcess } from './processes.js';
 import type { ScenarioRow } from './report.js';
-
-export interface BenchSettings {
-  durationSeconds: number;
-  connections: number;
-  warmupSeconds: number;
-  runs: number;
-  only: string[] | undefined;
-}
+import type { BenchSettings } from './settings.js';
 
 export interface ScenarioContext {
   service: RunningProcess;

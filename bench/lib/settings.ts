@@ -1,0 +1,8 @@
+/** How long and how hard each scenario runs, from the command line. */
+export interface BenchSettings {
+  durationSeconds: number;
+  connections: number;
+  warmupSeconds: number;
+  runs: number;
+  only: string[] | undefined;
+}
