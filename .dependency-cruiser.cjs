@@ -57,6 +57,13 @@ module.exports = {
       to: { path: ADAPTERS },
     },
     {
+      name: 'cli-imports-no-adapter',
+      comment: 'The CLI builds what it runs through the app context, like the HTTP server.',
+      severity: 'error',
+      from: { path: '^src/cli/' },
+      to: { path: ADAPTERS },
+    },
+    {
       name: 'contracts-import-no-adapter-nor-outer-layer',
       comment: 'Request contracts are shared by HTTP and the CLI, so they import neither, nor any implementation.',
       severity: 'error',

@@ -67,12 +67,24 @@ export interface AppContextOptions {
   clock?: Clock;
   /** Run migrations before serving (default true). */
   migrate?: boolean;
-  /** Renders PDFs; default: a worker-thread pool sized by WRS_PDF_WORKERS or the CPU count. */
+  /** Renders PDFs; default: a worker-thread pool sized by `pdfWorkers`. */
   pdfRenderer?: PdfRenderer;
+  /** Threads of the default renderer; default WRS_PDF_WORKERS, else the CPUs shared among the serving processes. */
+  pdfWorkers?: number;
   /** Overrides of the Lob adapter's retry policy (e.g. a sleep that does not wait, in tests). */
   lobRetry?: Partial<LobRetryPolicy>;
   /** Wraps the records repository (tests interleave concurrent writes with its calls). */
   wrapRecordsRepository?: (repository: RecordsRepository) => RecordsRepository;
+}
+
+/** Applies pending migrations to the configured database and closes it; answers the names applied. */
+export async function migrateDatabase(config: Config): Promise<string[]> {
+  const database = openDatabase(config.databaseUrl, config.database);
+  try {
+    return await migrateToLatest(database.db);
+  } finally {
+    await database.close();
+  }
 }
 
 export async function createAppContext(config: Config, options: AppContextOptions = {}): Promise<AppContext> {
@@ -109,7 +121,7 @@ export async function createAppContext(config: Config, options: AppContextOption
   const pdfRenderer =
     options.pdfRenderer ??
     createWorkerPoolRenderer({
-      workers: config.pdf.workers ?? defaultRenderWorkers(config.server.workers),
+      workers: options.pdfWorkers ?? config.pdf.workers ?? defaultRenderWorkers(config.server.workers),
       timeoutMs: config.pdf.timeoutMs,
       queueTimeoutMs: config.pdf.queueTimeoutMs,
     });

@@ -3,7 +3,6 @@ import { createAppContext, type AppContext } from '../app-context.js';
 import type { Config } from '../config/config.js';
 import { COMPANY_ID_RULE, companyIdProblem } from '../domain/auth/company-id.js';
 import { AppError } from '../errors/app-error.js';
-import { createWorkerPoolRenderer } from '../providers/pdf/worker-pool-renderer.js';
 import { UsageError } from './command.js';
 import { InputFileError } from './input-file.js';
 
@@ -66,9 +65,7 @@ export async function reportingFailures(run: () => Promise<number | void>, subje
  * renders at most one PDF (a template's trial render), so one render thread is enough.
  */
 export async function withAppContext<T>(config: Config, use: (ctx: AppContext) => Promise<T>): Promise<T> {
-  const ctx = await createAppContext(config, {
-    pdfRenderer: createWorkerPoolRenderer({ workers: 1, timeoutMs: config.pdf.timeoutMs }),
-  });
+  const ctx = await createAppContext(config, { pdfWorkers: 1 });
   try {
     return await use(ctx);
   } finally {

@@ -1,5 +1,4 @@
-import { openDatabase } from '../../storage/database.js';
-import { migrateToLatest } from '../../storage/migrator.js';
+import { migrateDatabase } from '../../app-context.js';
 import type { CliCommand } from '../command.js';
 import { cliConfig } from '../config-from-env.js';
 
@@ -9,12 +8,7 @@ export const migrateCommand: CliCommand = {
   summary: 'apply pending database migrations and exit',
   async run() {
     const { config } = cliConfig();
-    const database = openDatabase(config.databaseUrl, config.database);
-    try {
-      const applied = await migrateToLatest(database.db);
-      console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
-    } finally {
-      await database.close();
-    }
+    const applied = await migrateDatabase(config);
+    console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
   },
 };
