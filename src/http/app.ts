@@ -9,7 +9,9 @@ import { registerBodyMediaRules } from './plugins/body-media.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { registerCompanyPathRule } from './plugins/company-path.js';
 import { registerConnectionLimits } from './plugins/connection-limits.js';
+import { registerCompression } from './plugins/compression.js';
 import { registerCors } from './plugins/cors.js';
+import { registerDocsPage } from './plugins/docs-page.js';
 import { registerDraining } from './plugins/draining.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerRateLimiting } from './plugins/rate-limit.js';
@@ -72,7 +74,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerDraining(app);
   registerCors(app, ctx.config.browser.corsOrigins);
   const rateLimiting = registerRateLimiting(app, ctx.config.rateLimit, ctx.clock);
+  await registerCompression(app);
   await registerOpenApi(app);
+  await registerDocsPage(app);
 
   await app.register(healthRoutes, { ctx });
 

@@ -16,6 +16,24 @@ export function registerSecurityHeaders(app: FastifyInstance, settings: BrowserS
   });
 }
 
+/**
+ * The docs page (plugins/docs-page.ts) loads its scripts, styles and the OpenAPI document from
+ * the service only; Swagger UI sets inline styles and draws icons from data: URLs. The API's
+ * own answers keep `default-src 'none'`.
+ */
+export const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "base-uri 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 /** The headers themselves, also for answers that Fastify makes before any hook runs. */
 export function securityHeaders(settings: BrowserSettings): Record<string, string> {
   const headers: Record<string, string> = {
