@@ -137,6 +137,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     files: createFilesRepository(database.db),
     blobs: blobStore,
     clock,
+    recordExists: (companyId, recordId) => records.exists(companyId, recordId),
   });
   const stepService = createStepService({
     pdfCreate: createPdfCreateStep({

@@ -22,6 +22,8 @@ import { adminChecksRoutes } from './routes/checks/admin-checks.js';
 import { adminCheckProviderRoutes } from './routes/checks/admin-providers.js';
 import { listChecksRoutes } from './routes/checks/list-checks.js';
 import { fileRoutes } from './routes/files/files.js';
+import { listFileRoutes } from './routes/files/list-files.js';
+import { recordTypeRoutes } from './routes/record-types/record-types.js';
 import { stepRoutes } from './routes/steps/steps.js';
 import { adminTemplateRoutes } from './routes/templates/admin-templates.js';
 import { adminRecordImportRoutes } from './routes/records/admin-records-import.js';
@@ -82,7 +84,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   await app.register(
     async (v1) => {
-      registerAuthentication(v1, ctx.authenticator);
+      registerAuthentication(v1, ctx.authenticator, ctx.records.typeIdOf);
       rateLimiting.limitByCompany(v1);
       await v1.register(listEventsRoutes, { ctx });
       await v1.register(recordRoutes, { ctx });
@@ -90,6 +92,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await v1.register(listChecksRoutes, { ctx });
       await v1.register(stepRoutes, { ctx });
       await v1.register(fileRoutes, { ctx });
+      await v1.register(listFileRoutes, { ctx });
+      await v1.register(recordTypeRoutes, { ctx });
     },
     { prefix: '/v1' },
   );

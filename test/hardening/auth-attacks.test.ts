@@ -255,14 +255,21 @@ describeEachDatabase('authentication attacks', (kind) => {
       expectStatus(after, 200, undefined, 'a normal request afterwards');
     });
 
-    it('answers a record token with 403 on every /v1 route but reading, updating and downloading from its own record', async () => {
-      const allowed = new Set(['GET /v1/records/{record}', 'PATCH /v1/records/{record}', 'GET /v1/records/{record}/files/{fileId}']);
+    it('answers a record token with 403 on every /v1 route but reading, updating and listing or downloading the files of its own record, and reading its type', async () => {
+      const allowed = new Set([
+        'GET /v1/records/{record}',
+        'PATCH /v1/records/{record}',
+        'GET /v1/records/{record}/files',
+        'GET /v1/records/{record}/files/{fileId}',
+        'GET /v1/record-types/{typeId}',
+      ]);
       const accepted: string[] = [];
       for (const operation of v1) {
         for (const record of [f.recordId, f.otherRecordId, 'g1']) {
           const response = await t.app.inject({
             method: operation.method,
-            url: fillPath(operation.path, pathValues(f, record)),
+            // Beside other records, another type than its own record's ('loan').
+            url: fillPath(operation.path, { ...pathValues(f, record), typeId: record === f.recordId ? 'loan' : `not-${record}` }),
             headers: { authorization: `Bearer ${f.recordToken}` },
             ...(operation.method === 'PATCH' ? { payload: { f_amount: 5 } } : {}),
           });

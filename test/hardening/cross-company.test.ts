@@ -150,6 +150,30 @@ const ROWS: Row[] = [
     },
   },
   {
+    operation: 'GET /v1/records/{record}/files',
+    async run(t, w) {
+      await sameAsUnknown(t, (id) => ({ method: 'GET', url: `/v1/records/${id}/files` }), w.recordA, 'listing the files of a record of A');
+      const ofB = expectOk(await asB(t, { method: 'GET', url: `/v1/records/${w.recordB}/files` }), 'B lists its own record\'s files');
+      assert.deepEqual(ofB, { count: 0, results: [] });
+    },
+  },
+  {
+    operation: 'GET /v1/record-types',
+    async run(t) {
+      const all = expectOk(await asB(t, { method: 'GET', url: '/v1/record-types' }), 'list');
+      assert.deepEqual(all.results.map((type: { id: string }) => type.id), ['loan-b']);
+      assert.ok(!JSON.stringify(all).includes('open-a'), 'nothing of A\'s types');
+    },
+  },
+  {
+    operation: 'GET /v1/record-types/{typeId}',
+    async run(t, w) {
+      await sameAsUnknown(t, (id) => ({ method: 'GET', url: `/v1/record-types/${id}` }), 'loan-a', 'a record type of A');
+      const withTokenOfA = await t.app.inject({ method: 'GET', url: '/v1/record-types/loan-b', headers: { authorization: `Bearer ${w.recordTokenA}` } });
+      assert.equal(withTokenOfA.statusCode, 403, 'A\'s record token reads no type of B');
+    },
+  },
+  {
     operation: 'GET /v1/checks',
     async run(t, w) {
       const all = expectOk(await asB(t, { method: 'GET', url: '/v1/checks?limit=10000' }), 'list');

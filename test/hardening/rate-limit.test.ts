@@ -155,7 +155,7 @@ describe('rate limiting by company (the plugin behind real authentication)', () 
     const limiting = registerRateLimiting(app, { perCompanyPerMinute: 2, perAddressPerMinute: 100 }, clock);
     await app.register(
       async (v1) => {
-        registerAuthentication(v1, createAuthenticator(verifier));
+        registerAuthentication(v1, createAuthenticator(verifier), async () => null);
         limiting.limitByCompany(v1);
         v1.get('/probe', async (request) => ({ company: request.identity?.companyId }));
       },

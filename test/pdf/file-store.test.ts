@@ -49,6 +49,7 @@ describeEachDatabase('stored files and the database blob store', (kind) => {
       files: createFilesRepository(t.ctx.database.db),
       blobs: failing,
       clock: t.ctx.clock,
+      recordExists: t.ctx.records.exists,
     });
     await assert.rejects(service.store('initech', file(new Uint8Array([1, 2, 3]))), /disk full/);
     assert.deepEqual(await filesOf('initech'), []);

@@ -3,3 +3,6 @@ insert into "record_files" ("company_id", "id", "record_id", "filename", "conten
 
 -- findForRecord
 select * from "record_files" where "company_id" = $1 and "record_id" = $2 and "id" = $3;
+
+-- listForRecord
+select * from "record_files" where "company_id" = $1 and "record_id" = $2 order by "created_at" desc, "id" desc;

@@ -3,3 +3,6 @@ insert into "record_files" ("company_id", "id", "record_id", "filename", "conten
 
 -- findForRecord
 select * from "record_files" where "company_id" = ? and "record_id" = ? and "id" = ?;
+
+-- listForRecord
+select * from "record_files" where "company_id" = ? and "record_id" = ? order by "created_at" desc, "id" desc;

@@ -157,6 +157,7 @@ const scripts: Record<string, Script> = {
     await step('save: new', () => templates.save(C, template));
     await step('save: replace', () => templates.save(C, { ...template, at: T1 }));
     await step('find', () => templates.find(C, 'invoice'));
+    await step('list', () => templates.list(C));
     await step('delete', () => templates.delete(C, 'invoice'));
   },
 
@@ -168,6 +169,7 @@ const scripts: Record<string, Script> = {
     };
     await step('insert', () => files.insert(C, file));
     await step('findForRecord', () => files.findForRecord(C, 'r1', 'f1'));
+    await step('listForRecord', () => files.listForRecord(C, 'r1'));
   },
 
   blobs: async (step, { db }) => {

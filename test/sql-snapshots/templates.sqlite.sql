@@ -13,5 +13,8 @@ commit;
 -- find
 select * from "pdf_templates" where "company_id" = ? and "id" = ?;
 
+-- list
+select "company_id", "id", "size_bytes", "pages", "created_at", "updated_at" from "pdf_templates" where "company_id" = ? order by "id";
+
 -- delete
 delete from "pdf_templates" where "company_id" = ? and "id" = ?;

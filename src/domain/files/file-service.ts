@@ -21,6 +21,8 @@ export interface FileService {
   store(companyId: string, file: NewStoredFile): Promise<StoredFile>;
   /** A record's file with its bytes, or a 404 (also for another company's file). */
   download(companyId: string, recordId: string, fileId: string): Promise<{ file: StoredFile; bytes: Buffer }>;
+  /** A record's files, newest first; a 404 when the company has no such record. */
+  listForRecord(companyId: string, recordId: string): Promise<StoredFile[]>;
 }
 
 /** What the file service is built from. */
@@ -29,10 +31,11 @@ export interface FileServiceDeps {
   files: FilesRepository;
   blobs: BlobStore;
   clock: Clock;
+  recordExists: (companyId: string, recordId: string) => Promise<boolean>;
 }
 
 export function createFileService(deps: FileServiceDeps): FileService {
-  const { unitOfWork, files, blobs, clock } = deps;
+  const { unitOfWork, files, blobs, clock, recordExists } = deps;
   return {
     async store(companyId, file) {
       const now = clock.now();
@@ -66,6 +69,11 @@ export function createFileService(deps: FileServiceDeps): FileService {
       const bytes = await blobs.get(companyId, row.blob_key);
       if (!bytes) throw internalError(new Error(`blob ${row.blob_key} is missing`));
       return { file: toStoredFile(row), bytes };
+    },
+
+    async listForRecord(companyId, recordId) {
+      if (!(await recordExists(companyId, recordId))) throw notFound(`record '${recordId}' not found`);
+      return (await files.listForRecord(companyId, recordId)).map(toStoredFile);
     },
   };
 }

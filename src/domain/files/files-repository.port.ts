@@ -14,4 +14,6 @@ export interface FilesRepository {
   /** `scope` joins a transaction the caller opened. */
   insert(companyId: string, file: NewFile, scope?: TransactionScope): Promise<FileRow>;
   findForRecord(companyId: string, recordId: string, fileId: string): Promise<FileRow | undefined>;
+  /** A record's files, newest first. */
+  listForRecord(companyId: string, recordId: string): Promise<FileRow[]>;
 }

@@ -32,6 +32,8 @@ export interface RecordsService {
   import(companyId: string, entries: readonly ImportEntry[], options?: ImportOptions): Promise<number>;
   /** True when the company has the record. */
   exists(companyId: string, recordId: string): Promise<boolean>;
+  /** The custom record type the record follows; null when it follows none or does not exist. */
+  typeIdOf(companyId: string, recordId: string): Promise<string | null>;
 }
 
 export interface ImportOptions {
@@ -170,6 +172,10 @@ export function createRecordsService({ repository, recordTypes, clock }: Records
 
     async exists(companyId, recordId) {
       return (await repository.findKey(companyId, recordId)) !== undefined;
+    },
+
+    async typeIdOf(companyId, recordId) {
+      return (await repository.find(companyId, recordId))?.type_id ?? null;
     },
   };
 

@@ -4,7 +4,7 @@ import { RenderRejectedError, type PdfRenderer } from './pdf-renderer.port.js';
 import { renderFailure } from './render-failure.js';
 import type { TemplateChecker } from './template-checker.port.js';
 import type { TemplateDocument } from './template-document.js';
-import type { TemplatesRepository } from './templates-repository.port.js';
+import type { TemplateRow, TemplatesRepository } from './templates-repository.port.js';
 
 /** Template IDs are chosen by the operator and appear in step inputs. */
 const TEMPLATE_ID = /^[A-Za-z0-9._~-]{1,128}$/;
@@ -21,6 +21,8 @@ export interface TemplateSummary {
 export interface TemplateService {
   /** Checks, trial-renders and stores a template; a template that cannot render is a 400. */
   put(companyId: string, templateId: string, body: unknown): Promise<{ created: boolean; template: TemplateSummary }>;
+  /** The company's templates, by ID, without their bodies. */
+  list(companyId: string): Promise<TemplateSummary[]>;
   /** The template as stored, or a 404. */
   get(companyId: string, templateId: string): Promise<TemplateDocument>;
   /** The template as stored, or null. */
@@ -67,17 +69,11 @@ export function createTemplateService(deps: TemplateServiceDeps): TemplateServic
         pages,
         at,
       });
-      return {
-        created,
-        template: {
-          id: row.id,
-          company_id: row.company_id,
-          size_bytes: row.size_bytes,
-          pages: row.pages,
-          created_at: row.created_at,
-          updated_at: row.updated_at,
-        },
-      };
+      return { created, template: toSummary(row) };
+    },
+
+    async list(companyId) {
+      return (await templates.list(companyId)).map(toSummary);
     },
 
     async get(companyId, templateId) {
@@ -91,5 +87,16 @@ export function createTemplateService(deps: TemplateServiceDeps): TemplateServic
     async delete(companyId, templateId) {
       if (!(await templates.delete(companyId, templateId))) throw notFound(`no template '${templateId}'`);
     },
+  };
+}
+
+function toSummary(row: Omit<TemplateRow, 'template_json'>): TemplateSummary {
+  return {
+    id: row.id,
+    company_id: row.company_id,
+    size_bytes: row.size_bytes,
+    pages: row.pages,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
   };
 }

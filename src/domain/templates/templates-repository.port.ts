@@ -22,6 +22,8 @@ export interface TemplateToSave {
 /** PDF templates of one company at a time. */
 export interface TemplatesRepository {
   find(companyId: string, templateId: string): Promise<TemplateRow | undefined>;
+  /** The company's templates without their bodies, by ID. */
+  list(companyId: string): Promise<Omit<TemplateRow, 'template_json'>[]>;
   /** Inserts or replaces; tells whether the template is new. */
   save(companyId: string, template: TemplateToSave): Promise<{ created: boolean; row: TemplateRow }>;
   delete(companyId: string, templateId: string): Promise<boolean>;

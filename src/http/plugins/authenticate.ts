@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../../domain/auth/authenticator.js';
-import type { Identity } from '../../domain/auth/identity.js';
+import type { Identity, RecordTokenIdentity } from '../../domain/auth/identity.js';
 import { forbidden, unauthorized } from '../../errors/app-error.js';
 
 declare module 'fastify' {
@@ -9,29 +9,38 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     /**
-     * The route may be called with a record token, for the record named by the `record` path
-     * parameter only. Every other route refuses record tokens with 403.
+     * The route may be called with a record token: `true` for the record named by the `record`
+     * path parameter only; `'own-record-type'` for the record type named by the `typeId` path
+     * parameter only when the token's record follows it. Every other route refuses record
+     * tokens with 403.
      */
-    allowRecordToken?: boolean;
+    allowRecordToken?: boolean | 'own-record-type';
   }
 }
 
+/** The custom record type a company's record follows, or null (no such record, or no type). */
+export type RecordTypeOf = (companyId: string, recordId: string) => Promise<string | null>;
+
 /** Authenticates every request of the scope it is registered in, before any handler runs. */
-export function registerAuthentication(scope: FastifyInstance, authenticator: Authenticator): void {
+export function registerAuthentication(scope: FastifyInstance, authenticator: Authenticator, recordTypeOf: RecordTypeOf): void {
   scope.decorateRequest('identity', null);
   scope.addHook('onRequest', async (request) => {
     const identity = await authenticator.authenticate(request.headers.authorization);
-    if (identity.kind === 'record') assertRecordTokenMayCall(request, identity.recordId);
+    if (identity.kind === 'record') await assertRecordTokenMayCall(request, identity, recordTypeOf);
     request.identity = identity;
   });
 }
 
-function assertRecordTokenMayCall(request: FastifyRequest, recordId: string): void {
-  if (!request.routeOptions.config.allowRecordToken) {
-    throw forbidden('a record token may only read and update its own record');
+async function assertRecordTokenMayCall(request: FastifyRequest, token: RecordTokenIdentity, recordTypeOf: RecordTypeOf): Promise<void> {
+  const allowed = request.routeOptions.config.allowRecordToken;
+  if (!allowed) throw forbidden('a record token may only read and update its own record');
+  const params = request.params as { record?: string; typeId?: string } | undefined;
+  if (allowed === 'own-record-type') {
+    const ownType = await recordTypeOf(token.companyId, token.recordId);
+    if (ownType === null || params?.typeId !== ownType) throw forbidden('a record token may only read its own record\'s type');
+    return;
   }
-  const params = request.params as { record?: string } | undefined;
-  if (params?.record !== recordId) throw forbidden('this record token is for another record');
+  if (params?.record !== token.recordId) throw forbidden('this record token is for another record');
 }
 
 /** The identity of an authenticated request. */

@@ -20,5 +20,16 @@ export function createFilesRepository(db: Kysely<DB>): FilesRepository {
         .where('id', '=', fileId)
         .executeTakeFirst();
     },
+
+    listForRecord(companyId, recordId) {
+      return db
+        .selectFrom('record_files')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('record_id', '=', recordId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+    },
   };
 }

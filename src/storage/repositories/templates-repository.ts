@@ -13,6 +13,15 @@ export function createTemplatesRepository(db: Kysely<DB>): TemplatesRepository {
         .executeTakeFirst();
     },
 
+    list(companyId) {
+      return db
+        .selectFrom('pdf_templates')
+        .select(['company_id', 'id', 'size_bytes', 'pages', 'created_at', 'updated_at'])
+        .where('company_id', '=', companyId)
+        .orderBy('id')
+        .execute();
+    },
+
     async save(companyId, template) {
       return db.transaction().execute(async (trx) => {
         const existing = await trx

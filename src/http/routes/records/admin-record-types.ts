@@ -7,6 +7,7 @@ import { resourceUrl } from '../../public-base-url.js';
 import { createdWithLocation } from '../../schemas/created.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { objectBodyValidator } from './object-body.js';
+import { RecordType } from '../record-types/schemas.js';
 
 const Text = Type.String({ minLength: 1, maxLength: 200 });
 
@@ -38,22 +39,6 @@ const RecordTypeBody = Type.Object(
     views: Type.Optional(Type.Array(ViewDefinition, { maxItems: 200 })),
   },
   { additionalProperties: false },
-);
-
-const RecordType = Type.Object(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    fields: Type.Array(
-      Type.Object({ uid: Type.String(), field_name: Type.String(), type: Type.String(), required: Type.Boolean() }),
-    ),
-    statuses: Type.Array(Type.String()),
-    views: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), statuses: Type.Array(Type.String()) })),
-    version: Type.Integer({ description: 'bumped on every replacement' }),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-  },
-  { title: 'RecordType' },
 );
 
 const Params = Type.Object({ company: CompanyId(), typeId: Type.String({ maxLength: 200 }) });

@@ -5,7 +5,8 @@ import { PdfTemplate } from '../../../contracts/pdf-template.js';
 import { resourceUrl } from '../../public-base-url.js';
 import { createdWithLocation } from '../../schemas/created.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { TemplateParams, TemplateSummary } from './schemas.js';
+import { CompanyParams } from '../../schemas/company.js';
+import { TEMPLATE_SUMMARY_EXAMPLE, TemplateParams, TemplateSummary } from './schemas.js';
 
 /** Operator routes: a company's pdfme templates for the pdf_create step. */
 export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -36,6 +37,30 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
       const { created, template } = await templates.put(company, templateId, request.body);
       if (created) reply.code(201).header('location', resourceUrl(request, ctx.config, 'admin', 'v1', 'companies', company, 'templates', templateId));
       return reply.send(template);
+    },
+  );
+
+  app.get(
+    '/companies/:company/templates',
+    {
+      schema: {
+        operationId: 'adminListTemplates',
+        summary: 'List a company\'s PDF templates',
+        description: 'Every template of the company by ID, without its body: the summary the template PUT answers.',
+        tags: ['operator'],
+        params: CompanyParams,
+        response: {
+          200: Type.Object(
+            { count: Type.Integer(), results: Type.Array(TemplateSummary) },
+            { examples: [{ count: 1, results: [TEMPLATE_SUMMARY_EXAMPLE] }] },
+          ),
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    async (request) => {
+      const results = await templates.list(request.params.company);
+      return { count: results.length, results };
     },
   );
 

@@ -14,3 +14,12 @@ export const TemplateSummary = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });
+
+export const TEMPLATE_SUMMARY_EXAMPLE = {
+  id: 'loan-summary',
+  company_id: 'demo-company',
+  size_bytes: 1532,
+  pages: 1,
+  created_at: '2026-11-21T09:30:00.000Z',
+  updated_at: '2026-11-21T09:30:00.000Z',
+};

@@ -1,0 +1,39 @@
+import { Type } from '@sinclair/typebox';
+
+/** A custom record type as the API shows it, to operators and to company users alike. */
+export const RecordType = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    fields: Type.Array(
+      Type.Object({
+        uid: Type.String({ description: 'the key of the field in create and update bodies' }),
+        field_name: Type.String({ description: 'the key of the field in a record\'s fields' }),
+        type: Type.String(),
+        required: Type.Boolean(),
+      }),
+    ),
+    statuses: Type.Array(Type.String(), { description: 'the first is the initial status' }),
+    views: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), statuses: Type.Array(Type.String()) })),
+    version: Type.Integer({ description: 'bumped on every replacement' }),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'RecordType' },
+);
+
+export const RECORD_TYPE_EXAMPLE = {
+  id: 'loan',
+  name: 'Loan',
+  fields: [
+    { uid: 'f_borrower', field_name: 'borrower', type: 'string', required: true },
+    { uid: 'f_amount', field_name: 'amount', type: 'number', required: false },
+  ],
+  statuses: ['new', 'approved', 'closed'],
+  views: [{ id: 'open', name: 'Open loans', statuses: ['new', 'approved'] }],
+  version: 2,
+  created_at: '2026-11-21T09:30:00.000Z',
+  updated_at: '2026-11-22T14:05:12.345Z',
+};
+
+export const TypeIdParams = Type.Object({ typeId: Type.String({ minLength: 1, maxLength: 200, description: 'the record type\'s ID' }) });
