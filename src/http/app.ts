@@ -72,7 +72,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerDraining(app);
   registerCors(app, ctx.config.browser.corsOrigins);
   const rateLimiting = registerRateLimiting(app, ctx.config.rateLimit, ctx.clock);
-  await registerOpenApi(app);
+  await registerOpenApi(app, ctx.config.publicUrl);
 
   await app.register(healthRoutes, { ctx });
 

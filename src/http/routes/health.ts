@@ -9,7 +9,7 @@ const Status = Type.Object({ status: Type.String() });
 export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/healthz',
-    { config: { rateLimit: false }, schema: { summary: 'The process is up', tags: ['health'], response: { 200: Status } } },
+    { config: { rateLimit: false }, schema: { operationId: 'getLiveness', summary: 'The process is up', tags: ['health'], response: { 200: Status } } },
     async () => ({ status: 'ok' }),
   );
 
@@ -17,7 +17,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     '/readyz',
     {
       config: { rateLimit: false },
-      schema: { summary: 'The database answers', tags: ['health'], response: { 200: Status, ...errorResponses(503) } },
+      schema: { operationId: 'getReadiness', summary: 'The database answers', tags: ['health'], response: { 200: Status, ...errorResponses(503) } },
     },
     async () => {
       try {

@@ -28,6 +28,7 @@ export const adminTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     '/tokens',
     {
       schema: {
+        operationId: 'adminMintToken',
         summary: 'Mint a bearer JWT for a company user',
         tags: ['operator'],
         body: MintTokenBody,

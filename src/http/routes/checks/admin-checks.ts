@@ -10,6 +10,7 @@ export const adminChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     {
       validatorCompiler: domainCheckedBody,
       schema: {
+        operationId: 'adminAddChecks',
         summary: "Add checks to a company's embedded provider",
         description:
           'A JSON array of checks in Lob\'s check-object shape. Missing id (chk_...), date_created, date_modified, ' +

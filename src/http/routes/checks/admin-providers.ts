@@ -15,6 +15,7 @@ export const adminCheckProviderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppConte
     '/companies/:company/providers',
     {
       schema: {
+        operationId: 'adminGetProviders',
         summary: "Show which check provider a company uses (never the key)",
         tags: ['operator'],
         params: CompanyParams,
@@ -28,6 +29,7 @@ export const adminCheckProviderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppConte
     '/companies/:company/providers/lob',
     {
       schema: {
+        operationId: 'adminPutLobKey',
         summary: "Set a company's Lob API key",
         description: 'Stored encrypted (AES-256-GCM with WRS_ENCRYPTION_KEY); the answer never contains it.',
         tags: ['operator'],
@@ -43,6 +45,7 @@ export const adminCheckProviderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppConte
     '/companies/:company/providers/lob',
     {
       schema: {
+        operationId: 'adminDeleteLobKey',
         summary: "Remove a company's Lob API key",
         description: 'The company falls back to LOB_API_KEY when set, else to the embedded provider. Idempotent.',
         tags: ['operator'],

@@ -14,6 +14,7 @@ export const listChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     '/checks',
     {
       schema: {
+        operationId: 'listChecks',
         summary: 'List mailed checks',
         description:
           "Lists the company's mailed checks from its provider (the embedded one, or Lob), newest first by default. " +

@@ -28,6 +28,7 @@ export const adminEventIngestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
       // The body schema documents the route; the service validates each event as it streams in.
       validatorCompiler: () => (data: unknown) => ({ value: data }),
       schema: {
+        operationId: 'adminIngestEvents',
         summary: 'Ingest events',
         description:
           'A JSON array of events (application/json) or NDJSON (application/x-ndjson, one event per line), streamed: no ' +
@@ -35,7 +36,7 @@ export const adminEventIngestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
           'transaction per request: bad events refuse the request with one 400 listing each (errors: [{index, field, ' +
           'message}], index 0-based, for NDJSON the line number minus one; at most 100 listed, error_count the total), ' +
           'and nothing of the request is stored. An event whose id the company already has replaces it.',
-        tags: ['operator', 'events'],
+        tags: ['operator'],
         consumes: ['application/json', ...NDJSON_MEDIA_TYPES],
         params: IngestParams,
         body: Type.Array(IngestedEvent),

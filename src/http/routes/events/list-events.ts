@@ -17,6 +17,7 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       // The querystring schema documents the route; parseEventQuery checks the query as it came.
       validatorCompiler: () => (data: unknown) => ({ value: data }),
       schema: {
+        operationId: 'listEvents',
         summary: 'List events',
         description:
           'Events of the company in the bearer token. Filters are ANDed: the bare name matches exactly, __contains is a ' +

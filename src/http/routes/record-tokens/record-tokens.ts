@@ -20,7 +20,7 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     resourceUrl(request, ctx.config, 'v1', 'records', minted.record_id, 'tokens', minted.key);
 
   const mintSchema = {
-    tags: ['record tokens'],
+    tags: ['record-tokens'],
     params: RecordParams,
     body: MintRecordTokenBody,
     response: { 201: createdWithLocation(RecordTokenResponse, 'token minted'), ...errorResponses(400, 401, 403, 404) },
@@ -32,6 +32,7 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
       ...optionalObjectBody,
       schema: {
         ...mintSchema,
+        operationId: 'createRecordToken',
         summary: 'Mint a token that may read and update this record only',
         description: 'The token is a JWT signed by the service, valid until expires_at or until revoked.',
       },
@@ -48,6 +49,7 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
       ...optionalObjectBody,
       schema: {
         ...mintSchema,
+        operationId: 'createRecordTokenLegacy',
         summary: 'Mint a record token (deprecated alias of POST /records/{record}/tokens)',
         description: 'Identical to /tokens; answers with the headers Deprecation: true and a Link to the successor.',
         deprecated: true,
@@ -68,8 +70,9 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     '/records/:record/tokens',
     {
       schema: {
+        operationId: 'listRecordTokens',
         summary: 'List the live tokens of a record (without their token strings)',
-        tags: ['record tokens'],
+        tags: ['record-tokens'],
         params: RecordParams,
         response: { 200: RecordTokenList, ...errorResponses(401, 403, 404) },
       },
@@ -84,8 +87,9 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     '/records/:record/tokens/:key',
     {
       schema: {
+        operationId: 'revokeRecordToken',
         summary: 'Revoke a record token, at once',
-        tags: ['record tokens'],
+        tags: ['record-tokens'],
         params: TokenKeyParams,
         response: { 204: Type.Null({ description: 'revoked' }), ...errorResponses(401, 403, 404) },
       },

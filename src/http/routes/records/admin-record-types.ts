@@ -67,6 +67,7 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     {
       validatorCompiler: objectBodyValidator,
       schema: {
+        operationId: 'adminPutRecordType',
         summary: 'Define or replace a custom record type',
         description:
           'Answers 201 when the type is new, 200 when it replaced one; the new definition applies to the next request. ' +
@@ -89,6 +90,7 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     '/companies/:company/record-types/:typeId',
     {
       schema: {
+        operationId: 'adminGetRecordType',
         summary: 'Read a custom record type',
         tags: ['operator'],
         params: Params,
@@ -102,6 +104,7 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     '/companies/:company/record-types',
     {
       schema: {
+        operationId: 'adminListRecordTypes',
         summary: 'List a company\'s custom record types',
         tags: ['operator'],
         params: CompanyParams,
@@ -118,6 +121,7 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     '/companies/:company/record-types/:typeId',
     {
       schema: {
+        operationId: 'adminDeleteRecordType',
         summary: 'Delete a custom record type',
         description: 'Its records stay: readable and listed, in no view, taking only status in PATCH, until the type is defined again.',
         tags: ['operator'],

@@ -30,6 +30,7 @@ export const adminRecordImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
       // The domain checks every record and reports all problems at once.
       validatorCompiler: () => (data: unknown) => ({ value: data }),
       schema: {
+        operationId: 'adminImportRecords',
         summary: 'Import records of any kind',
         description:
           'A JSON array, or NDJSON (application/x-ndjson, one record per line). All or nothing: any problem refuses the whole ' +

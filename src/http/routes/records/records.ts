@@ -26,6 +26,7 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     '/records',
     {
       schema: {
+        operationId: 'listRecords',
         summary: 'List records',
         description:
           'Ordered by created_at, then id. next/prev take record IDs; the response links carry the same filters.',
@@ -52,6 +53,7 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       validatorCompiler: objectBodyValidator,
       schema: {
+        operationId: 'createRecord',
         summary: 'Create a record of a custom record type',
         tags: ['records'],
         params: TypeIdParams,
@@ -70,6 +72,7 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       config: { allowRecordToken: true },
       schema: {
+        operationId: 'getRecord',
         summary: 'Read a record',
         description: 'Also callable with a record token for this record.',
         tags: ['records'],
@@ -86,6 +89,7 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       config: { allowRecordToken: true },
       validatorCompiler: objectBodyValidator,
       schema: {
+        operationId: 'updateRecord',
         summary: 'Update a record',
         description: 'Merges field values by UID; the reserved key status sets the status. Also callable with a record token for this record.',
         tags: ['records'],

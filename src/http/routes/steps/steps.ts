@@ -11,6 +11,7 @@ export const stepRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     '/records/:record/steps',
     {
       schema: {
+        operationId: 'runRecordStep',
         summary: 'Run a workflow step against a record',
         description:
           'pdf_create renders the company\'s template with the record (its fields by field name, and id, ' +

@@ -16,6 +16,7 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
     {
       bodyLimit: ctx.config.pdf.templateLimitBytes,
       schema: {
+        operationId: 'adminPutTemplate',
         summary: 'Store (create or replace) a PDF template',
         description:
           'The body is the pdfme template itself. It is checked with pdfme\'s checkTemplate and by a trial ' +
@@ -43,6 +44,7 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
     '/companies/:company/templates/:templateId',
     {
       schema: {
+        operationId: 'adminGetTemplate',
         summary: 'Read a PDF template as stored',
         tags: ['operator'],
         params: TemplateParams,
@@ -57,6 +59,7 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
     '/companies/:company/templates/:templateId',
     {
       schema: {
+        operationId: 'adminDeleteTemplate',
         summary: 'Delete a PDF template',
         description: 'PDFs already rendered with it stay downloadable.',
         tags: ['operator'],
