@@ -5,6 +5,7 @@ import { COMPANY_ID_RULE, companyIdProblem } from '../../../domain/auth/company-
 import { invalidBody } from '../../../errors/app-error.js';
 import { CompanyId } from '../../schemas/company.js';
 import { errorResponses } from '../../schemas/errors.js';
+import { exampleMintedToken, withExample } from '../../schemas/examples.js';
 
 const MintTokenBody = Type.Object(
   {
@@ -32,7 +33,7 @@ export const adminTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         summary: 'Mint a bearer JWT for a company user',
         tags: ['operator'],
         body: MintTokenBody,
-        response: { 201: MintedToken, ...errorResponses(400, 401) },
+        response: { 201: withExample(MintedToken, exampleMintedToken, 'the signed user token'), ...errorResponses(400, 401) },
       },
     },
     async (request, reply) => {

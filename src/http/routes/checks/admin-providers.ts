@@ -3,6 +3,7 @@ import type { AppContext } from '../../../app-context.js';
 import { LobKeyBody } from '../../../contracts/lob-key.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { CompanyParams, ProviderStatusResponse } from './schemas.js';
+import { exampleProviderStatus, withExample } from '../../schemas/examples.js';
 
 /**
  * A company's check provider. The Lob key goes in and never comes out: answers carry only
@@ -19,7 +20,7 @@ export const adminCheckProviderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppConte
         summary: "Show which check provider a company uses (never the key)",
         tags: ['operator'],
         params: CompanyParams,
-        response: { 200: ProviderStatusResponse, ...errorResponses(400, 401) },
+        response: { 200: withExample(ProviderStatusResponse, exampleProviderStatus, 'the provider the company uses'), ...errorResponses(400, 401) },
       },
     },
     async (request) => settings.status(request.params.company),
@@ -35,7 +36,7 @@ export const adminCheckProviderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppConte
         tags: ['operator'],
         params: CompanyParams,
         body: LobKeyBody,
-        response: { 200: ProviderStatusResponse, ...errorResponses(400, 401) },
+        response: { 200: withExample(ProviderStatusResponse, exampleProviderStatus, 'the provider the company uses'), ...errorResponses(400, 401) },
       },
     },
     async (request) => settings.setLobKey(request.params.company, request.body.api_key),
@@ -50,7 +51,7 @@ export const adminCheckProviderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppConte
         description: 'The company falls back to LOB_API_KEY when set, else to the embedded provider. Idempotent.',
         tags: ['operator'],
         params: CompanyParams,
-        response: { 200: ProviderStatusResponse, ...errorResponses(400, 401) },
+        response: { 200: withExample(ProviderStatusResponse, exampleProviderStatus, 'the provider the company uses'), ...errorResponses(400, 401) },
       },
     },
     async (request) => {

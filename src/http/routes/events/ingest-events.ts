@@ -8,6 +8,7 @@ import { invalidBody } from '../../../errors/app-error.js';
 import { NDJSON_MEDIA_TYPES } from '../../../contracts/ndjson.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { IngestParams, IngestResponse } from './schemas.js';
+import { withExample } from '../../schemas/examples.js';
 
 /** The client went away mid-body: its own fault, not the service's. */
 const isCutOff = (error: unknown): boolean => {
@@ -40,7 +41,7 @@ export const adminEventIngestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
         consumes: ['application/json', ...NDJSON_MEDIA_TYPES],
         params: IngestParams,
         body: Type.Array(IngestedEvent),
-        response: { 200: IngestResponse, ...errorResponses(400, 401, 415) },
+        response: { 200: withExample(IngestResponse, { ingested: 2 }, 'the events were stored'), ...errorResponses(400, 401, 415) },
       },
     },
     async (request, reply) => {

@@ -7,6 +7,7 @@ import { errorResponses } from '../../schemas/errors.js';
 import { EventsListResponse, ListEventsQuery } from './schemas.js';
 import { createLargePages, LARGE_PAGE_EVENTS } from './large-pages.js';
 import { eventsListBody } from './serialize-events.js';
+import { exampleEvent, withExample } from '../../schemas/examples.js';
 
 /** GET /v1/events: the company's events, filtered, ordered and paged. */
 export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -26,7 +27,7 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
           'events waits for one of a few places shared fairly between companies; none free in time is a 503 with Retry-After.',
         tags: ['events'],
         querystring: ListEventsQuery,
-        response: { 200: EventsListResponse, ...errorResponses(400, 401, 403, 429, 503) },
+        response: { 200: withExample(EventsListResponse, { count: 1, results: [exampleEvent] }, 'the matching events of this page'), ...errorResponses(400, 401, 403, 429, 503) },
       },
     },
     async (request, reply) => {

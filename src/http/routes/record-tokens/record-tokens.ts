@@ -9,6 +9,7 @@ import { errorResponses } from '../../schemas/errors.js';
 import { optionalObjectBody } from '../records/object-body.js';
 import { RecordParams } from '../records/schemas.js';
 import { MintRecordTokenBody, RecordTokenList, RecordTokenResponse, TokenKeyParams } from './schemas.js';
+import { exampleRecordToken, exampleRecordTokenSummary, withExample } from '../../schemas/examples.js';
 
 /**
  * Record tokens: minted, listed and revoked by company users only (these routes do not allow
@@ -23,7 +24,7 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     tags: ['record-tokens'],
     params: RecordParams,
     body: MintRecordTokenBody,
-    response: { 201: createdWithLocation(RecordTokenResponse, 'token minted'), ...errorResponses(400, 401, 403, 404) },
+    response: { 201: createdWithLocation(withExample(RecordTokenResponse, exampleRecordToken), 'token minted'), ...errorResponses(400, 401, 403, 404) },
   };
 
   app.post(
@@ -74,7 +75,7 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         summary: 'List the live tokens of a record (without their token strings)',
         tags: ['record-tokens'],
         params: RecordParams,
-        response: { 200: RecordTokenList, ...errorResponses(401, 403, 404) },
+        response: { 200: withExample(RecordTokenList, { count: 1, results: [exampleRecordTokenSummary] }, 'the live tokens of the record'), ...errorResponses(401, 403, 404) },
       },
     },
     async (request) => {

@@ -7,6 +7,7 @@ import { resourceUrl } from '../../public-base-url.js';
 import { createdWithLocation } from '../../schemas/created.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { objectBodyValidator } from './object-body.js';
+import { exampleRecordType, withExample } from '../../schemas/examples.js';
 
 const Text = Type.String({ minLength: 1, maxLength: 200 });
 
@@ -75,7 +76,7 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
         tags: ['operator'],
         params: Params,
         body: RecordTypeBody,
-        response: { 200: RecordType, 201: createdWithLocation(RecordType, 'record type created'), ...errorResponses(400, 401) },
+        response: { 200: withExample(RecordType, exampleRecordType, 'record type replaced'), 201: createdWithLocation(withExample(RecordType, exampleRecordType), 'record type created'), ...errorResponses(400, 401) },
       },
     },
     async (request, reply) => {
@@ -94,7 +95,7 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
         summary: 'Read a custom record type',
         tags: ['operator'],
         params: Params,
-        response: { 200: RecordType, ...errorResponses(400, 401, 404) },
+        response: { 200: withExample(RecordType, exampleRecordType, 'the record type'), ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => types.get(request.params.company, request.params.typeId),
@@ -108,7 +109,7 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
         summary: 'List a company\'s custom record types',
         tags: ['operator'],
         params: CompanyParams,
-        response: { 200: Type.Object({ count: Type.Integer(), results: Type.Array(RecordType) }), ...errorResponses(400, 401) },
+        response: { 200: withExample(Type.Object({ count: Type.Integer(), results: Type.Array(RecordType) }), { count: 1, results: [exampleRecordType] }, 'the record types'), ...errorResponses(400, 401) },
       },
     },
     async (request) => {

@@ -17,6 +17,7 @@ import {
   UpdateRecordBody,
 } from './schemas.js';
 import { RecordSchema } from '../../../domain/records/record.js';
+import { exampleListUrls, exampleRecord, withExample } from '../../schemas/examples.js';
 
 /** Workboard records: create, read, update and list, scoped to the caller's company. */
 export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -32,7 +33,7 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           'Ordered by created_at, then id. next/prev take record IDs; the response links carry the same filters.',
         tags: ['records'],
         querystring: ListRecordsQuery,
-        response: { 200: RecordsListResponse, ...errorResponses(400, 401, 403) },
+        response: { 200: withExample(RecordsListResponse, { count: 1, next: exampleListUrls.records, prev: null, results: [exampleRecord] }, 'a batch of records'), ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => {
@@ -58,7 +59,7 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         tags: ['records'],
         params: TypeIdParams,
         body: CreateRecordBody,
-        response: { 201: createdWithLocation(RecordSchema, 'record created'), 400: RecordBadRequest, ...errorResponses(401, 403, 404) },
+        response: { 201: createdWithLocation(withExample(RecordSchema, exampleRecord), 'record created'), 400: RecordBadRequest, ...errorResponses(401, 403, 404) },
       },
     },
     async (request, reply) => {
@@ -77,7 +78,7 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         description: 'Also callable with a record token for this record.',
         tags: ['records'],
         params: RecordParams,
-        response: { 200: RecordSchema, ...errorResponses(401, 403, 404) },
+        response: { 200: withExample(RecordSchema, exampleRecord, 'the record'), ...errorResponses(401, 403, 404) },
       },
     },
     async (request) => records.get(identityOf(request).companyId, request.params.record),
@@ -95,7 +96,7 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         tags: ['records'],
         params: RecordParams,
         body: UpdateRecordBody,
-        response: { 200: RecordSchema, 400: RecordBadRequest, ...errorResponses(401, 403, 404) },
+        response: { 200: withExample(RecordSchema, exampleRecord, 'the record as updated'), 400: RecordBadRequest, ...errorResponses(401, 403, 404) },
       },
     },
     async (request) => records.update(identityOf(request).companyId, request.params.record, request.body),

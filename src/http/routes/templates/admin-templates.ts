@@ -6,6 +6,7 @@ import { resourceUrl } from '../../public-base-url.js';
 import { createdWithLocation } from '../../schemas/created.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { TemplateParams, TemplateSummary } from './schemas.js';
+import { examplePdfTemplate, exampleTemplate, withExample } from '../../schemas/examples.js';
 
 /** Operator routes: a company's pdfme templates for the pdf_create step. */
 export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -26,8 +27,8 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
         params: TemplateParams,
         body: PdfTemplate,
         response: {
-          200: Type.Object({ ...TemplateSummary.properties }, { description: 'template replaced' }),
-          201: createdWithLocation(Type.Object({ ...TemplateSummary.properties }), 'template created'),
+          200: withExample(Type.Object({ ...TemplateSummary.properties }), exampleTemplate, 'template replaced'),
+          201: createdWithLocation(withExample(Type.Object({ ...TemplateSummary.properties }), exampleTemplate), 'template created'),
           ...errorResponses(400, 401, 413, 503, 504),
         },
       },
@@ -48,7 +49,7 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
         summary: 'Read a PDF template as stored',
         tags: ['operator'],
         params: TemplateParams,
-        response: { 200: PdfTemplate, ...errorResponses(400, 401, 404) },
+        response: { 200: withExample(PdfTemplate, examplePdfTemplate, 'the template as stored'), ...errorResponses(400, 401, 404) },
       },
     },
     async (request) =>
