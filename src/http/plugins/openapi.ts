@@ -6,11 +6,20 @@ export const OPENAPI_TAGS = [
   { name: 'events', description: 'Workflow events: read with filters and keyset pages (/v1); ingested by the operator.' },
   { name: 'records', description: 'Workboard records of custom record types: list, read, create and update.' },
   { name: 'record-types', description: 'The record types of the company: their fields and the field UIDs that record bodies use.' },
-  { name: 'record-tokens', description: 'Tokens that may read and update one record only; minted, listed and revoked by a company user.' },
+  {
+    name: 'record-tokens',
+    description: 'Tokens that may read and update one record only; minted, listed and revoked by a company user.',
+  },
   { name: 'steps', description: 'Workflow steps run against a record, such as pdf_create.' },
-  { name: 'files', description: 'Files stored on a record (the PDFs made by pdf_create): listed and downloaded with the same bearer.' },
+  {
+    name: 'files',
+    description: 'Files stored on a record (the PDFs made by pdf_create): listed and downloaded with the same bearer.',
+  },
   { name: 'checks', description: "Mailed checks from the company's check provider (the embedded one or Lob)." },
-  { name: 'operator', description: 'The operator API under /admin/v1, authorised by WRS_ADMIN_TOKEN: tokens, record types, templates, providers, imports.' },
+  {
+    name: 'operator',
+    description: 'The operator API under /admin/v1, authorised by WRS_ADMIN_TOKEN: tokens, record types, templates, providers, imports.',
+  },
   { name: 'health', description: 'Liveness and readiness probes, without credentials.' },
 ];
 

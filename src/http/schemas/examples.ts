@@ -19,9 +19,11 @@ export const exampleRecord = {
   record_type: 'custom',
   uid: 'loan',
   status: 'new',
+  parent_record: null,
   child_records: [],
-  fields: { borrower: 'Ada Lovelace', amount: 12500, approved: false, due: '2026-12-31' },
-  views: ['intake'],
+  fields: { Borrower: 'Ada Lovelace', Amount: 12500, Approved: false, 'Due date': '2026-12-31' },
+  linked: {},
+  views: ['open', 'all'],
   created_at: CREATED,
   updated_at: UPDATED,
 };
@@ -74,7 +76,13 @@ export const exampleCheck = {
   check_number: 10042,
   memo: 'rent',
   amount: 1250.5,
-  to: { name: 'Ada Lovelace', address_line1: '185 Berry St', address_city: 'San Francisco', address_state: 'CA', address_zip: '94107' },
+  to: {
+    name: 'Ada Lovelace',
+    address_line1: '185 Berry St',
+    address_city: 'San Francisco',
+    address_state: 'CA',
+    address_zip: '94107',
+  },
   from: { name: 'Demo Company', address_line1: '1 Main St', address_city: 'Austin', address_state: 'TX', address_zip: '78701' },
   carrier: 'USPS',
   mail_type: 'usps_first_class',
@@ -88,11 +96,16 @@ export const exampleRecordType = {
   id: 'loan',
   name: 'Loan',
   fields: [
-    { uid: 'borrower', field_name: 'borrower', type: 'string', required: true },
-    { uid: 'amount', field_name: 'amount', type: 'number', required: false },
+    { uid: 'borrower', field_name: 'Borrower', type: 'string', required: true },
+    { uid: 'amount', field_name: 'Amount', type: 'number', required: false },
+    { uid: 'approved', field_name: 'Approved', type: 'boolean', required: false },
+    { uid: 'due', field_name: 'Due date', type: 'date', required: false },
   ],
   statuses: ['new', 'approved'],
-  views: [{ id: 'intake', name: 'Intake', statuses: ['new'] }],
+  views: [
+    { id: 'open', name: 'Open', statuses: ['new'] },
+    { id: 'all', name: 'All', statuses: [] },
+  ],
   version: 1,
   created_at: CREATED,
   updated_at: CREATED,
@@ -129,14 +142,25 @@ export const examplePdfCreated = {
   },
 };
 
-export const exampleListUrls = {
-  records: 'https://wrs.example.org/v1/records?record_type=custom&next=019aa5c2-7f3e-7b21-9c4d-3e5f6a7b8c9d',
-  checks: 'https://wrs.example.org/v1/checks?limit=100&after=eyJpZCI6ImNoa181MzRmMTA3ODM2ODNkYWEwIn0',
+export const exampleRecordsPage = {
+  count: 1,
+  next: `https://wrs.example.org/v1/records?record_type=custom&next=${RECORD_ID}`,
+  prev: null,
+  results: [exampleRecord],
 };
+
+export const exampleChecksPage = {
+  count: 1,
+  results: [exampleCheck],
+  next_url: 'https://wrs.example.org/v1/checks?limit=100&after=eyJpZCI6ImNoa181MzRmMTA3ODM2ODNkYWEwIn0',
+  previous_url: null,
+};
+
+export const exampleRecordTypeList = { count: 1, results: [exampleRecordType] };
 
 export const examplePdfTemplate = {
   basePdf: { width: 210, height: 297, padding: [10, 10, 10, 10] },
-  schemas: [[{ name: 'borrower', type: 'text', position: { x: 20, y: 20 }, width: 100, height: 10 }]],
+  schemas: [[{ name: 'Borrower', type: 'text', position: { x: 20, y: 20 }, width: 100, height: 10 }]],
 };
 
 export const exampleMintedToken = {

@@ -31,9 +31,15 @@ export const adminTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       schema: {
         operationId: 'adminMintToken',
         summary: 'Mint a bearer JWT for a company user',
+        description:
+          'A JWT with company_id and sub (user_id), signed by the service and valid for expires_in seconds. ' +
+          'Refused (400) when user tokens come from an identity provider (WRS_JWT_PUBLIC_KEY or WRS_JWT_JWKS_URL).',
         tags: ['operator'],
         body: MintTokenBody,
-        response: { 201: withExample(MintedToken, exampleMintedToken, 'the signed user token'), ...errorResponses(400, 401) },
+        response: {
+          201: withExample(MintedToken, exampleMintedToken, 'the signed user token'),
+          ...errorResponses(400, 401),
+        },
       },
     },
     async (request, reply) => {

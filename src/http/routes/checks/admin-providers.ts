@@ -18,9 +18,15 @@ export const adminCheckProviderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppConte
       schema: {
         operationId: 'adminGetProviders',
         summary: "Show which check provider a company uses (never the key)",
+        description:
+          'local (the embedded provider) unless the company has a Lob key of its own or LOB_API_KEY is set; ' +
+          'only the last 4 characters of a key are shown.',
         tags: ['operator'],
         params: CompanyParams,
-        response: { 200: withExample(ProviderStatusResponse, exampleProviderStatus, 'the provider the company uses'), ...errorResponses(400, 401) },
+        response: {
+          200: withExample(ProviderStatusResponse, exampleProviderStatus, 'the provider the company uses'),
+          ...errorResponses(400, 401),
+        },
       },
     },
     async (request) => settings.status(request.params.company),
@@ -36,7 +42,10 @@ export const adminCheckProviderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppConte
         tags: ['operator'],
         params: CompanyParams,
         body: LobKeyBody,
-        response: { 200: withExample(ProviderStatusResponse, exampleProviderStatus, 'the provider the company uses'), ...errorResponses(400, 401) },
+        response: {
+          200: withExample(ProviderStatusResponse, exampleProviderStatus, 'the provider the company uses'),
+          ...errorResponses(400, 401),
+        },
       },
     },
     async (request) => settings.setLobKey(request.params.company, request.body.api_key),
@@ -51,7 +60,10 @@ export const adminCheckProviderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppConte
         description: 'The company falls back to LOB_API_KEY when set, else to the embedded provider. Idempotent.',
         tags: ['operator'],
         params: CompanyParams,
-        response: { 200: withExample(ProviderStatusResponse, exampleProviderStatus, 'the provider the company uses'), ...errorResponses(400, 401) },
+        response: {
+          200: withExample(ProviderStatusResponse, exampleProviderStatus, 'the provider the company uses'),
+          ...errorResponses(400, 401),
+        },
       },
     },
     async (request) => {

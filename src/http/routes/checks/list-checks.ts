@@ -6,7 +6,7 @@ import { identityOf } from '../../plugins/authenticate.js';
 import { publicBaseUrl, type PublicLinkSettings } from '../../public-base-url.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { CheckList, ListChecksQuery } from './schemas.js';
-import { exampleCheck, exampleListUrls, withExample } from '../../schemas/examples.js';
+import { exampleChecksPage, withExample } from '../../schemas/examples.js';
 
 const CURSOR_PARAMS = new Set(['after', 'before']);
 
@@ -22,7 +22,10 @@ export const listChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
           'next_url and previous_url point at this service with opaque after/before cursors.',
         tags: ['checks'],
         querystring: ListChecksQuery,
-        response: { 200: withExample(CheckList, { count: 1, results: [exampleCheck], next_url: exampleListUrls.checks, previous_url: null }, 'a page of checks'), ...errorResponses(400, 401, 403, 502, 503, 504) },
+        response: {
+          200: withExample(CheckList, exampleChecksPage, 'a page of checks'),
+          ...errorResponses(400, 401, 403, 502, 503, 504),
+        },
       },
     },
     async (request, reply) => {

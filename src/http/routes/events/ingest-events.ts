@@ -41,7 +41,10 @@ export const adminEventIngestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
         consumes: ['application/json', ...NDJSON_MEDIA_TYPES],
         params: IngestParams,
         body: Type.Array(IngestedEvent),
-        response: { 200: withExample(IngestResponse, { ingested: 2 }, 'the events were stored'), ...errorResponses(400, 401, 415) },
+        response: {
+          200: withExample(IngestResponse, { ingested: 2 }, 'the events were stored'),
+          ...errorResponses(400, 401, 415),
+        },
       },
     },
     async (request, reply) => {

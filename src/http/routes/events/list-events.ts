@@ -27,7 +27,10 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
           'events waits for one of a few places shared fairly between companies; none free in time is a 503 with Retry-After.',
         tags: ['events'],
         querystring: ListEventsQuery,
-        response: { 200: withExample(EventsListResponse, { count: 1, results: [exampleEvent] }, 'the matching events of this page'), ...errorResponses(400, 401, 403, 429, 503) },
+        response: {
+          200: withExample(EventsListResponse, { count: 1, results: [exampleEvent] }, 'the matching events of this page'),
+          ...errorResponses(400, 401, 403, 429, 503),
+        },
       },
     },
     async (request, reply) => {

@@ -24,7 +24,10 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     tags: ['record-tokens'],
     params: RecordParams,
     body: MintRecordTokenBody,
-    response: { 201: createdWithLocation(withExample(RecordTokenResponse, exampleRecordToken), 'token minted'), ...errorResponses(400, 401, 403, 404) },
+    response: {
+      201: createdWithLocation(withExample(RecordTokenResponse, exampleRecordToken), 'token minted'),
+      ...errorResponses(400, 401, 403, 404),
+    },
   };
 
   app.post(
@@ -73,9 +76,13 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
       schema: {
         operationId: 'listRecordTokens',
         summary: 'List the live tokens of a record (without their token strings)',
+        description: 'Tokens neither revoked nor expired, oldest first. A record token may not call this (403).',
         tags: ['record-tokens'],
         params: RecordParams,
-        response: { 200: withExample(RecordTokenList, { count: 1, results: [exampleRecordTokenSummary] }, 'the live tokens of the record'), ...errorResponses(401, 403, 404) },
+        response: {
+          200: withExample(RecordTokenList, { count: 1, results: [exampleRecordTokenSummary] }, 'the live tokens of the record'),
+          ...errorResponses(401, 403, 404),
+        },
       },
     },
     async (request) => {
@@ -90,6 +97,7 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
       schema: {
         operationId: 'revokeRecordToken',
         summary: 'Revoke a record token, at once',
+        description: 'The next request with the revoked token answers 401. An unknown key, or one of another record, is 404.',
         tags: ['record-tokens'],
         params: TokenKeyParams,
         response: { 204: Type.Null({ description: 'revoked' }), ...errorResponses(401, 403, 404) },

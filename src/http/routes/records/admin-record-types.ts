@@ -7,7 +7,7 @@ import { resourceUrl } from '../../public-base-url.js';
 import { createdWithLocation } from '../../schemas/created.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { objectBodyValidator } from './object-body.js';
-import { exampleRecordType, withExample } from '../../schemas/examples.js';
+import { exampleRecordType, exampleRecordTypeList, withExample } from '../../schemas/examples.js';
 
 const Text = Type.String({ minLength: 1, maxLength: 200 });
 
@@ -57,6 +57,8 @@ const RecordType = Type.Object(
   { title: 'RecordType' },
 );
 
+const RecordTypeList = Type.Object({ count: Type.Integer(), results: Type.Array(RecordType) });
+
 const Params = Type.Object({ company: CompanyId(), typeId: Type.String({ maxLength: 200 }) });
 
 /** Operator API: a company's custom record types. */
@@ -76,7 +78,11 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
         tags: ['operator'],
         params: Params,
         body: RecordTypeBody,
-        response: { 200: withExample(RecordType, exampleRecordType, 'record type replaced'), 201: createdWithLocation(withExample(RecordType, exampleRecordType), 'record type created'), ...errorResponses(400, 401) },
+        response: {
+          200: withExample(RecordType, exampleRecordType, 'record type replaced'),
+          201: createdWithLocation(withExample(RecordType, exampleRecordType), 'record type created'),
+          ...errorResponses(400, 401),
+        },
       },
     },
     async (request, reply) => {
@@ -93,6 +99,7 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
       schema: {
         operationId: 'adminGetRecordType',
         summary: 'Read a custom record type',
+        description: 'Its fields (uid, field_name, type, required), statuses (the first is the initial one) and views.',
         tags: ['operator'],
         params: Params,
         response: { 200: withExample(RecordType, exampleRecordType, 'the record type'), ...errorResponses(400, 401, 404) },
@@ -107,9 +114,13 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
       schema: {
         operationId: 'adminListRecordTypes',
         summary: 'List a company\'s custom record types',
+        description: 'Every custom record type of the company, ordered by ID.',
         tags: ['operator'],
         params: CompanyParams,
-        response: { 200: withExample(Type.Object({ count: Type.Integer(), results: Type.Array(RecordType) }), { count: 1, results: [exampleRecordType] }, 'the record types'), ...errorResponses(400, 401) },
+        response: {
+          200: withExample(RecordTypeList, exampleRecordTypeList, 'the record types'),
+          ...errorResponses(400, 401),
+        },
       },
     },
     async (request) => {

@@ -17,7 +17,7 @@ import {
   UpdateRecordBody,
 } from './schemas.js';
 import { RecordSchema } from '../../../domain/records/record.js';
-import { exampleListUrls, exampleRecord, withExample } from '../../schemas/examples.js';
+import { exampleRecord, exampleRecordsPage, withExample } from '../../schemas/examples.js';
 
 /** Workboard records: create, read, update and list, scoped to the caller's company. */
 export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -33,7 +33,10 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           'Ordered by created_at, then id. next/prev take record IDs; the response links carry the same filters.',
         tags: ['records'],
         querystring: ListRecordsQuery,
-        response: { 200: withExample(RecordsListResponse, { count: 1, next: exampleListUrls.records, prev: null, results: [exampleRecord] }, 'a batch of records'), ...errorResponses(400, 401, 403) },
+        response: {
+          200: withExample(RecordsListResponse, exampleRecordsPage, 'a batch of records'),
+          ...errorResponses(400, 401, 403),
+        },
       },
     },
     async (request) => {
@@ -56,10 +59,18 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       schema: {
         operationId: 'createRecord',
         summary: 'Create a record of a custom record type',
+        description:
+          'The body maps field UIDs to values. The record gets record_type "custom", uid = typeId, the type\'s initial status, ' +
+          'parent_record null, child_records [], linked {} and fields keyed by field name. A 400 carries all three lists ' +
+          '(invalid_fields, required_fields, type_errors), every problem at once.',
         tags: ['records'],
         params: TypeIdParams,
         body: CreateRecordBody,
-        response: { 201: createdWithLocation(withExample(RecordSchema, exampleRecord), 'record created'), 400: RecordBadRequest, ...errorResponses(401, 403, 404) },
+        response: {
+          201: createdWithLocation(withExample(RecordSchema, exampleRecord), 'record created'),
+          400: RecordBadRequest,
+          ...errorResponses(401, 403, 404),
+        },
       },
     },
     async (request, reply) => {
@@ -96,7 +107,11 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         tags: ['records'],
         params: RecordParams,
         body: UpdateRecordBody,
-        response: { 200: withExample(RecordSchema, exampleRecord, 'the record as updated'), 400: RecordBadRequest, ...errorResponses(401, 403, 404) },
+        response: {
+          200: withExample(RecordSchema, exampleRecord, 'the record as updated'),
+          400: RecordBadRequest,
+          ...errorResponses(401, 403, 404),
+        },
       },
     },
     async (request) => records.update(identityOf(request).companyId, request.params.record, request.body),

@@ -22,7 +22,10 @@ export const stepRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         tags: ['steps'],
         params: RecordParams,
         body: StepBody,
-        response: { 200: withExample(StepResponse, examplePdfCreated, 'the step ran; pdf_create stored the PDF on the record'), ...errorResponses(400, 401, 403, 404, 413, 422, 503, 504) },
+        response: {
+          200: withExample(StepResponse, examplePdfCreated, 'the step ran; pdf_create stored the PDF on the record'),
+          ...errorResponses(400, 401, 403, 404, 413, 422, 503, 504),
+        },
       },
     },
     async (request) => {

@@ -47,9 +47,13 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
       schema: {
         operationId: 'adminGetTemplate',
         summary: 'Read a PDF template as stored',
+        description: 'The pdfme template ({basePdf, schemas}) exactly as it was stored.',
         tags: ['operator'],
         params: TemplateParams,
-        response: { 200: withExample(PdfTemplate, examplePdfTemplate, 'the template as stored'), ...errorResponses(400, 401, 404) },
+        response: {
+          200: withExample(PdfTemplate, examplePdfTemplate, 'the template as stored'),
+          ...errorResponses(400, 401, 404),
+        },
       },
     },
     async (request) =>
