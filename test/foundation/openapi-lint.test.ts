@@ -55,11 +55,17 @@ for (const [title, env] of [
   });
 }
 
-test('the lint reports a broken document (the lint really runs)', async () => {
-  const document = JSON.parse(await servedDocument({})) as { info: Record<string, unknown> };
+test('the lint reports a missing license and an example that breaks its schema (the lint really runs)', async () => {
+  const document = JSON.parse(await servedDocument({})) as {
+    info: Record<string, unknown>;
+    paths: Record<string, { get: { responses: Record<string, { content: Record<string, { example: unknown }> }> } }>;
+  };
   delete document.info.license;
+  const liveness = document.paths['/healthz']?.get.responses['200']?.content['application/json'];
+  assert.ok(liveness, 'GET /healthz documents a JSON 200');
+  liveness.example = { status: 1 };
   assert.deepEqual(
-    lint(JSON.stringify(document)).map((p) => p.ruleId),
-    ['info-license'],
+    lint(JSON.stringify(document)).map((p) => p.ruleId).sort(),
+    ['info-license', 'no-invalid-media-type-examples'],
   );
 });
