@@ -77,7 +77,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerCors(app, ctx.config.browser.corsOrigins);
   const rateLimiting = registerRateLimiting(app, ctx.config.rateLimit, ctx.clock);
   await registerCompression(app);
-  await registerOpenApi(app);
+  await registerOpenApi(app, ctx.config.publicUrl);
   await registerDocsPage(app);
 
   await app.register(healthRoutes, { ctx });

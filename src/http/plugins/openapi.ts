@@ -1,21 +1,55 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 
+/** One tag per resource; every operation names exactly one of them. */
+export const OPENAPI_TAGS = [
+  { name: 'events', description: 'Workflow events: read with filters and keyset pages (/v1); ingested by the operator.' },
+  { name: 'records', description: 'Workboard records of custom record types: list, read, create and update.' },
+  { name: 'record-types', description: 'The record types of the company: their fields and the field UIDs that record bodies use.' },
+  {
+    name: 'record-tokens',
+    description: 'Tokens that may read and update one record only; minted, listed and revoked by a company user.',
+  },
+  { name: 'steps', description: 'Workflow steps run against a record, such as pdf_create.' },
+  {
+    name: 'files',
+    description: 'Files stored on a record (the PDFs made by pdf_create): listed and downloaded with the same bearer.',
+  },
+  { name: 'checks', description: "Mailed checks from the company's check provider (the embedded one or Lob)." },
+  {
+    name: 'operator',
+    description: 'The operator API under /admin/v1, authorised by WRS_ADMIN_TOKEN: tokens, record types, templates, providers, imports.',
+  },
+  { name: 'health', description: 'Liveness and readiness probes, without credentials.' },
+];
+
 /**
  * The OpenAPI 3.1 document is generated from the route schemas that validate requests; nothing
  * about the API is written twice. Security is derived from the path prefix.
+ *
+ * `servers` is WRS_PUBLIC_URL when set; otherwise `/`, which a docs page resolves against the
+ * document's own address (so it works on whatever host and port serve it) and which a generated
+ * client replaces with its own base URL.
  */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, publicUrl: string | undefined): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Workflow Records and Events API',
         version: '1.0.0',
+        license: { name: 'MIT', identifier: 'MIT' },
         description:
           'Workflow events, workboard records, record tokens, the pdf_create step and mailed checks, ' +
-          'scoped to the company in the bearer JWT. Operator routes live under /admin/v1.',
+          'scoped to the company in the bearer JWT. Operator routes live under /admin/v1. ' +
+          'Every error answer is `{message, code}` with a stable snake_case code.',
       },
+      servers: [
+        publicUrl === undefined
+          ? { url: '/', description: 'the service that serves this document' }
+          : { url: publicUrl, description: 'this deployment (WRS_PUBLIC_URL)' },
+      ],
+      tags: OPENAPI_TAGS,
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'company user JWT or record token' },

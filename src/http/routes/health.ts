@@ -3,13 +3,23 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../app-context.js';
 import { serviceUnavailable } from '../../errors/app-error.js';
 import { errorResponses } from '../schemas/errors.js';
+import { withExample } from '../schemas/examples.js';
 
 const Status = Type.Object({ status: Type.String() });
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/healthz',
-    { config: { rateLimit: false }, schema: { summary: 'The process is up', tags: ['health'], response: { 200: Status } } },
+    {
+      config: { rateLimit: false },
+      schema: {
+        operationId: 'getLiveness',
+        summary: 'The process is up',
+        description: 'Liveness: answers 200 while the process serves requests; no credential.',
+        tags: ['health'],
+        response: { 200: withExample(Status, { status: 'ok' }, 'the process is up') },
+      },
+    },
     async () => ({ status: 'ok' }),
   );
 
@@ -17,7 +27,13 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     '/readyz',
     {
       config: { rateLimit: false },
-      schema: { summary: 'The database answers', tags: ['health'], response: { 200: Status, ...errorResponses(503) } },
+      schema: {
+        operationId: 'getReadiness',
+        summary: 'The database answers',
+        description: 'Readiness: 200 when the database answers a ping, else 503 with Retry-After; no credential.',
+        tags: ['health'],
+        response: { 200: withExample(Status, { status: 'ready' }, 'the database answers'), ...errorResponses(503) },
+      },
     },
     async () => {
       try {

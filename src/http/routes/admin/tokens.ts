@@ -5,6 +5,7 @@ import { COMPANY_ID_RULE, companyIdProblem } from '../../../domain/auth/company-
 import { invalidBody } from '../../../errors/app-error.js';
 import { CompanyId } from '../../schemas/company.js';
 import { errorResponses } from '../../schemas/errors.js';
+import { exampleMintedToken, withExample } from '../../schemas/examples.js';
 
 const MintTokenBody = Type.Object(
   {
@@ -28,10 +29,17 @@ export const adminTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     '/tokens',
     {
       schema: {
+        operationId: 'adminMintToken',
         summary: 'Mint a bearer JWT for a company user',
+        description:
+          'A JWT with company_id and sub (user_id), signed by the service and valid for expires_in seconds. ' +
+          'Refused (400) when user tokens come from an identity provider (WRS_JWT_PUBLIC_KEY or WRS_JWT_JWKS_URL).',
         tags: ['operator'],
         body: MintTokenBody,
-        response: { 201: MintedToken, ...errorResponses(400, 401) },
+        response: {
+          201: withExample(MintedToken, exampleMintedToken, 'the signed user token'),
+          ...errorResponses(400, 401),
+        },
       },
     },
     async (request, reply) => {

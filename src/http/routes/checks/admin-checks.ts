@@ -3,6 +3,7 @@ import type { AppContext } from '../../../app-context.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { domainCheckedBody } from './domain-checked-body.js';
 import { AddChecksBody, AddChecksResponse, CompanyParams } from './schemas.js';
+import { withExample } from '../../schemas/examples.js';
 
 export const adminChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.post(
@@ -10,6 +11,7 @@ export const adminChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     {
       validatorCompiler: domainCheckedBody,
       schema: {
+        operationId: 'adminAddChecks',
         summary: "Add checks to a company's embedded provider",
         description:
           'A JSON array of checks in Lob\'s check-object shape. Missing id (chk_...), date_created, date_modified, ' +
@@ -18,7 +20,9 @@ export const adminChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         tags: ['operator'],
         params: CompanyParams,
         body: AddChecksBody,
-        response: { 200: AddChecksResponse, 201: AddChecksResponse, ...errorResponses(400, 401, 413) },
+        response: { 200: withExample(AddChecksResponse, { added: 0 }, 'an empty batch: nothing added'),
+          201: withExample(AddChecksResponse, { added: 2 }, 'every check added'),
+          ...errorResponses(400, 401, 413) },
       },
     },
     async (request, reply) => {

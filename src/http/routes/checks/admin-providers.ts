@@ -3,6 +3,7 @@ import type { AppContext } from '../../../app-context.js';
 import { LobKeyBody } from '../../../contracts/lob-key.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { CompanyParams, ProviderStatusResponse } from './schemas.js';
+import { exampleProviderStatus, withExample } from '../../schemas/examples.js';
 
 /**
  * A company's check provider. The Lob key goes in and never comes out: answers carry only
@@ -15,10 +16,17 @@ export const adminCheckProviderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppConte
     '/companies/:company/providers',
     {
       schema: {
+        operationId: 'adminGetProviders',
         summary: "Show which check provider a company uses (never the key)",
+        description:
+          'local (the embedded provider) unless the company has a Lob key of its own or LOB_API_KEY is set; ' +
+          'only the last 4 characters of a key are shown.',
         tags: ['operator'],
         params: CompanyParams,
-        response: { 200: ProviderStatusResponse, ...errorResponses(400, 401) },
+        response: {
+          200: withExample(ProviderStatusResponse, exampleProviderStatus, 'the provider the company uses'),
+          ...errorResponses(400, 401),
+        },
       },
     },
     async (request) => settings.status(request.params.company),
@@ -28,12 +36,16 @@ export const adminCheckProviderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppConte
     '/companies/:company/providers/lob',
     {
       schema: {
+        operationId: 'adminPutLobKey',
         summary: "Set a company's Lob API key",
         description: 'Stored encrypted (AES-256-GCM with WRS_ENCRYPTION_KEY); the answer never contains it.',
         tags: ['operator'],
         params: CompanyParams,
         body: LobKeyBody,
-        response: { 200: ProviderStatusResponse, ...errorResponses(400, 401) },
+        response: {
+          200: withExample(ProviderStatusResponse, exampleProviderStatus, 'the provider the company uses'),
+          ...errorResponses(400, 401),
+        },
       },
     },
     async (request) => settings.setLobKey(request.params.company, request.body.api_key),
@@ -43,11 +55,15 @@ export const adminCheckProviderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppConte
     '/companies/:company/providers/lob',
     {
       schema: {
+        operationId: 'adminDeleteLobKey',
         summary: "Remove a company's Lob API key",
         description: 'The company falls back to LOB_API_KEY when set, else to the embedded provider. Idempotent.',
         tags: ['operator'],
         params: CompanyParams,
-        response: { 200: ProviderStatusResponse, ...errorResponses(400, 401) },
+        response: {
+          200: withExample(ProviderStatusResponse, exampleProviderStatus, 'the provider the company uses'),
+          ...errorResponses(400, 401),
+        },
       },
     },
     async (request) => {

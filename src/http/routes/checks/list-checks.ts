@@ -6,6 +6,7 @@ import { identityOf } from '../../plugins/authenticate.js';
 import { publicBaseUrl, type PublicLinkSettings } from '../../public-base-url.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { CheckList, ListChecksQuery } from './schemas.js';
+import { exampleChecksPage, withExample } from '../../schemas/examples.js';
 
 const CURSOR_PARAMS = new Set(['after', 'before']);
 
@@ -14,13 +15,17 @@ export const listChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     '/checks',
     {
       schema: {
+        operationId: 'listChecks',
         summary: 'List mailed checks',
         description:
           "Lists the company's mailed checks from its provider (the embedded one, or Lob), newest first by default. " +
           'next_url and previous_url point at this service with opaque after/before cursors.',
         tags: ['checks'],
         querystring: ListChecksQuery,
-        response: { 200: CheckList, ...errorResponses(400, 401, 403, 502, 503, 504) },
+        response: {
+          200: withExample(CheckList, exampleChecksPage, 'a page of checks'),
+          ...errorResponses(400, 401, 403, 502, 503, 504),
+        },
       },
     },
     async (request, reply) => {

@@ -8,6 +8,7 @@ import { invalidBody } from '../../../errors/app-error.js';
 import { NDJSON_MEDIA_TYPES } from '../../../contracts/ndjson.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { IngestParams, IngestResponse } from './schemas.js';
+import { withExample } from '../../schemas/examples.js';
 
 /** The client went away mid-body: its own fault, not the service's. */
 const isCutOff = (error: unknown): boolean => {
@@ -28,6 +29,7 @@ export const adminEventIngestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
       // The body schema documents the route; the service validates each event as it streams in.
       validatorCompiler: () => (data: unknown) => ({ value: data }),
       schema: {
+        operationId: 'adminIngestEvents',
         summary: 'Ingest events',
         description:
           'A JSON array of events (application/json) or NDJSON (application/x-ndjson, one event per line), streamed: no ' +
@@ -35,11 +37,14 @@ export const adminEventIngestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
           'transaction per request: bad events refuse the request with one 400 listing each (errors: [{index, field, ' +
           'message}], index 0-based, for NDJSON the line number minus one; at most 100 listed, error_count the total), ' +
           'and nothing of the request is stored. An event whose id the company already has replaces it.',
-        tags: ['operator', 'events'],
+        tags: ['operator'],
         consumes: ['application/json', ...NDJSON_MEDIA_TYPES],
         params: IngestParams,
         body: Type.Array(IngestedEvent),
-        response: { 200: IngestResponse, ...errorResponses(400, 401, 415) },
+        response: {
+          200: withExample(IngestResponse, { ingested: 2 }, 'the events were stored'),
+          ...errorResponses(400, 401, 415),
+        },
       },
     },
     async (request, reply) => {

@@ -7,6 +7,7 @@ import { errorResponses } from '../../schemas/errors.js';
 import { EventsListResponse, ListEventsQuery } from './schemas.js';
 import { createLargePages, LARGE_PAGE_EVENTS } from './large-pages.js';
 import { eventsListBody } from './serialize-events.js';
+import { exampleEvent, withExample } from '../../schemas/examples.js';
 
 /** GET /v1/events: the company's events, filtered, ordered and paged. */
 export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -17,6 +18,7 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       // The querystring schema documents the route; parseEventQuery checks the query as it came.
       validatorCompiler: () => (data: unknown) => ({ value: data }),
       schema: {
+        operationId: 'listEvents',
         summary: 'List events',
         description:
           'Events of the company in the bearer token. Filters are ANDed: the bare name matches exactly, __contains is a ' +
@@ -25,7 +27,10 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
           'events waits for one of a few places shared fairly between companies; none free in time is a 503 with Retry-After.',
         tags: ['events'],
         querystring: ListEventsQuery,
-        response: { 200: EventsListResponse, ...errorResponses(400, 401, 403, 429, 503) },
+        response: {
+          200: withExample(EventsListResponse, { count: 1, results: [exampleEvent] }, 'the matching events of this page'),
+          ...errorResponses(400, 401, 403, 429, 503),
+        },
       },
     },
     async (request, reply) => {

@@ -16,9 +16,10 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     {
       config: { allowRecordToken: true },
       schema: {
+        operationId: 'downloadRecordFile',
         summary: 'Download a stored file of a record (a PDF made by pdf_create)',
         description: 'The download_url of a pdf_create step. A record token for this record may download it too.',
-        tags: ['steps'],
+        tags: ['files'],
         params: FileParams,
         response: {
           200: {

@@ -34,7 +34,7 @@ export const listFileRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         response: {
           200: Type.Object(
             { count: Type.Integer(), results: Type.Array(PdfCreateDetails) },
-            { examples: [{ count: 1, results: [FILE_EXAMPLE] }] },
+            { examples: [{ count: 1, results: [FILE_EXAMPLE] }], description: 'the record\'s files, newest first' },
           ),
           ...errorResponses(401, 403, 404),
         },

@@ -9,6 +9,7 @@ import { errorResponses } from '../../schemas/errors.js';
 import { optionalObjectBody } from '../records/object-body.js';
 import { RecordParams } from '../records/schemas.js';
 import { MintRecordTokenBody, RecordTokenList, RecordTokenResponse, TokenKeyParams } from './schemas.js';
+import { exampleRecordToken, exampleRecordTokenSummary, withExample } from '../../schemas/examples.js';
 
 /**
  * Record tokens: minted, listed and revoked by company users only (these routes do not allow
@@ -20,10 +21,13 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     resourceUrl(request, ctx.config, 'v1', 'records', minted.record_id, 'tokens', minted.key);
 
   const mintSchema = {
-    tags: ['record tokens'],
+    tags: ['record-tokens'],
     params: RecordParams,
     body: MintRecordTokenBody,
-    response: { 201: createdWithLocation(RecordTokenResponse, 'token minted'), ...errorResponses(400, 401, 403, 404) },
+    response: {
+      201: createdWithLocation(withExample(RecordTokenResponse, exampleRecordToken), 'token minted'),
+      ...errorResponses(400, 401, 403, 404),
+    },
   };
 
   app.post(
@@ -32,6 +36,7 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
       ...optionalObjectBody,
       schema: {
         ...mintSchema,
+        operationId: 'createRecordToken',
         summary: 'Mint a token that may read and update this record only',
         description: 'The token is a JWT signed by the service, valid until expires_at or until revoked.',
       },
@@ -48,6 +53,7 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
       ...optionalObjectBody,
       schema: {
         ...mintSchema,
+        operationId: 'createRecordTokenLegacy',
         summary: 'Mint a record token (deprecated alias of POST /records/{record}/tokens)',
         description: 'Identical to /tokens; answers with the headers Deprecation: true and a Link to the successor.',
         deprecated: true,
@@ -68,10 +74,15 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     '/records/:record/tokens',
     {
       schema: {
+        operationId: 'listRecordTokens',
         summary: 'List the live tokens of a record (without their token strings)',
-        tags: ['record tokens'],
+        description: 'Tokens neither revoked nor expired, oldest first. A record token may not call this (403).',
+        tags: ['record-tokens'],
         params: RecordParams,
-        response: { 200: RecordTokenList, ...errorResponses(401, 403, 404) },
+        response: {
+          200: withExample(RecordTokenList, { count: 1, results: [exampleRecordTokenSummary] }, 'the live tokens of the record'),
+          ...errorResponses(401, 403, 404),
+        },
       },
     },
     async (request) => {
@@ -84,8 +95,10 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     '/records/:record/tokens/:key',
     {
       schema: {
+        operationId: 'revokeRecordToken',
         summary: 'Revoke a record token, at once',
-        tags: ['record tokens'],
+        description: 'The next request with the revoked token answers 401. An unknown key, or one of another record, is 404.',
+        tags: ['record-tokens'],
         params: TokenKeyParams,
         response: { 204: Type.Null({ description: 'revoked' }), ...errorResponses(401, 403, 404) },
       },

@@ -20,7 +20,7 @@ export const recordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         response: {
           200: Type.Object(
             { count: Type.Integer(), results: Type.Array(RecordType) },
-            { examples: [{ count: 1, results: [RECORD_TYPE_EXAMPLE] }] },
+            { examples: [{ count: 1, results: [RECORD_TYPE_EXAMPLE] }], description: 'the company\'s record types' },
           ),
           ...errorResponses(401, 403),
         },
@@ -45,7 +45,7 @@ export const recordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         tags: ['record-types'],
         params: TypeIdParams,
         response: {
-          200: { ...RecordType, examples: [RECORD_TYPE_EXAMPLE] },
+          200: { ...RecordType, examples: [RECORD_TYPE_EXAMPLE], description: 'the record type' },
           ...errorResponses(401, 403, 404),
         },
       },

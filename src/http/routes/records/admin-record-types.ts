@@ -8,6 +8,7 @@ import { createdWithLocation } from '../../schemas/created.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { objectBodyValidator } from './object-body.js';
 import { RecordType } from '../record-types/schemas.js';
+import { exampleRecordType, exampleRecordTypeList, withExample } from '../../schemas/examples.js';
 
 const Text = Type.String({ minLength: 1, maxLength: 200 });
 
@@ -41,6 +42,8 @@ const RecordTypeBody = Type.Object(
   { additionalProperties: false },
 );
 
+const RecordTypeList = Type.Object({ count: Type.Integer(), results: Type.Array(RecordType) });
+
 const Params = Type.Object({ company: CompanyId(), typeId: Type.String({ maxLength: 200 }) });
 
 /** Operator API: a company's custom record types. */
@@ -52,6 +55,7 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     {
       validatorCompiler: objectBodyValidator,
       schema: {
+        operationId: 'adminPutRecordType',
         summary: 'Define or replace a custom record type',
         description:
           'Answers 201 when the type is new, 200 when it replaced one; the new definition applies to the next request. ' +
@@ -59,7 +63,11 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
         tags: ['operator'],
         params: Params,
         body: RecordTypeBody,
-        response: { 200: RecordType, 201: createdWithLocation(RecordType, 'record type created'), ...errorResponses(400, 401) },
+        response: {
+          200: withExample(RecordType, exampleRecordType, 'record type replaced'),
+          201: createdWithLocation(withExample(RecordType, exampleRecordType), 'record type created'),
+          ...errorResponses(400, 401),
+        },
       },
     },
     async (request, reply) => {
@@ -74,10 +82,12 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     '/companies/:company/record-types/:typeId',
     {
       schema: {
+        operationId: 'adminGetRecordType',
         summary: 'Read a custom record type',
+        description: 'Its fields (uid, field_name, type, required), statuses (the first is the initial one) and views.',
         tags: ['operator'],
         params: Params,
-        response: { 200: RecordType, ...errorResponses(400, 401, 404) },
+        response: { 200: withExample(RecordType, exampleRecordType, 'the record type'), ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => types.get(request.params.company, request.params.typeId),
@@ -87,10 +97,15 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     '/companies/:company/record-types',
     {
       schema: {
+        operationId: 'adminListRecordTypes',
         summary: 'List a company\'s custom record types',
+        description: 'Every custom record type of the company, ordered by ID.',
         tags: ['operator'],
         params: CompanyParams,
-        response: { 200: Type.Object({ count: Type.Integer(), results: Type.Array(RecordType) }), ...errorResponses(400, 401) },
+        response: {
+          200: withExample(RecordTypeList, exampleRecordTypeList, 'the record types'),
+          ...errorResponses(400, 401),
+        },
       },
     },
     async (request) => {
@@ -103,6 +118,7 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     '/companies/:company/record-types/:typeId',
     {
       schema: {
+        operationId: 'adminDeleteRecordType',
         summary: 'Delete a custom record type',
         description: 'Its records stay: readable and listed, in no view, taking only status in PATCH, until the type is defined again.',
         tags: ['operator'],

@@ -8,6 +8,7 @@ import { invalidBody } from '../../../errors/app-error.js';
 import { CompanyParams } from '../../schemas/company.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { RecordSchema } from '../../../domain/records/record.js';
+import { withExample } from '../../schemas/examples.js';
 
 const ImportedRecord = Type.Partial(RecordSchema, {
   title: 'ImportedRecord',
@@ -30,6 +31,7 @@ export const adminRecordImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
       // The domain checks every record and reports all problems at once.
       validatorCompiler: () => (data: unknown) => ({ value: data }),
       schema: {
+        operationId: 'adminImportRecords',
         summary: 'Import records of any kind',
         description:
           'A JSON array, or NDJSON (application/x-ndjson, one record per line). All or nothing: any problem refuses the whole ' +
@@ -40,8 +42,8 @@ export const adminRecordImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
         params: CompanyParams,
         body: Type.Array(ImportedRecord),
         response: {
-          200: Type.Object({ imported: Type.Integer() }, { description: 'an empty import: nothing created' }),
-          201: Type.Object({ imported: Type.Integer() }, { description: 'every record created' }),
+          200: withExample(Type.Object({ imported: Type.Integer() }), { imported: 0 }, 'an empty import: nothing created'),
+          201: withExample(Type.Object({ imported: Type.Integer() }), { imported: 2 }, 'every record created'),
           ...errorResponses(400, 401, 413, 415),
         },
       },

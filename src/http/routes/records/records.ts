@@ -17,6 +17,7 @@ import {
   UpdateRecordBody,
 } from './schemas.js';
 import { RecordSchema } from '../../../domain/records/record.js';
+import { exampleRecord, exampleRecordsPage, withExample } from '../../schemas/examples.js';
 
 /** Workboard records: create, read, update and list, scoped to the caller's company. */
 export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -26,12 +27,16 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     '/records',
     {
       schema: {
+        operationId: 'listRecords',
         summary: 'List records',
         description:
           'Ordered by created_at, then id. next/prev take record IDs; the response links carry the same filters.',
         tags: ['records'],
         querystring: ListRecordsQuery,
-        response: { 200: RecordsListResponse, ...errorResponses(400, 401, 403) },
+        response: {
+          200: withExample(RecordsListResponse, exampleRecordsPage, 'a batch of records'),
+          ...errorResponses(400, 401, 403),
+        },
       },
     },
     async (request) => {
@@ -52,11 +57,20 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       validatorCompiler: objectBodyValidator,
       schema: {
+        operationId: 'createRecord',
         summary: 'Create a record of a custom record type',
+        description:
+          'The body maps field UIDs to values. The record gets record_type "custom", uid = typeId, the type\'s initial status, ' +
+          'parent_record null, child_records [], linked {} and fields keyed by field name. A 400 carries all three lists ' +
+          '(invalid_fields, required_fields, type_errors), every problem at once.',
         tags: ['records'],
         params: TypeIdParams,
         body: CreateRecordBody,
-        response: { 201: createdWithLocation(RecordSchema, 'record created'), 400: RecordBadRequest, ...errorResponses(401, 403, 404) },
+        response: {
+          201: createdWithLocation(withExample(RecordSchema, exampleRecord), 'record created'),
+          400: RecordBadRequest,
+          ...errorResponses(401, 403, 404),
+        },
       },
     },
     async (request, reply) => {
@@ -70,11 +84,12 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     {
       config: { allowRecordToken: true },
       schema: {
+        operationId: 'getRecord',
         summary: 'Read a record',
         description: 'Also callable with a record token for this record.',
         tags: ['records'],
         params: RecordParams,
-        response: { 200: RecordSchema, ...errorResponses(401, 403, 404) },
+        response: { 200: withExample(RecordSchema, exampleRecord, 'the record'), ...errorResponses(401, 403, 404) },
       },
     },
     async (request) => records.get(identityOf(request).companyId, request.params.record),
@@ -86,12 +101,17 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       config: { allowRecordToken: true },
       validatorCompiler: objectBodyValidator,
       schema: {
+        operationId: 'updateRecord',
         summary: 'Update a record',
         description: 'Merges field values by UID; the reserved key status sets the status. Also callable with a record token for this record.',
         tags: ['records'],
         params: RecordParams,
         body: UpdateRecordBody,
-        response: { 200: RecordSchema, 400: RecordBadRequest, ...errorResponses(401, 403, 404) },
+        response: {
+          200: withExample(RecordSchema, exampleRecord, 'the record as updated'),
+          400: RecordBadRequest,
+          ...errorResponses(401, 403, 404),
+        },
       },
     },
     async (request) => records.update(identityOf(request).companyId, request.params.record, request.body),

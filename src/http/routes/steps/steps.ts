@@ -5,12 +5,14 @@ import { publicBaseUrl } from '../../public-base-url.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { fileDownloadUrl } from '../files/download-url.js';
 import { RecordParams, StepBody, StepResponse } from './schemas.js';
+import { examplePdfCreated, withExample } from '../../schemas/examples.js';
 
 export const stepRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.put(
     '/records/:record/steps',
     {
       schema: {
+        operationId: 'runRecordStep',
         summary: 'Run a workflow step against a record',
         description:
           'pdf_create renders the company\'s template with the record (its fields by field name, and id, ' +
@@ -20,7 +22,10 @@ export const stepRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         tags: ['steps'],
         params: RecordParams,
         body: StepBody,
-        response: { 200: StepResponse, ...errorResponses(400, 401, 403, 404, 413, 422, 503, 504) },
+        response: {
+          200: withExample(StepResponse, examplePdfCreated, 'the step ran; pdf_create stored the PDF on the record'),
+          ...errorResponses(400, 401, 403, 404, 413, 422, 503, 504),
+        },
       },
     },
     async (request) => {

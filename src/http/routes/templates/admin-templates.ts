@@ -7,6 +7,7 @@ import { createdWithLocation } from '../../schemas/created.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { CompanyParams } from '../../schemas/company.js';
 import { TEMPLATE_SUMMARY_EXAMPLE, TemplateParams, TemplateSummary } from './schemas.js';
+import { examplePdfTemplate, exampleTemplate, withExample } from '../../schemas/examples.js';
 
 /** Operator routes: a company's pdfme templates for the pdf_create step. */
 export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -17,6 +18,7 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
     {
       bodyLimit: ctx.config.pdf.templateLimitBytes,
       schema: {
+        operationId: 'adminPutTemplate',
         summary: 'Store (create or replace) a PDF template',
         description:
           'The body is the pdfme template itself. It is checked with pdfme\'s checkTemplate and by a trial ' +
@@ -26,8 +28,8 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
         params: TemplateParams,
         body: PdfTemplate,
         response: {
-          200: Type.Object({ ...TemplateSummary.properties }, { description: 'template replaced' }),
-          201: createdWithLocation(Type.Object({ ...TemplateSummary.properties }), 'template created'),
+          200: withExample(Type.Object({ ...TemplateSummary.properties }), exampleTemplate, 'template replaced'),
+          201: createdWithLocation(withExample(Type.Object({ ...TemplateSummary.properties }), exampleTemplate), 'template created'),
           ...errorResponses(400, 401, 413, 503, 504),
         },
       },
@@ -52,7 +54,7 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
         response: {
           200: Type.Object(
             { count: Type.Integer(), results: Type.Array(TemplateSummary) },
-            { examples: [{ count: 1, results: [TEMPLATE_SUMMARY_EXAMPLE] }] },
+            { examples: [{ count: 1, results: [TEMPLATE_SUMMARY_EXAMPLE] }], description: 'the company\'s templates, without bodies' },
           ),
           ...errorResponses(400, 401),
         },
@@ -68,10 +70,15 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
     '/companies/:company/templates/:templateId',
     {
       schema: {
+        operationId: 'adminGetTemplate',
         summary: 'Read a PDF template as stored',
+        description: 'The pdfme template ({basePdf, schemas}) exactly as it was stored.',
         tags: ['operator'],
         params: TemplateParams,
-        response: { 200: PdfTemplate, ...errorResponses(400, 401, 404) },
+        response: {
+          200: withExample(PdfTemplate, examplePdfTemplate, 'the template as stored'),
+          ...errorResponses(400, 401, 404),
+        },
       },
     },
     async (request) =>
@@ -82,6 +89,7 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
     '/companies/:company/templates/:templateId',
     {
       schema: {
+        operationId: 'adminDeleteTemplate',
         summary: 'Delete a PDF template',
         description: 'PDFs already rendered with it stay downloadable.',
         tags: ['operator'],
