@@ -5,7 +5,7 @@ import { identityOf } from '../../plugins/authenticate.js';
 import { publicBaseUrl } from '../../public-base-url.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { PdfCreateDetails, RecordParams } from '../steps/schemas.js';
-import { fileDownloadUrl } from './download-url.js';
+import { fileDetails } from './file-details.js';
 
 const FILE_EXAMPLE = {
   file_id: '019a8f3c-5e21-7c4a-9b7e-2f4d8c1a6e90',
@@ -43,16 +43,7 @@ export const listFileRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     async (request) => {
       const files = await ctx.files.listForRecord(identityOf(request).companyId, request.params.record);
       const base = publicBaseUrl(request, ctx.config);
-      const results = files.map((file) => ({
-        file_id: file.id,
-        pdf_filename: file.filename,
-        content_type: 'application/pdf' as const,
-        size_bytes: file.size_bytes,
-        pages: file.pages,
-        sha256: file.sha256,
-        download_url: fileDownloadUrl(base, file.record_id, file.id),
-        created_at: file.created_at,
-      }));
+      const results = files.map((file) => fileDetails(file, base));
       return { count: results.length, results };
     },
   );

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../app-context.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { publicBaseUrl } from '../../public-base-url.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { fileDownloadUrl } from '../files/download-url.js';
+import { fileDetails } from '../files/file-details.js';
 import { RecordParams, StepBody, StepResponse } from './schemas.js';
 import { examplePdfCreated, withExample } from '../../schemas/examples.js';
 
@@ -34,16 +34,7 @@ export const stepRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       const { file } = result;
       return {
         message: result.message,
-        details: {
-          file_id: file.id,
-          pdf_filename: file.filename,
-          content_type: 'application/pdf' as const,
-          size_bytes: file.size_bytes,
-          pages: file.pages,
-          sha256: file.sha256,
-          download_url: fileDownloadUrl(publicBaseUrl(request, ctx.config), file.record_id, file.id),
-          created_at: file.created_at,
-        },
+        details: fileDetails(file, publicBaseUrl(request, ctx.config)),
       };
     },
   );
