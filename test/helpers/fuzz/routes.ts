@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { LightMyRequestResponse } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { SignJWT } from 'jose';
 import { lobCheck } from '../../checks/check-factory.js';
 import { minimalTemplate } from '../../pdf/fixtures/templates.js';
@@ -153,15 +153,17 @@ export function fuzzRoutes(f: FuzzFixture): FuzzRoute[] {
   ];
 }
 
+type InjectMethod = NonNullable<InjectOptions['method']>;
+
 /** A request as sent with `inject`. */
 export interface FuzzRequest {
-  readonly method: string;
+  readonly method: InjectMethod;
   readonly url: string;
   readonly headers: Record<string, string>;
   readonly payload?: string;
 }
 
-const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+const OTHER_METHODS: InjectMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
 async function unsignedToken(claims: Record<string, unknown>): Promise<string> {
   const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
