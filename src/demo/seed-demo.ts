@@ -2,12 +2,14 @@ import type { ChecksService } from '../domain/checks/checks-service.js';
 import type { EventsService } from '../domain/events/events-service.js';
 import type { RecordTypesService } from '../domain/record-types/record-types-service.js';
 import type { RecordsService } from '../domain/records/records-service.js';
+import type { TemplateService } from '../domain/templates/template-service.js';
 import type { Clock } from '../lib/clock.js';
 import type { Database } from '../storage/database.js';
 import { isDatabaseEmpty } from '../storage/database-empty.js';
 import { seedDemoChecks } from './demo-checks.js';
 import { seedDemoEvents } from './demo-events.js';
 import { seedDemoRecords } from './demo-records.js';
+import { seedDemoTemplates } from './demo-templates.js';
 
 /** What the demo seeders need; the AppContext provides it. Features add their services here. */
 export interface DemoSeedDependencies {
@@ -17,6 +19,7 @@ export interface DemoSeedDependencies {
   readonly recordTypes: RecordTypesService;
   readonly records: RecordsService;
   readonly checks: ChecksService;
+  readonly templates: TemplateService;
 }
 
 /**
@@ -33,6 +36,7 @@ export const DEMO_SEEDERS: readonly DemoSeeder[] = [
   { name: 'events', seed: seedDemoEvents },
   { name: 'records', seed: seedDemoRecords },
   { name: 'checks', seed: seedDemoChecks },
+  { name: 'templates', seed: seedDemoTemplates },
 ];
 
 /** Seeds every feature's demo data into a company; returns how many items each seeder stored. */

@@ -41,7 +41,7 @@ describeEachDatabase('demo events', (kind) => {
     assert.ok((await listIds(t, DEMO, 'flow_key__contains=onboard&flow_session__gte=2')).length > 0);
 
     assert.equal(await seedDemoIntoEmptyDatabase(t.ctx, DEMO), false);
-    assert.deepEqual(await seedDemo(t.ctx, DEMO), { events: 0, records: 0, checks: 0 });
+    assert.deepEqual(await seedDemo(t.ctx, DEMO), { events: 0, records: 0, checks: 0, templates: 0 });
     const checks = await t.as(DEMO, { method: 'GET', url: '/v1/checks?limit=100' });
     assert.equal(checks.statusCode, 200);
     assert.equal(checks.json().count, 12, 'the demo company has its checks, once');
