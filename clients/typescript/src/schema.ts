@@ -2267,9 +2267,9 @@ export interface operations {
     };
     listChecks: {
         parameters: {
-            query: {
+            query?: {
                 /** @description checks to return (1..10000) */
-                limit: number;
+                limit?: number;
                 /** @description date_created: a bare date means that whole UTC day, a date-time that instant */
                 date_created?: string;
                 /** @description date_created gt (ISO 8601 date = midnight UTC, or date-time) */
