@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, it } from 'node:test';
-import type { operations, WrsClient } from '../../clients/typescript/src/index.js';
+import { isCreateRecordValidationError, type operations, type WrsClient } from '../../clients/typescript/src/index.js';
 import { createOperationRecorder, documentedOperationIds } from './operation-recorder.js';
 import type { ServiceUnderTest } from './service-under-test.js';
 
@@ -149,10 +149,11 @@ export function clientOperationsSuite(start: () => Promise<ServiceUnderTest>): v
       400,
       'validation_failed',
     );
-    assert.ok('invalid_fields' in invalid, 'a validation error lists the fields');
+    assert.ok(isCreateRecordValidationError(invalid), 'a validation error lists the fields');
     assert.deepEqual(invalid.invalid_fields, ['f_unknown']);
     assert.deepEqual(invalid.required_fields, [{ uid: 'f_customer', field_name: 'customer' }]);
     assert.deepEqual(invalid.type_errors, [{ uid: 'f_amount', field_name: 'amount', expected: 'number' }]);
+    assert.equal(invalid.error_count, 3);
 
     refused(await acme.POST('/v1/records/{typeId}', { params: { path: { typeId: 'no-such-type' } }, body: { f_customer: 'x' } }), 404, 'not_found');
     const missing = refused(await acme.GET('/v1/records/{record}', { params: { path: { record: 'no-such-record' } } }), 404, 'not_found');

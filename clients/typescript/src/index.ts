@@ -47,3 +47,8 @@ export type ChecksListResponse = ResponseBody<'listChecks', 200>;
 export type ErrorResponse = ResponseBody<'getRecord', 404>;
 /** The 400 of `POST /v1/records/{typeId}`: which fields were unknown, missing or of the wrong type. */
 export type CreateRecordValidationError = Extract<ResponseBody<'createRecord', 400>, { code: 'validation_failed' }>;
+
+/** Narrows an error of `POST /v1/records/{typeId}` to the validation failure and its lists of fields. */
+export function isCreateRecordValidationError(error: { code: string }): error is CreateRecordValidationError {
+  return error.code === 'validation_failed';
+}
