@@ -139,6 +139,9 @@ describeEachDatabase('record tokens', (kind) => {
     const openapi = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     assert.equal(openapi.paths['/v1/records/{record}/actions'].post.deprecated, true);
     assert.notEqual(openapi.paths['/v1/records/{record}/tokens'].post.deprecated, true);
+    for (const route of ['tokens', 'actions']) {
+      assert.equal(openapi.paths[`/v1/records/{record}/${route}`].post.requestBody.required, false, `the body of /${route} is optional`);
+    }
   });
 
   it('answers 404 for an unknown record and for another company\'s record', async () => {

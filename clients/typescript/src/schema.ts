@@ -1809,7 +1809,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional; an absent body mints a token valid for one day */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /**
@@ -1998,7 +1998,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional; an absent body mints a token valid for one day */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /**

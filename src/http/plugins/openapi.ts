@@ -1,6 +1,18 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 
+interface OpenApiOperation {
+  operationId?: string;
+  requestBody?: { required?: boolean };
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route reads an absent body (see optionalObjectBody); the OpenAPI document says so. */
+    optionalBody?: boolean;
+  }
+}
+
 /** One tag per resource; every operation names exactly one of them. */
 export const OPENAPI_TAGS = [
   { name: 'events', description: 'Workflow events: read with filters and keyset pages (/v1); ingested by the operator.' },
@@ -32,6 +44,7 @@ export const OPENAPI_TAGS = [
  * client replaces with its own base URL.
  */
 export async function registerOpenApi(app: FastifyInstance, publicUrl: string | undefined): Promise<void> {
+  const optionalBodies = new Set<string>();
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -57,10 +70,22 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string | 
         },
       },
     },
-    transform: ({ schema, url }) => {
+    transform: ({ schema, url, route }) => {
+      if (route.config?.optionalBody && schema.operationId) optionalBodies.add(schema.operationId);
       const security = url.startsWith('/admin/') ? [{ operator: [] }] : url.startsWith('/v1/') ? [{ bearer: [] }] : [];
       const isPublicDocument = url === '/v1/openapi.json';
       return { schema: { ...schema, security: isPublicDocument ? [] : security } as typeof schema, url };
+    },
+    // @fastify/swagger marks every request body required; a route that reads an absent body says so.
+    transformObject: (document) => {
+      if (!('openapiObject' in document)) return document.swaggerObject;
+      const { openapiObject } = document;
+      for (const pathItem of Object.values(openapiObject.paths ?? {})) {
+        for (const operation of Object.values(pathItem ?? {}) as OpenApiOperation[]) {
+          if (operation?.requestBody && operation.operationId && optionalBodies.has(operation.operationId)) operation.requestBody.required = false;
+        }
+      }
+      return openapiObject;
     },
   });
 }

@@ -16,9 +16,10 @@ export const objectBodyValidator: FastifySchemaCompiler<unknown> = ({ httpPart }
  * For a body that may also be left out: the route options to spread in. Fastify hands a
  * validator `null` for an absent body as for a JSON `null`, so `null` is refused before
  * validation, while the parsed body still tells them apart; an absent body reaches the
- * handler as `undefined`.
+ * handler as `undefined`. The route config tells the OpenAPI document the body is optional.
  */
 export const optionalObjectBody = {
+  config: { optionalBody: true },
   preValidation: async (request: FastifyRequest) => {
     if (request.body === null) throw notAnObject(null);
   },
