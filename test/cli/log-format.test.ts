@@ -78,7 +78,7 @@ describe('the log format of wrs serve', () => {
   it("the cluster primary's own lines follow the same format", () => {
     const written: string[] = [];
     const write = process.stdout.write;
-    process.stdout.write = ((chunk: string) => written.push(chunk)) as typeof process.stdout.write;
+    process.stdout.write = ((chunk: string) => written.push(chunk) > 0) as typeof process.stdout.write;
     try {
       createProcessLog('info', 'cluster-primary', 'pretty').info({ workers: 2 }, 'starting workers');
       createProcessLog('info', 'cluster-primary', 'json').info({ workers: 2 }, 'starting workers');
