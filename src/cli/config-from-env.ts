@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
 import { developmentSecrets } from './dev-secrets.js';
 
@@ -21,7 +22,8 @@ export function cliConfig(use: DatabaseUse): CliConfig {
   if (use === 'existing' && sqliteFile !== undefined && !existsSync(sqliteFile)) {
     throw new ConfigError([
       `no database at ${sqliteFile}, and this command works on existing data. ` +
-        'Set WRS_DATA_DIR to the folder holding wrs.db (or WRS_DATABASE_URL to the database), or create it first with wrs serve, wrs migrate or wrs seed demo',
+        `Set WRS_DATA_DIR to the folder holding ${basename(sqliteFile)} (or WRS_DATABASE_URL to the database), ` +
+        'or create it first with wrs serve, wrs migrate or wrs seed demo',
     ]);
   }
   if (config.env === 'production' || config.generatedSecrets.length === 0) return { config, secretsFile: undefined };

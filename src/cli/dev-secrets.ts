@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { ConfigError } from '../config/config.js';
 import type { DataLocation } from '../config/data-location.js';
 
@@ -34,7 +34,8 @@ function refuseBesideExistingDatabase(data: DataLocation, names: readonly string
   throw new ConfigError([
     `the database ${data.sqliteFile} exists but its development secrets file ${data.secretsFile} does not, ` +
       'and new secrets would not open what the database holds. ' +
-      `Set ${names.join(', ')} to the secrets it was made with, or WRS_DATA_DIR to the folder that has both wrs.db and dev-secrets.json`,
+      `Set ${names.join(', ')} to the secrets it was made with, ` +
+      `or WRS_DATA_DIR to the folder that has both ${basename(data.sqliteFile)} and ${basename(data.secretsFile)}`,
   ]);
 }
 

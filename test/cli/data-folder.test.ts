@@ -94,6 +94,10 @@ describe('the data folder of the wrs command', () => {
       );
       assert.equal(existsSync(join(data, 'dev-secrets.json')), false, `wrs ${args[0]} made no secrets`);
     }
+
+    writeFileSync(join(data, 'dev-secrets.json'), '{"WRS_JWT_SECRET": ');
+    const unreadable = await runCli(['token', '--company', 'demo-company'], development({ WRS_DATA_DIR: data }), '', elsewhere);
+    assertRefused(unreadable, literally(`the development secrets file ${join(data, 'dev-secrets.json')} cannot be read`));
   });
 
   it('refuses to run a command on data that does not exist, and creates nothing', async () => {
