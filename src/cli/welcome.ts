@@ -1,32 +1,54 @@
 import type { AppContext } from '../app-context.js';
+import type { Config } from '../config/config.js';
 
 export const DEMO_COMPANY_ID = 'demo-company';
 
+const DEMO_TOKEN_DAYS = 30;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+const RULER = '─'.repeat(72);
 
-/** What a newcomer sees after `npm start`: a working token and requests to paste. */
-export async function printWelcome(ctx: AppContext, address: string, devSecrets: string[]): Promise<void> {
-  const base = (ctx.config.publicUrl ?? address).replace('0.0.0.0', '127.0.0.1');
-  const { token } = await ctx.tokenSigner.sign({ company_id: DEMO_COMPANY_ID, sub: 'demo-user' }, 30 * 86_400);
+/** Where this machine reaches the server listening on `host` and `port` (a wildcard host is reached on loopback). */
+export function localBaseUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+/**
+ * What a newcomer sees after `npm start`: three lines to paste (the base URL, a demo user's
+ * token, the operator token), requests that use them, and where the data and secrets are.
+ * Framed by rulers, so that it stands out among the log lines printed before it.
+ */
+export async function printWelcome(ctx: AppContext, base: string, secretsFile: string | undefined): Promise<void> {
+  const { config } = ctx;
+  const { token } = await ctx.tokenSigner.sign({ company_id: DEMO_COMPANY_ID, sub: 'demo-user' }, DEMO_TOKEN_DAYS * 86_400);
+  const auth = '-H "Authorization: Bearer $TOKEN"';
   const lines = [
     '',
-    `wrs is serving ${base} (database ${ctx.config.databaseUrl})`,
-    LOOPBACK_HOSTS.has(ctx.config.host) ? 'only this machine can reach it; HOST=0.0.0.0 serves the network (and this demo token with it)' : '',
-    devSecrets.length ? `development secrets (${devSecrets.join(', ')}) are kept in data/dev-secrets.json` : '',
+    RULER,
+    `wrs is serving ${base}` +
+      (LOOPBACK_HOSTS.has(config.host) ? ' (this machine only; HOST=0.0.0.0 serves the network, and this token with it)' : ''),
     '',
-    `Demo token for company "${DEMO_COMPANY_ID}" (valid 30 days):`,
+    `Paste into a shell (TOKEN: user "demo-user" of company "${DEMO_COMPANY_ID}", ${DEMO_TOKEN_DAYS} days; ADMIN_TOKEN: the operator API):`,
     '',
+    `  export BASE=${base}`,
     `  export TOKEN=${token}`,
+    `  export ADMIN_TOKEN=${config.adminToken}`,
     '',
-    'Try:',
-    `  curl -s ${base}/v1/events -H "Authorization: Bearer $TOKEN"`,
-    `  curl -s "${base}/v1/events?type=user_flow_session_started&limit=5&order_by=-created_at" -H "Authorization: Bearer $TOKEN"`,
-    `  curl -s "${base}/v1/events?flow_key__contains=onboard&flow_session__gte=2" -H "Authorization: Bearer $TOKEN"`,
-    `  curl -s "${base}/v1/records?view_id=pipeline&limit=5" -H "Authorization: Bearer $TOKEN"`,
-    `  curl -s -X PATCH ${base}/v1/records/demo-loan-01 -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' -d '{"status":"approved"}'`,
-    `  curl -s "${base}/v1/checks?limit=5&sort_by=-date_created" -H "Authorization: Bearer $TOKEN"`,
-    `  curl -s ${base}/v1/openapi.json`,
+    'Then try:',
+    `  curl -s "$BASE/v1/events?type=user_flow_session_started&limit=5&order_by=-created_at" ${auth}`,
+    `  curl -s "$BASE/v1/records?view_id=pipeline&limit=5" ${auth}`,
+    `  curl -s -X POST $BASE/admin/v1/tokens -H "Authorization: Bearer $ADMIN_TOKEN" -H 'content-type: application/json' -d '{"company_id":"${DEMO_COMPANY_ID}","user_id":"me"}'`,
+    '  open $BASE/docs    # the API reference, in a browser',
+    '',
+    `data: ${describeDatabase(config)}   secrets: ${secretsFile ?? 'from the environment'}`,
+    RULER,
     '',
   ];
-  console.log(lines.filter((line, i) => line !== '' || lines[i - 1] !== '').join('\n'));
+  console.log(lines.join('\n'));
+}
+
+/** The SQLite file, or the PostgreSQL URL without its password. */
+function describeDatabase(config: Config): string {
+  if (config.data.sqliteFile !== undefined) return config.data.sqliteFile;
+  return config.databaseUrl.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }

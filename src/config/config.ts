@@ -3,6 +3,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { OperationsEnv, operationsSettings, type OperationsSettings } from './operations.js';
 import { NetworkEnv, networkSettings, type NetworkSettings } from './network.js';
+import { DataEnv, dataSettings, type DataLocation } from './data-location.js';
+import { chooseLogFormat, LogFormatEnv, type LogFormat } from './log-format.js';
 
 /** Every setting the service reads from its environment, with its default. */
 const EnvSchema = Type.Object({
@@ -11,7 +13,6 @@ const EnvSchema = Type.Object({
   }),
   HOST: Type.Optional(Type.String({ minLength: 1 })),
   PORT: Type.Integer({ default: 8080, minimum: 0, maximum: 65535 }),
-  WRS_DATABASE_URL: Type.String({ default: 'sqlite:./data/wrs.db', pattern: '^(sqlite:|postgres://|postgresql://)' }),
   WRS_LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info' },
@@ -36,6 +37,8 @@ const EnvSchema = Type.Object({
   WRS_LOB_MAX_RETRIES: Type.Integer({ default: 3, minimum: 0, maximum: 10 }),
   WRS_LOB_RETRY_BASE_MS: Type.Integer({ default: 250, minimum: 0, maximum: 60_000 }),
   WRS_LOB_RETRY_BUDGET_MS: Type.Integer({ default: 5_000, minimum: 0, maximum: 120_000 }),
+  ...DataEnv,
+  ...LogFormatEnv,
   ...OperationsEnv,
   ...NetworkEnv,
 });
@@ -47,8 +50,11 @@ export interface Config extends OperationsSettings, NetworkSettings {
   /** Where to listen: 127.0.0.1 unless set, 0.0.0.0 in production (a container or balancer must reach it). */
   readonly host: string;
   readonly port: number;
+  /** WRS_DATABASE_URL; a SQLite file by its absolute path (default: wrs.db in the data folder). */
   readonly databaseUrl: string;
+  readonly data: DataLocation;
   readonly logLevel: string;
+  readonly logFormat: LogFormat;
   readonly bodyLimitBytes: number;
   readonly jwt: {
     readonly secret: string;
@@ -97,8 +103,23 @@ const SECRET_GENERATORS = {
   WRS_ENCRYPTION_KEY: () => randomBytes(32).toString('hex'),
 } as const;
 
+/** What the process is run in, besides its environment: it resolves relative paths and chooses the log format. */
+export interface Surroundings {
+  readonly cwd: string;
+  readonly stdoutIsTerminal: boolean;
+}
+
+const PROCESS_SURROUNDINGS: Surroundings = {
+  get cwd() {
+    return process.cwd();
+  },
+  get stdoutIsTerminal() {
+    return process.stdout.isTTY === true;
+  },
+};
+
 /** Parses the environment once; throws ConfigError listing every problem at once. */
-export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(source: NodeJS.ProcessEnv = process.env, surroundings: Surroundings = PROCESS_SURROUNDINGS): Config {
   const known = Object.keys(EnvSchema.properties);
   const raw: Record<string, unknown> = {};
   for (const key of known) {
@@ -145,11 +166,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     ...operations,
     ...network,
+    ...dataSettings(env, surroundings.cwd),
     env: env.NODE_ENV,
     host: env.HOST ?? (env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     port: env.PORT,
-    databaseUrl: env.WRS_DATABASE_URL,
     logLevel: env.WRS_LOG_LEVEL,
+    logFormat: chooseLogFormat(env.WRS_LOG_FORMAT, env.NODE_ENV, surroundings.stdoutIsTerminal),
     bodyLimitBytes: env.WRS_BODY_LIMIT_BYTES,
     jwt: Object.freeze({
       secret: jwtSecret,

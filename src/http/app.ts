@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.js';
 import { uuidv7 } from '../lib/ids.js';
 import { AJV_CUSTOM_OPTIONS } from './body-check.js';
 import { frameworkErrorHandler, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './error-handler.js';
+import { loggerOptions } from './logging.js';
 import { registerAdminAuthentication } from './plugins/admin-auth.js';
 import { registerBodyMediaRules } from './plugins/body-media.js';
 import { registerAuthentication } from './plugins/authenticate.js';
@@ -46,10 +47,7 @@ const INCOMING_REQUEST_ID = /^[\w.:-]{1,128}$/;
 /** Builds the HTTP application without listening, so tests can drive it with `inject`. */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger:
-      options.logger === undefined
-        ? { level: ctx.config.logLevel, redact: ['req.headers.authorization'] }
-        : options.logger,
+    ...(options.logger === undefined ? loggerOptions(ctx.config) : { logger: options.logger }),
     bodyLimit: ctx.config.bodyLimitBytes,
     trustProxy: ctx.config.trustProxy,
     genReqId: (request) => {

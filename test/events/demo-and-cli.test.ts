@@ -80,6 +80,9 @@ describe('wrs import events / wrs seed demo', () => {
     const bad = join(dir, 'bad.ndjson');
     writeFileSync(bad, `${JSON.stringify(anEvent({ id: 'ok' }))}\n{"type":"x","flow_session":"7"}\n`);
 
+    // Importing works on an existing database (serve, migrate or seed demo create one).
+    const migrated = wrs('migrate');
+    assert.equal(migrated.status, 0, migrated.stderr);
     const first = wrs('import', 'events', ndjson, '--company', 'cli-co');
     assert.equal(first.status, 0, first.stderr);
     assert.match(first.stdout, /imported 2,500 events into company "cli-co" in [\d.]+ s \([\d,]+ events\/s\)/);

@@ -1,13 +1,18 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
+
+/** The wrs installation these tests run in. */
+const INSTALLATION = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('config', () => {
   it('has working defaults in development and generates missing secrets', () => {
     const config = loadConfig({});
     assert.equal(config.port, 8080);
     assert.equal(config.host, '127.0.0.1', 'outside production only this machine is served (the demo token is printed)');
-    assert.equal(config.databaseUrl, 'sqlite:./data/wrs.db');
+    assert.equal(config.databaseUrl, `sqlite:${join(INSTALLATION, 'data', 'wrs.db')}`, "the installation's data folder, whatever the cwd");
     assert.deepEqual([...config.generatedSecrets].sort(), ['WRS_ADMIN_TOKEN', 'WRS_ENCRYPTION_KEY', 'WRS_JWT_SECRET']);
     assert.equal(config.encryptionKey.length, 32);
     assert.ok(Object.isFrozen(config));
@@ -81,5 +86,60 @@ describe('config', () => {
     assert.deepEqual(loadConfig({}).connections, { max: 4096, perAddress: 128 });
     assert.deepEqual(loadConfig({ WRS_MAX_CONNECTIONS: '0', WRS_MAX_CONNECTIONS_PER_ADDRESS: '8' }).connections, { max: 0, perAddress: 8 });
     assert.throws(() => loadConfig({ WRS_MAX_CONNECTIONS_PER_ADDRESS: '-1' }), /WRS_MAX_CONNECTIONS_PER_ADDRESS/);
+  });
+
+  describe('where the data is', () => {
+    const at = (cwd: string, env: NodeJS.ProcessEnv = {}) => loadConfig(env, { cwd, stdoutIsTerminal: false });
+
+    it("defaults to the installation's data folder from any cwd, the secrets beside the database", () => {
+      const config = at('/somewhere/else');
+      assert.equal(config.data.dir, join(INSTALLATION, 'data'));
+      assert.equal(config.data.sqliteFile, join(INSTALLATION, 'data', 'wrs.db'));
+      assert.equal(config.data.secretsFile, join(INSTALLATION, 'data', 'dev-secrets.json'));
+    });
+
+    it('takes WRS_DATA_DIR, relative to the cwd', () => {
+      const config = at('/home/dev/project', { WRS_DATA_DIR: '../state' });
+      assert.equal(config.data.dir, '/home/dev/state');
+      assert.equal(config.databaseUrl, 'sqlite:/home/dev/state/wrs.db');
+      assert.equal(config.data.secretsFile, '/home/dev/state/dev-secrets.json');
+    });
+
+    it('keeps an explicit SQLite path relative to the cwd, with its secrets beside it, whatever WRS_DATA_DIR says', () => {
+      const config = at('/home/dev/project', { WRS_DATABASE_URL: 'sqlite:./db/app.db', WRS_DATA_DIR: '/srv/wrs' });
+      assert.equal(config.databaseUrl, 'sqlite:/home/dev/project/db/app.db');
+      assert.equal(config.data.sqliteFile, '/home/dev/project/db/app.db');
+      assert.equal(config.data.secretsFile, '/home/dev/project/db/dev-secrets.json');
+    });
+
+    it('keeps the secrets of PostgreSQL and of an in-memory database in the data folder', () => {
+      const postgres = at('/x', { WRS_DATABASE_URL: 'postgres://wrs@db:5432/wrs', WRS_DATA_DIR: '/srv/wrs' });
+      assert.equal(postgres.databaseUrl, 'postgres://wrs@db:5432/wrs');
+      assert.equal(postgres.data.sqliteFile, undefined);
+      assert.equal(postgres.data.secretsFile, '/srv/wrs/dev-secrets.json');
+      const memory = at('/x', { WRS_DATABASE_URL: 'sqlite::memory:', WRS_DATA_DIR: '/srv/wrs' });
+      assert.equal(memory.databaseUrl, 'sqlite::memory:');
+      assert.equal(memory.data.sqliteFile, undefined);
+      assert.equal(memory.data.secretsFile, '/srv/wrs/dev-secrets.json');
+    });
+  });
+
+  describe('log format', () => {
+    const format = (env: NodeJS.ProcessEnv, stdoutIsTerminal: boolean) => loadConfig(env, { cwd: '/', stdoutIsTerminal }).logFormat;
+
+    it('is pretty only for development on a terminal, JSON for production, pipes and tests', () => {
+      assert.equal(format({}, true), 'pretty');
+      assert.equal(format({ NODE_ENV: 'development' }, true), 'pretty');
+      assert.equal(format({}, false), 'json');
+      assert.equal(format({ NODE_ENV: 'test' }, true), 'json');
+      assert.equal(format({ ...PRODUCTION, WRS_PUBLIC_URL: 'https://api.example.com' }, true), 'json');
+    });
+
+    it('follows WRS_LOG_FORMAT when set, and names a bad value', () => {
+      assert.equal(format({ WRS_LOG_FORMAT: 'json' }, true), 'json');
+      assert.equal(format({ NODE_ENV: 'test', WRS_LOG_FORMAT: 'pretty' }, false), 'pretty');
+      assert.equal(format({ WRS_LOG_FORMAT: 'auto' }, true), 'pretty');
+      assert.throws(() => format({ WRS_LOG_FORMAT: 'text' }, true), /WRS_LOG_FORMAT/);
+    });
   });
 });

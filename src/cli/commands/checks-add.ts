@@ -12,7 +12,7 @@ export const checksAddCommand: CliCommand = {
     const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: COMPANY_AND_JSON });
     const [file] = positionalsExactly(positionals, 1, 'name exactly one FILE holding a JSON array of checks') as [string];
     const companyId = requireCompany(values.company);
-    const { config } = cliConfig();
+    const { config } = cliConfig('existing');
     return reportingFailures(async () => {
       const body = await readJsonFile(file, { limitBytes: config.bodyLimitBytes, limitName: 'WRS_BODY_LIMIT_BYTES' });
       // The service checks the checks as the POST route has it do: every problem listed at once.

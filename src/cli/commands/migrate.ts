@@ -7,7 +7,7 @@ export const migrateCommand: CliCommand = {
   usage: 'wrs migrate',
   summary: 'apply pending database migrations and exit',
   async run() {
-    const { config } = cliConfig();
+    const { config } = cliConfig('may-create');
     const applied = await migrateDatabase(config);
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
   },

@@ -45,7 +45,7 @@ export const providerLobCommand: CliCommand = {
   async run(argv) {
     const { values } = parseArgs({ args: argv, options: { ...COMPANY_AND_JSON, 'key-file': { type: 'string' } } });
     const companyId = requireCompany(values.company);
-    const { config } = cliConfig();
+    const { config } = cliConfig('existing');
     const checkBody = bodyChecker(LobKeyBody);
     return reportingFailures(async () => {
       const { api_key: apiKey } = checkBody({ api_key: readKey(values['key-file']) }, 'Lob key');
@@ -62,7 +62,7 @@ export const providerShowCommand: CliCommand = {
   async run(argv) {
     const { values } = parseArgs({ args: argv, options: COMPANY_AND_JSON });
     const companyId = requireCompany(values.company);
-    const { config } = cliConfig();
+    const { config } = cliConfig('existing');
     return reportingFailures(async () => {
       const status = await withAppContext(config, (ctx) => ctx.checkProviders.status(companyId));
       printResult(values.json, status, describeStatus(status));

@@ -22,7 +22,7 @@ export const recordTypePutCommand: CliCommand = {
   summary: 'define or replace a custom record type from a JSON definition file',
   async run(argv) {
     const { companyId, id: typeId, json, file } = parseIdCommand(argv, 1, 'the JSON definition');
-    const { config } = cliConfig();
+    const { config } = cliConfig('existing');
     return reportingFailures(async () => {
       const definition = await readJsonFile(file!, { limitBytes: config.bodyLimitBytes, limitName: 'WRS_BODY_LIMIT_BYTES' });
       const { type, created } = await withAppContext(config, (ctx) => ctx.recordTypes.put(companyId, typeId, definition));
@@ -41,7 +41,7 @@ export const recordTypeGetCommand: CliCommand = {
   summary: 'show a custom record type (--json: its definition, as the operator API answers)',
   async run(argv) {
     const { companyId, id: typeId, json } = parseIdCommand(argv, 0, 'the JSON definition');
-    const { config } = cliConfig();
+    const { config } = cliConfig('existing');
     return reportingFailures(async () => {
       const type = await withAppContext(config, (ctx) => ctx.recordTypes.get(companyId, typeId));
       const views = type.views.map((view) => `${view.id} [${view.statuses.join(', ') || 'every status'}]`);
@@ -65,7 +65,7 @@ export const recordTypeDeleteCommand: CliCommand = {
   summary: 'delete a custom record type (its records stay)',
   async run(argv) {
     const { companyId, id: typeId, json } = parseIdCommand(argv, 0, 'the JSON definition');
-    const { config } = cliConfig();
+    const { config } = cliConfig('existing');
     return reportingFailures(async () => {
       await withAppContext(config, (ctx) => ctx.recordTypes.remove(companyId, typeId));
       // The route answers 204 without a body: --json prints nothing.
@@ -81,7 +81,7 @@ export const recordTypeListCommand: CliCommand = {
   async run(argv) {
     const { values } = parseArgs({ args: argv, options: COMPANY_AND_JSON });
     const companyId = requireCompany(values.company);
-    const { config } = cliConfig();
+    const { config } = cliConfig('existing');
     return reportingFailures(async () => {
       const results = await withAppContext(config, (ctx) => ctx.recordTypes.list(companyId));
       const human = results.length

@@ -12,7 +12,7 @@ export const seedDemoCommand: CliCommand = {
   async run(argv) {
     const { values } = parseArgs({ args: argv, options: { company: { type: 'string' } } });
     const companyId = values.company ?? DEMO_COMPANY_ID;
-    const { config } = cliConfig();
+    const { config } = cliConfig('may-create');
     const ctx = await createAppContext(config);
     try {
       const stored = await seedDemo(ctx, companyId);

@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import type { AddressInfo } from 'node:net';
 import { createAppContext, type AppContext } from '../../app-context.js';
 import type { Config } from '../../config/config.js';
 import { buildApp } from '../../http/app.js';
@@ -9,14 +10,14 @@ import { closeGracefullyOnSignals } from '../serve/graceful-shutdown.js';
 import { listenError } from '../serve/listen-errors.js';
 import { createProcessLog } from '../serve/process-log.js';
 import { seedDemoIntoEmptyDatabase } from '../../demo/seed-demo.js';
-import { DEMO_COMPANY_ID, printWelcome } from '../welcome.js';
+import { DEMO_COMPANY_ID, localBaseUrl, printWelcome } from '../welcome.js';
 
 export const serveCommand: CliCommand = {
   name: 'serve',
   usage: 'wrs serve',
   summary: 'run migrations, seed demo data into an empty development database, and serve the API',
   async run() {
-    const { config, devSecrets } = cliConfig();
+    const { config, secretsFile } = cliConfig('may-create');
     if (cluster.isWorker) {
       await serveHttp(await createAppContext(config, { migrate: false }));
       return new Promise<void>(() => undefined);
@@ -24,17 +25,17 @@ export const serveCommand: CliCommand = {
 
     const ctx = await prepare(config);
     if (config.server.workers <= 1) {
-      const address = await serveHttp(ctx);
-      if (config.env !== 'production') await printWelcome(ctx, address, devSecrets);
+      const port = await serveHttp(ctx);
+      if (config.env !== 'production') await printWelcome(ctx, localBaseUrl(config.host, port), secretsFile);
       return new Promise<void>(() => undefined);
     }
     return runClusterPrimary({
       workers: config.server.workers,
       shutdownTimeoutMs: config.server.shutdownTimeoutMs,
-      log: createProcessLog(config.logLevel, 'cluster-primary'),
+      log: createProcessLog(config.logLevel, 'cluster-primary', config.logFormat),
       async onFirstListening(address) {
         try {
-          if (config.env !== 'production') await printWelcome(ctx, baseUrl(config, address), devSecrets);
+          if (config.env !== 'production') await printWelcome(ctx, localBaseUrl(config.host, address.port), secretsFile);
         } finally {
           await ctx.close();
         }
@@ -54,24 +55,20 @@ async function prepare(config: Config): Promise<AppContext> {
 }
 
 /**
- * Serves the API from this process until a signal closes it; returns the listening address.
+ * Serves the API from this process until a signal closes it; returns the port it listens on
+ * (the one chosen by the system when PORT=0).
  * An address that cannot be listened on closes what was opened and is a configuration error.
  */
-async function serveHttp(ctx: AppContext): Promise<string> {
+async function serveHttp(ctx: AppContext): Promise<number> {
   const app = await buildApp(ctx);
   const { host, port } = ctx.config;
   try {
-    const address = await app.listen({ host, port });
+    await app.listen({ host, port });
     closeGracefullyOnSignals(app, ctx, ctx.config.server.shutdownTimeoutMs);
-    return address;
+    return (app.server.address() as AddressInfo).port;
   } catch (error) {
     await app.close().catch(() => undefined);
     await ctx.close().catch(() => undefined);
     throw listenError(error, host, port);
   }
-}
-
-function baseUrl(config: Config, address: { port: number }): string {
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  return `http://${host}:${address.port}`;
 }

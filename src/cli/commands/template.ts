@@ -18,7 +18,7 @@ export const templatePutCommand: CliCommand = {
   summary: 'store a pdfme template (checked and trial-rendered as the operator API does)',
   async run(argv) {
     const { companyId, id: templateId, json, file } = parseIdCommand(argv, 1, 'the pdfme template JSON');
-    const { config } = cliConfig();
+    const { config } = cliConfig('existing');
     const checkOutline = bodyChecker(PdfTemplate);
     return reportingFailures(async () => {
       const body = await readJsonFile(file!, { limitBytes: config.pdf.templateLimitBytes, limitName: 'WRS_TEMPLATE_LIMIT_BYTES' });
@@ -40,7 +40,7 @@ export const templateGetCommand: CliCommand = {
   summary: 'show a stored template (--json: the template itself, to edit and put back)',
   async run(argv) {
     const { companyId, id: templateId, json } = parseIdCommand(argv, 0, 'the pdfme template JSON');
-    const { config } = cliConfig();
+    const { config } = cliConfig('existing');
     return reportingFailures(async () => {
       const template = await withAppContext(config, (ctx) => ctx.templates.get(companyId, templateId));
       printResult(json, template, `template "${templateId}" of company "${companyId}": ${describeTemplate(template)}`);
@@ -54,7 +54,7 @@ export const templateDeleteCommand: CliCommand = {
   summary: 'delete a template (PDFs rendered with it stay)',
   async run(argv) {
     const { companyId, id: templateId, json } = parseIdCommand(argv, 0, 'the pdfme template JSON');
-    const { config } = cliConfig();
+    const { config } = cliConfig('existing');
     return reportingFailures(async () => {
       await withAppContext(config, (ctx) => ctx.templates.delete(companyId, templateId));
       // The route answers 204 without a body: --json prints nothing.
