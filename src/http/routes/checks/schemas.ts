@@ -18,7 +18,7 @@ const sortDirection = Type.Optional(Type.Union([Type.Literal('asc'), Type.Litera
 
 export const ListChecksQuery = Type.Object(
   {
-    limit: Type.Integer({ minimum: 1, maximum: 10_000, default: 100, description: 'checks to return (1..10000)' }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 100, description: 'checks to return (1..10000)' })),
     ...timeFilters,
     scheduled: Type.Optional(
       Type.Boolean({ description: 'true: send_date later than date_created; false: send_date equal to date_created' }),

@@ -1,0 +1,23 @@
+// The committed client types are what the generator makes of the app's OpenAPI document today.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { it } from 'node:test';
+import { CLIENT_SCHEMA_FILE, renderClientSchema } from '../../scripts/client/client-schema.js';
+import { buildServedOpenApiDocument } from '../../scripts/openapi/served-document.js';
+
+/** Where two texts first differ, as a line number and the two lines. */
+function firstDifference(committed: string, generated: string): string {
+  const [a, b] = [committed.split('\n'), generated.split('\n')];
+  const line = a.findIndex((text, index) => text !== b[index]);
+  const at = line === -1 ? a.length : line;
+  return `line ${at + 1}:\n  committed: ${a[at] ?? '(end of file)'}\n  generated: ${b[at] ?? '(end of file)'}`;
+}
+
+it('the committed clients/typescript/src/schema.ts matches the OpenAPI document the app serves', async () => {
+  const generated = await renderClientSchema(await buildServedOpenApiDocument());
+  const committed = await readFile(CLIENT_SCHEMA_FILE, 'utf8');
+  assert.ok(
+    committed === generated,
+    `clients/typescript/src/schema.ts is stale: run \`npm run client:generate\` and commit it. First difference at ${firstDifference(committed, generated)}`,
+  );
+});
