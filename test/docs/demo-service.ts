@@ -32,11 +32,20 @@ export interface DemoService {
 const START_LIMIT_MS = 60_000;
 const EXPORT_LINE = /^\s*export (BASE|TOKEN|ADMIN_TOKEN)=(\S+)$/gm;
 
+const EXPORT_NAMES = ['BASE', 'TOKEN', 'ADMIN_TOKEN'] as const;
+/** The start screen prints its lines at once: past this, a missing line is missing. */
+const REST_OF_SCREEN_MS = 2_000;
+
+/** The `export` lines a start screen has printed so far. */
+export function exportLines(screen: string): Partial<DemoExports> {
+  const found: Partial<Record<(typeof EXPORT_NAMES)[number], string>> = {};
+  for (const match of screen.matchAll(EXPORT_LINE)) found[match[1] as (typeof EXPORT_NAMES)[number]] = match[2]!;
+  return found;
+}
+
 /** The three `export` lines of a start screen, once all three have been printed. */
 export function parseExports(screen: string): DemoExports | undefined {
-  const found: Record<string, string> = {};
-  for (const match of screen.matchAll(EXPORT_LINE)) found[match[1]!] = match[2]!;
-  const { BASE, TOKEN, ADMIN_TOKEN } = found;
+  const { BASE, TOKEN, ADMIN_TOKEN } = exportLines(screen);
   return BASE && TOKEN && ADMIN_TOKEN ? { BASE, TOKEN, ADMIN_TOKEN } : undefined;
 }
 
@@ -74,11 +83,19 @@ export async function startDemo(databaseUrl?: string): Promise<DemoService> {
   try {
     const exports = await new Promise<DemoExports>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no export lines within ${START_LIMIT_MS / 1000} s`)), START_LIMIT_MS);
+      let incomplete: NodeJS.Timeout | undefined;
       const check = () => {
         const found = parseExports(output);
         if (found) {
           clearTimeout(timer);
+          clearTimeout(incomplete);
           resolve(found);
+        } else if (!incomplete && Object.keys(exportLines(output)).length > 0) {
+          incomplete = setTimeout(() => {
+            clearTimeout(timer);
+            const missing = EXPORT_NAMES.filter((name) => !(name in exportLines(output)));
+            reject(new Error(`the start screen prints no \`  export NAME=...\` line for ${missing.join(', ')}`));
+          }, REST_OF_SCREEN_MS);
         }
       };
       child.stdout!.on('data', check);
