@@ -50,7 +50,13 @@ describe('docs: links', () => {
         for (const [, target] of line.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
           if (/^[a-z]+:/i.test(target!)) continue; // reported above when http(s); mailto and the like are not used
           const [path, anchor] = target!.split('#') as [string, string | undefined];
-          const resolved = path ? normalize(join(dirname(file), decodeURIComponent(path))) : file;
+          // A link starting with / is relative to the repository's root, as GitHub reads it.
+          const from = path.startsWith('/') ? '.' : dirname(file);
+          const resolved = path ? normalize(join(from, decodeURIComponent(path))) : file;
+          if (resolved.startsWith('..')) {
+            problems.push(`${where}: ${target} leaves the repository`);
+            continue;
+          }
           if (!existsSync(join(ROOT, resolved))) {
             problems.push(`${where}: ${target} does not exist`);
             continue;
