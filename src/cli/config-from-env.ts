@@ -4,10 +4,11 @@ import { ConfigError, loadConfig, type Config } from '../config/config.js';
 import { developmentSecrets } from './dev-secrets.js';
 
 /**
- * What a command does with the database: `serve`, `migrate` and `seed demo` may create it;
- * every other command works on data that must already be there.
+ * What a command does with the data: `serve`, `migrate` and `seed demo` may create the
+ * database; the operator commands work on a database that must already be there; `token` reads
+ * no database but signs with the secrets of a service that exists, so it never makes new ones.
  */
-export type DatabaseUse = 'may-create' | 'existing';
+export type DatabaseUse = 'may-create' | 'existing' | 'secrets-only';
 
 export interface CliConfig {
   readonly config: Config;
@@ -19,7 +20,8 @@ export interface CliConfig {
 export function cliConfig(use: DatabaseUse): CliConfig {
   const config = loadConfig(process.env);
   const { sqliteFile } = config.data;
-  if (use === 'existing' && sqliteFile !== undefined && !existsSync(sqliteFile)) {
+  const databaseExists = sqliteFile !== undefined && existsSync(sqliteFile);
+  if (use === 'existing' && sqliteFile !== undefined && !databaseExists) {
     throw new ConfigError([
       `no database at ${sqliteFile}, and this command works on existing data. ` +
         `Set WRS_DATA_DIR to the folder holding ${basename(sqliteFile)} (or WRS_DATABASE_URL to the database), ` +
@@ -27,6 +29,14 @@ export function cliConfig(use: DatabaseUse): CliConfig {
     ]);
   }
   if (config.env === 'production' || config.generatedSecrets.length === 0) return { config, secretsFile: undefined };
+  if (use === 'secrets-only' && !databaseExists && !existsSync(config.data.secretsFile)) {
+    const database = sqliteFile === undefined ? '' : `, and no database at ${sqliteFile}`;
+    throw new ConfigError([
+      `no development secrets at ${config.data.secretsFile}${database}: what new secrets sign, no service accepts. ` +
+        `Set WRS_DATA_DIR to the folder of the service's database and secrets (or WRS_DATABASE_URL to its database), ` +
+        `or ${config.generatedSecrets.join(', ')} as the service has them`,
+    ]);
+  }
   const secrets = developmentSecrets(config.data, config.generatedSecrets);
   return { config: loadConfig({ ...process.env, ...secrets }), secretsFile: config.data.secretsFile };
 }

@@ -125,6 +125,14 @@ describe('the data folder of the wrs command', () => {
     assert.equal(listed.status, 0, listed.stderr);
   });
 
+  it('wrs token needs no database when the secrets are in the environment, and writes nothing', async () => {
+    const data = join(scratch, 'token-only');
+    const run = await runCli(['token', '--company', 'acme'], development({ ...SECRETS, WRS_DATA_DIR: data }), '', elsewhere);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout.trim(), /^eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
+    assert.equal(existsSync(data), false);
+  });
+
   it('never writes a secrets file in production', async () => {
     const data = join(scratch, 'production');
     const production = (extra: NodeJS.ProcessEnv = {}) =>

@@ -17,7 +17,7 @@ export const tokenCommand: CliCommand = {
     const company = requireCompany(values.company);
     const expiresIn = Number(values['expires-in'] ?? 86_400);
     if (!Number.isInteger(expiresIn) || expiresIn < 1) throw new UsageError('--expires-in takes a whole number of seconds');
-    const { config } = cliConfig('existing');
+    const { config } = cliConfig('secrets-only');
     if (config.jwt.publicKeyPem || config.jwt.jwksUrl) {
       throw new UsageError('user tokens come from your identity provider when WRS_JWT_PUBLIC_KEY or WRS_JWT_JWKS_URL is set');
     }
