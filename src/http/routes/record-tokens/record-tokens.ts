@@ -37,7 +37,7 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     '/records/:record/tokens',
     {
       ...optionalObjectBody,
-      config: { idempotency: MINT_SCOPE },
+      config: { ...optionalObjectBody.config, idempotency: MINT_SCOPE },
       schema: {
         ...mintSchema,
         operationId: 'createRecordToken',
@@ -55,7 +55,7 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     '/records/:record/actions',
     {
       ...optionalObjectBody,
-      config: { idempotency: MINT_SCOPE },
+      config: { ...optionalObjectBody.config, idempotency: MINT_SCOPE },
       // Set before the handler, so that a replayed answer (Idempotency-Key) carries them too.
       onRequest: async (request: FastifyRequest<{ Params: { record: string } }>, reply) => {
         reply
