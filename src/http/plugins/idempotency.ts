@@ -12,7 +12,7 @@ import { isKept, type KeptAnswer } from '../../domain/idempotency/kept-answer.js
 import { createRequestFingerprint, fingerprintOf } from '../../domain/idempotency/request-fingerprint.js';
 import { idempotencyKeyInUse, idempotencyKeyReused, invalidHeader } from '../../errors/app-error.js';
 import { readJsonItems } from '../../lib/json-items.js';
-import { errorResponses } from '../schemas/errors.js';
+import { ErrorResponse } from '../schemas/errors.js';
 import { identityOf } from './authenticate.js';
 
 declare module 'fastify' {
@@ -212,15 +212,24 @@ const KeyHeader = Type.String({
     `idempotency_key_in_use with Retry-After. ${IDEMPOTENCY_KEY_RULE}.`,
 });
 
+const KEY_ANSWERS: Record<string, string> = {
+  409: 'idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After)',
+  422: 'idempotency_key_reused: this Idempotency-Key was used with another request',
+};
+
 /** Adds the header and the 409/422 answers to the route's schema (validation and OpenAPI). */
 function documentIdempotency(route: RouteOptions): void {
   const schema = (route.schema ?? {}) as Record<string, unknown>;
   const headers = (schema.headers ?? Type.Object({})) as { properties?: Record<string, unknown>; required?: string[] };
   const response = (schema.response ?? {}) as Record<string, unknown>;
-  const missing = [409, 422].filter((status) => !(status in response) && !(String(status) in response));
+  const added = Object.fromEntries(
+    Object.entries(KEY_ANSWERS)
+      .filter(([status]) => !(status in response))
+      .map(([status, description]) => [status, { ...ErrorResponse, description }]),
+  );
   route.schema = {
     ...schema,
     headers: { ...headers, type: 'object', properties: { ...headers.properties, 'idempotency-key': KeyHeader } },
-    response: { ...response, ...errorResponses(...missing) },
+    response: { ...response, ...added },
   };
 }
