@@ -25,7 +25,7 @@ export interface HeldKey {
   /** Keeps the answer for 24 hours under the request's fingerprint. */
   keep(answer: KeptAnswer, requestHash: string): Promise<void>;
   release(): Promise<void>;
-  /** Stops renewing the lease without freeing the key (the request was abandoned): the lease runs out. */
+  /** Stops renewing the lease (the request lost its client): unless it still keeps or releases, the lease runs out. */
   abandon(): void;
 }
 
@@ -70,9 +70,9 @@ export function createIdempotencyService({
     }, leaseRenewalMs);
     renewal.unref();
     const settle = () => {
+      clearInterval(renewal);
       if (settled) return false;
       settled = true;
-      clearInterval(renewal);
       return true;
     };
     return {
@@ -83,7 +83,7 @@ export function createIdempotencyService({
         if (settle()) await repository.release(target, token);
       },
       abandon() {
-        settle();
+        clearInterval(renewal);
       },
     };
   }

@@ -108,10 +108,10 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
     return payload;
   });
 
-  // A request that ended without an answer (client gone): stop renewing; the lease frees the key.
+  // A request whose response ended before its answer was kept (client gone): stop renewing, so
+  // the lease frees the key unless the answer is still kept when the handler ends.
   app.addHook('onResponse', async (request) => {
     running.get(request)?.held.abandon();
-    running.delete(request);
   });
 
   const stopCleanup = service.startCleanup((error) => app.log.error({ err: error }, 'idempotency: cleanup of expired keys failed'));
