@@ -2886,7 +2886,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description understood but cannot be processed (idempotency_key_reused: the Idempotency-Key was used with another request) */
+            /** @description understood but cannot be processed */
             422: {
                 headers: {
                     [name: string]: unknown;
