@@ -16,6 +16,7 @@ import { stepRecordFinder } from './domain/steps/record-finder.js';
 import { createStepService, type StepService } from './domain/steps/step-service.js';
 import type { PdfRenderer } from './domain/templates/pdf-renderer.port.js';
 import { createTemplateService, type TemplateService } from './domain/templates/template-service.js';
+import { createIdempotencyService, type IdempotencyService, type IdempotencyServiceDeps } from './domain/idempotency/idempotency-service.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createLocalCheckProvider } from './providers/checks/local-check-provider.js';
@@ -37,6 +38,7 @@ import { createBlobsRepository } from './storage/repositories/blobs-repository.j
 import { createFilesRepository } from './storage/repositories/files-repository.js';
 import { createTemplatesRepository } from './storage/repositories/templates-repository.js';
 import { createUnitOfWork } from './storage/unit-of-work.js';
+import { createIdempotencyRepository } from './storage/repositories/idempotency-repository.js';
 
 /**
  * The composition root: every repository, service and provider is built here from the config
@@ -60,6 +62,7 @@ export interface AppContext {
   readonly steps: StepService;
   readonly checks: ChecksService;
   readonly checkProviders: CheckProviderSettings;
+  readonly idempotency: IdempotencyService;
   close(): Promise<void>;
 }
 
@@ -75,6 +78,8 @@ export interface AppContextOptions {
   lobRetry?: Partial<LobRetryPolicy>;
   /** Wraps the records repository (tests interleave concurrent writes with its calls). */
   wrapRecordsRepository?: (repository: RecordsRepository) => RecordsRepository;
+  /** Idempotency-Key timings (lease, renewal, cleanup interval); tests shorten them. */
+  idempotency?: Pick<IdempotencyServiceDeps, 'leaseMs' | 'leaseRenewalMs' | 'cleanupIntervalMs'>;
 }
 
 /** Applies pending migrations to the configured database and closes it; answers the names applied. */
@@ -174,6 +179,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     cursors: createCursorCodec(config.encryptionKey),
     clock,
   });
+  const idempotency = createIdempotencyService({ repository: createIdempotencyRepository(database.db), clock, ...options.idempotency });
 
   return {
     config,
@@ -193,6 +199,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     steps: stepService,
     checks,
     checkProviders,
+    idempotency,
     async close() {
       await pdfRenderer.close();
       await database.close();

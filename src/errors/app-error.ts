@@ -8,12 +8,15 @@ export const ERROR_STATUS = {
   invalid_path: 400,
   validation_failed: 400,
   template_not_found: 400,
+  invalid_header: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  idempotency_key_in_use: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  idempotency_key_reused: 422,
   rate_limited: 429,
   internal: 500,
   provider_error: 502,
@@ -83,6 +86,16 @@ export const unauthorized = (message: string): AppError =>
 export const forbidden = (message: string): AppError => new AppError(403, 'forbidden', message);
 
 export const invalidPath = (message: string): AppError => new AppError(400, 'invalid_path', message);
+
+/** `400`: a request header breaks its rule; the message names the header and the rule. */
+export const invalidHeader = (message: string): AppError => new AppError(400, 'invalid_header', message);
+
+/** `409`: the first request with this Idempotency-Key is still running; retry after a moment. */
+export const idempotencyKeyInUse = (message: string, retryAfterSeconds: number): AppError =>
+  new AppError(409, 'idempotency_key_in_use', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+
+/** `422`: this Idempotency-Key was used with another request (another body or path). */
+export const idempotencyKeyReused = (message: string): AppError => new AppError(422, 'idempotency_key_reused', message);
 
 export const templateNotFound = (message: string): AppError => new AppError(400, 'template_not_found', message);
 

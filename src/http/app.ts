@@ -14,6 +14,7 @@ import { registerCompression } from './plugins/compression.js';
 import { registerCors } from './plugins/cors.js';
 import { registerDocsPage } from './plugins/docs-page.js';
 import { registerDraining } from './plugins/draining.js';
+import { registerIdempotency } from './plugins/idempotency.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerRateLimiting } from './plugins/rate-limit.js';
 import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers.js';
@@ -74,6 +75,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerDraining(app);
   registerCors(app, ctx.config.browser.corsOrigins);
   const rateLimiting = registerRateLimiting(app, ctx.config.rateLimit, ctx.clock);
+  // Before compression and OpenAPI: it keeps answers as sent, and documents the routes it serves.
+  registerIdempotency(app, ctx.idempotency);
   await registerCompression(app);
   await registerOpenApi(app, ctx.config.publicUrl);
   await registerDocsPage(app);

@@ -1,5 +1,6 @@
 import type { ChecksTables } from './tables/checks.js';
 import type { EventsTables } from './tables/events.js';
+import type { IdempotencyTables } from './tables/idempotency-keys.js';
 import type { PdfTables } from './tables/pdf.js';
 import type { RecordTokensTables } from './tables/record-tokens.js';
 import type { RecordsTables } from './tables/records.js';
@@ -9,4 +10,4 @@ import type { RecordsTables } from './tables/records.js';
  * Every table's primary key starts with company_id, so the schema can be sharded on it.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface DB extends EventsTables, ChecksTables, PdfTables, RecordsTables, RecordTokensTables {}
+export interface DB extends EventsTables, ChecksTables, PdfTables, RecordsTables, RecordTokensTables, IdempotencyTables {}

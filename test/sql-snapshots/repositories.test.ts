@@ -10,6 +10,7 @@ import { createBlobsRepository } from '../../src/storage/repositories/blobs-repo
 import { createCheckProviderCredentialsRepository } from '../../src/storage/repositories/check-provider-credentials-repository.js';
 import { createChecksRepository } from '../../src/storage/repositories/checks-repository.js';
 import { createEventsRepository } from '../../src/storage/repositories/events-repository.js';
+import { createIdempotencyRepository } from '../../src/storage/repositories/idempotency-repository.js';
 import { createFilesRepository } from '../../src/storage/repositories/files-repository.js';
 import { createRecordTokensRepository } from '../../src/storage/repositories/record-tokens-repository.js';
 import { createRecordTypesRepository } from '../../src/storage/repositories/record-types-repository.js';
@@ -170,6 +171,21 @@ const scripts: Record<string, Script> = {
     await step('insert', () => files.insert(C, file));
     await step('findForRecord', () => files.findForRecord(C, 'r1', 'f1'));
     await step('listForRecord', () => files.listForRecord(C, 'r1'));
+  },
+
+  idempotency: async (step, { db }) => {
+    const keys = createIdempotencyRepository(db);
+    const target = { companyId: C, scope: 'records.create', key: 'k1' };
+    const claim = { token: 't1', requestHash: 'h1', expiresAt: T0 };
+    const answer = { status: 201, headers: { 'content-type': 'application/json' }, body: '{}' };
+    await step('claim: new', () => keys.claim(target, claim));
+    await step('claim: taken', () => keys.claim(target, { ...claim, token: 't2' }));
+    await step('find', () => keys.find(target));
+    await step('renew', () => keys.renew(target, 't1', T1));
+    await step('takeOver', () => keys.takeOver(target, { ...claim, token: 't2' }, T1));
+    await step('complete', () => keys.complete(target, 't2', 'h1', answer, T1));
+    await step('release', () => keys.release(target, 't2'));
+    await step('deleteExpired', () => keys.deleteExpired(T1));
   },
 
   blobs: async (step, { db }) => {

@@ -1113,7 +1113,10 @@ export interface operations {
     createRecord: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description custom record type ID */
                 typeId: string;
@@ -1282,6 +1285,50 @@ export interface operations {
             };
             /** @description not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1801,7 +1848,10 @@ export interface operations {
     createRecordToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description record ID */
                 record: string;
@@ -1965,6 +2015,50 @@ export interface operations {
             };
             /** @description not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1990,7 +2084,10 @@ export interface operations {
     createRecordTokenLegacy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description record ID */
                 record: string;
@@ -2154,6 +2251,50 @@ export interface operations {
             };
             /** @description not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2542,7 +2683,10 @@ export interface operations {
     runRecordStep: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                "idempotency-key"?: string;
+            };
             path: {
                 record: string;
             };
@@ -2678,6 +2822,28 @@ export interface operations {
             };
             /** @description not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3383,7 +3549,10 @@ export interface operations {
     adminIngestEvents: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description company ID: a company ID is 1 to 200 visible characters (no control or format characters, NUL or unpaired surrogates), with no leading or trailing blank, and is not '.' or '..' nor has a '.' or '..' segment */
                 company: string;
@@ -3572,8 +3741,52 @@ export interface operations {
                     };
                 };
             };
+            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description unsupported media type, content encoding or charset */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5371,7 +5584,10 @@ export interface operations {
     adminImportRecords: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description company ID: a company ID is 1 to 200 visible characters (no control or format characters, NUL or unpaired surrogates), with no leading or trailing blank, and is not '.' or '..' nor has a '.' or '..' segment */
                 company: string;
@@ -5619,6 +5835,28 @@ export interface operations {
                     };
                 };
             };
+            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description payload too large */
             413: {
                 headers: {
@@ -5643,6 +5881,28 @@ export interface operations {
             };
             /** @description unsupported media type, content encoding or charset */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

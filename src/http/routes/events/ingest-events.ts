@@ -26,6 +26,7 @@ export const adminEventIngestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
   app.post(
     '/companies/:company/events',
     {
+      config: { idempotency: 'admin.events.ingest' },
       // The body schema documents the route; the service validates each event as it streams in.
       validatorCompiler: () => (data: unknown) => ({ value: data }),
       schema: {

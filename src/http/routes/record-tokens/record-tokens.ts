@@ -15,6 +15,9 @@ import { exampleRecordToken, exampleRecordTokenSummary, withExample } from '../.
  * Record tokens: minted, listed and revoked by company users only (these routes do not allow
  * record tokens, so the authentication layer answers a record token with 403).
  */
+/** /tokens and /actions are one operation: an Idempotency-Key used on one is the same key on the other. */
+const MINT_SCOPE = 'record-tokens.mint';
+
 export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const tokens = ctx.recordTokens;
   const tokenUrl = (request: FastifyRequest, minted: { record_id: string; key: string }) =>
@@ -34,6 +37,7 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     '/records/:record/tokens',
     {
       ...optionalObjectBody,
+      config: { ...optionalObjectBody.config, idempotency: MINT_SCOPE },
       schema: {
         ...mintSchema,
         operationId: 'createRecordToken',
@@ -51,6 +55,13 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     '/records/:record/actions',
     {
       ...optionalObjectBody,
+      config: { ...optionalObjectBody.config, idempotency: MINT_SCOPE },
+      // Set before the handler, so that a replayed answer (Idempotency-Key) carries them too.
+      onRequest: async (request: FastifyRequest<{ Params: { record: string } }>, reply) => {
+        reply
+          .header('deprecation', 'true')
+          .header('link', `</v1/records/${encodeURIComponent(request.params.record)}/tokens>; rel="successor-version"`);
+      },
       schema: {
         ...mintSchema,
         operationId: 'createRecordTokenLegacy',
@@ -61,12 +72,7 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     },
     async (request, reply) => {
       const minted = await tokens.mint(identityOf(request), request.params.record, request.body);
-      return reply
-        .code(201)
-        .header('location', tokenUrl(request, minted))
-        .header('deprecation', 'true')
-        .header('link', `</v1/records/${encodeURIComponent(request.params.record)}/tokens>; rel="successor-version"`)
-        .send(minted);
+      return reply.code(201).header('location', tokenUrl(request, minted)).send(minted);
     },
   );
 

@@ -27,6 +27,7 @@ export const adminRecordImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
   app.post(
     '/companies/:company/records',
     {
+      config: { idempotency: 'admin.records.import' },
       bodyLimit: IMPORT_BODY_LIMIT_BYTES,
       // The domain checks every record and reports all problems at once.
       validatorCompiler: () => (data: unknown) => ({ value: data }),

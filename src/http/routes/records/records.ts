@@ -55,6 +55,7 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
   app.post(
     '/records/:typeId',
     {
+      config: { idempotency: 'records.create' },
       validatorCompiler: objectBodyValidator,
       schema: {
         operationId: 'createRecord',

@@ -11,6 +11,7 @@ export const stepRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   app.put(
     '/records/:record/steps',
     {
+      config: { idempotency: 'steps.run' },
       schema: {
         operationId: 'runRecordStep',
         summary: 'Run a workflow step against a record',
