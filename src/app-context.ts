@@ -37,6 +37,9 @@ import { createBlobsRepository } from './storage/repositories/blobs-repository.j
 import { createFilesRepository } from './storage/repositories/files-repository.js';
 import { createTemplatesRepository } from './storage/repositories/templates-repository.js';
 import { createUnitOfWork } from './storage/unit-of-work.js';
+import type { DataVersions } from './domain/data-versions.port.js';
+import type { UnitOfWork } from './domain/unit-of-work.js';
+import { createDataVersionsRepository } from './storage/repositories/data-versions-repository.js';
 
 /**
  * The composition root: every repository, service and provider is built here from the config
@@ -60,6 +63,8 @@ export interface AppContext {
   readonly steps: StepService;
   readonly checks: ChecksService;
   readonly checkProviders: CheckProviderSettings;
+  /** Each company's data version: lists name the state they were read from with it. */
+  readonly dataVersions: DataVersions;
   close(): Promise<void>;
 }
 
@@ -75,6 +80,8 @@ export interface AppContextOptions {
   lobRetry?: Partial<LobRetryPolicy>;
   /** Wraps the records repository (tests interleave concurrent writes with its calls). */
   wrapRecordsRepository?: (repository: RecordsRepository) => RecordsRepository;
+  /** Wraps the unit of work (tests run a step before a transaction begins). */
+  wrapUnitOfWork?: (unitOfWork: UnitOfWork) => UnitOfWork;
 }
 
 /** Applies pending migrations to the configured database and closes it; answers the names applied. */
@@ -98,17 +105,22 @@ export async function createAppContext(config: Config, options: AppContextOption
   }
   const jwtVerifier = createJwtVerifier(config.jwt, clock);
   const tokenSigner = createTokenSigner(config.jwt, clock);
-  const unitOfWork = createUnitOfWork(database.db);
+  const storageUnitOfWork = createUnitOfWork(database.db);
+  const unitOfWork = options.wrapUnitOfWork?.(storageUnitOfWork) ?? storageUnitOfWork;
+  const dataVersions = createDataVersionsRepository(database.db);
   const events = createEventsService({
     repository: createEventsRepository(database),
     unitOfWork,
+    dataVersions,
     clock,
   });
-  const recordTypes = createRecordTypesService({ repository: createRecordTypesRepository(database.db), clock });
+  const recordTypes = createRecordTypesService({ repository: createRecordTypesRepository(database.db), unitOfWork, dataVersions, clock });
   const recordsRepository = createRecordsRepository(database);
   const records = createRecordsService({
     repository: options.wrapRecordsRepository?.(recordsRepository) ?? recordsRepository,
     recordTypes,
+    unitOfWork,
+    dataVersions,
     clock,
   });
   const recordTokens = createRecordTokensService({
@@ -193,6 +205,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     steps: stepService,
     checks,
     checkProviders,
+    dataVersions,
     async close() {
       await pdfRenderer.close();
       await database.close();

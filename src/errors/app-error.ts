@@ -8,10 +8,12 @@ export const ERROR_STATUS = {
   invalid_path: 400,
   validation_failed: 400,
   template_not_found: 400,
+  invalid_header: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -83,6 +85,12 @@ export const unauthorized = (message: string): AppError =>
 export const forbidden = (message: string): AppError => new AppError(403, 'forbidden', message);
 
 export const invalidPath = (message: string): AppError => new AppError(400, 'invalid_path', message);
+
+/** `400`: a request header the route reads is malformed (e.g. If-Match, If-None-Match). */
+export const invalidHeader = (message: string): AppError => new AppError(400, 'invalid_header', message);
+
+/** `412`: a condition of the request (If-Match) does not hold; nothing was changed. */
+export const preconditionFailed = (message: string): AppError => new AppError(412, 'precondition_failed', message);
 
 export const templateNotFound = (message: string): AppError => new AppError(400, 'template_not_found', message);
 
