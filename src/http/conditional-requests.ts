@@ -29,17 +29,27 @@ export function weakEtagOf(parts: readonly unknown[]): string {
 }
 
 /**
- * Sets `etag` on the reply and, when the request's If-None-Match names it (weak comparison,
- * RFC 9110 §13.1.2) or is `*`, turns the reply into a 304: the caller sends it without a body.
- * A malformed If-None-Match is a 400.
+ * Sets `etag` on the reply and tells whether the request's If-None-Match names it (weak
+ * comparison, RFC 9110 §13.1.2) or is `*`: then the answer is sendNotModified. A malformed
+ * If-None-Match is a 400.
  */
-export function notModified(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
+export function heldByClient(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
   const condition = tagCondition('If-None-Match', request.headers['if-none-match']);
   reply.header('etag', etag);
   if (condition === undefined) return false;
   const { opaque } = parseEntityTag(etag);
-  if (condition !== '*' && !condition.some((tag) => tag.opaque === opaque)) return false;
-  reply.code(304);
+  return condition === '*' || condition.some((tag) => tag.opaque === opaque);
+}
+
+/** The 304: no body at all (not even the `null` a response schema would serialise). */
+export function sendNotModified(reply: FastifyReply): FastifyReply {
+  return reply.code(304).send();
+}
+
+/** heldByClient, and the 304 sent when it is: true when the request is answered. */
+export function answeredNotModified(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
+  if (!heldByClient(request, reply, etag)) return false;
+  sendNotModified(reply);
   return true;
 }
 

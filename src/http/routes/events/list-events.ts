@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../app-context.js';
 import type { RawEventQuery } from '../../../domain/events/event-query-parameters.js';
 import { parseEventQuery } from '../../../domain/events/event-query.js';
-import { notModified, weakEtagOf } from '../../conditional-requests.js';
+import { answeredNotModified, weakEtagOf } from '../../conditional-requests.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { IfNoneMatchHeaders, notModifiedResponse, withEtag } from '../../schemas/conditional.js';
 import { errorResponses } from '../../schemas/errors.js';
@@ -44,7 +44,7 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       const query = parseEventQuery(request.query as RawEventQuery);
       // Read before the list: an ingest committed meanwhile can only make the tag older than the answer.
       const version = await ctx.dataVersions.current(companyId);
-      if (notModified(request, reply, weakEtagOf(['events', companyId, identity.kind, version, query]))) return reply.send(null as never);
+      if (answeredNotModified(request, reply, weakEtagOf(['events', companyId, identity.kind, version, query]))) return reply;
       const page = async () => eventsListBody(await ctx.events.list(companyId, query));
       const body = query.limit > LARGE_PAGE_EVENTS ? await largePages.build(companyId, request, reply, page) : await page();
       // The client went away while waiting for a place: there is no one to answer.

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
 import { attachmentDisposition } from '../../content-disposition.js';
-import { notModified, strongEtag } from '../../conditional-requests.js';
+import { heldByClient, sendNotModified, strongEtag } from '../../conditional-requests.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { etagHeaders, IfNoneMatchHeaders, notModifiedResponse } from '../../schemas/conditional.js';
 import { errorResponses } from '../../schemas/errors.js';
@@ -41,10 +41,10 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       const { companyId } = identityOf(request);
       // The content's hash is a strong ETag: a held copy with it is answered 304, the bytes unread.
       const { file, bytes } = await ctx.files.download(companyId, request.params.record, request.params.fileId, (stored) =>
-        notModified(request, reply, strongEtag(stored.sha256)),
+        heldByClient(request, reply, strongEtag(stored.sha256)),
       );
       reply.header('cache-control', 'private, no-cache');
-      if (bytes === null) return reply.send();
+      if (bytes === null) return sendNotModified(reply);
       return reply
         .header('content-type', file.content_type)
         .header('content-disposition', attachmentDisposition(file.filename))

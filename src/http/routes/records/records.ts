@@ -3,7 +3,7 @@ import type { AppContext } from '../../../app-context.js';
 import { parseRecordListQuery, type RecordListQuery } from '../../../domain/records/list-query.js';
 import type { PageLink } from '../../../domain/records/records-service.js';
 import { recordTag } from '../../../domain/records/record-tag.js';
-import { ifMatchOf, notModified, strongEtag, weakEtagOf } from '../../conditional-requests.js';
+import { answeredNotModified, ifMatchOf, strongEtag, weakEtagOf } from '../../conditional-requests.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { publicBaseUrl, resourceUrl } from '../../public-base-url.js';
 import { createdWithLocation } from '../../schemas/created.js';
@@ -51,7 +51,7 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       const base = `${publicBaseUrl(request, ctx.config)}/v1/records`;
       // Read before the list: a write committed meanwhile can only make the tag older than the answer.
       const version = await ctx.dataVersions.current(identity.companyId);
-      if (notModified(request, reply, weakEtagOf(['records', identity.companyId, identity.kind, version, base, query]))) return reply.send(null);
+      if (answeredNotModified(request, reply, weakEtagOf(['records', identity.companyId, identity.kind, version, base, query]))) return reply;
       const page = await records.list(identity.companyId, query);
       return {
         count: page.results.length,
@@ -111,7 +111,7 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     },
     async (request, reply) => {
       const record = await records.get(identityOf(request).companyId, request.params.record);
-      if (notModified(request, reply, strongEtag(recordTag(record)))) return reply.send(null);
+      if (answeredNotModified(request, reply, strongEtag(recordTag(record)))) return reply;
       return record;
     },
   );
