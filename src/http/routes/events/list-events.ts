@@ -27,7 +27,7 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
           'case-sensitive substring, __gt/__gte/__lt/__lte compare strings by code point and flow_session numerically. ' +
           'Default order: created_at ascending, ties by id. Unknown or repeated parameters are a 400. A page over 1,000 ' +
           'events waits for one of a few places shared fairly between companies; none free in time is a 503 with Retry-After. ' +
-          'The ETag changes whenever an ingest of the company could change the answer; If-None-Match with it answers 304.',
+          'The ETag changes whenever a write of the company could change the answer; If-None-Match with it answers 304.',
         tags: ['events'],
         querystring: ListEventsQuery,
         headers: IfNoneMatchHeaders,
