@@ -54,7 +54,7 @@ export interface paths {
         };
         /**
          * List events
-         * @description Events of the company in the bearer token. Filters are ANDed: the bare name matches exactly, __contains is a case-sensitive substring, __gt/__gte/__lt/__lte compare strings by code point and flow_session numerically. Default order: created_at ascending, ties by id. Unknown or repeated parameters are a 400. A page over 1,000 events waits for one of a few places shared fairly between companies; none free in time is a 503 with Retry-After. The ETag changes whenever an ingest of the company could change the answer; If-None-Match with it answers 304.
+         * @description Events of the company in the bearer token. Filters are ANDed: the bare name matches exactly, __contains is a case-sensitive substring, __gt/__gte/__lt/__lte compare strings by code point and flow_session numerically. Default order: created_at ascending, ties by id. Unknown or repeated parameters are a 400. A page over 1,000 events waits for one of a few places shared fairly between companies; none free in time is a 503 with Retry-After. The ETag changes whenever a write of the company could change the answer; If-None-Match with it answers 304.
          */
         get: operations["listEvents"];
         put?: never;
