@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { createRecord, defineType, expectStatus, VALID_LOAN } from '../records/fixtures.js';
+import { createRecord, defineType, expectStatus, importRecords, VALID_LOAN } from '../records/fixtures.js';
 
 const STRONG_TAG = /^"[A-Za-z0-9_-]{43}"$/;
 
@@ -39,6 +39,20 @@ describeEachDatabase('conditional requests on a record', (kind) => {
     assert.deepEqual(reread.json(), updated);
   });
 
+  it('changes the tag when a replacement of the record\'s type changes what the record answers (its views)', async () => {
+    const memo = { name: 'Memo', fields: [{ uid: 'f_text', field_name: 'Text', type: 'string', required: false }], statuses: [], views: [] };
+    await defineType(t, 'acme', 'memo', memo);
+    const record = await createRecord(t, 'acme', 'memo', { f_text: 'hello' });
+    const etag = (await get(record.id)).headers.etag as string;
+    await defineType(t, 'acme', 'memo', { ...memo, name: 'Memo v2' });
+    assert.equal((await get(record.id, { 'if-none-match': etag })).statusCode, 304, 'a replacement that changes nothing the record answers');
+    await defineType(t, 'acme', 'memo', { ...memo, views: [{ id: 'all-memos', name: 'All', statuses: [] }] });
+    const inView = await get(record.id, { 'if-none-match': etag });
+    assert.equal(inView.statusCode, 200);
+    assert.deepEqual(inView.json().views, ['all-memos']);
+    expectStatus(await patch(record.id, { f_text: 'mine' }, { 'if-match': etag }), 412, 'precondition_failed');
+  });
+
   it('answers 304 with an empty body to If-None-Match naming the current tag (a list, weak or *), 200 otherwise', async () => {
     const record = await createRecord(t, 'acme', 'loan');
     const etag = (await get(record.id)).headers.etag as string;
@@ -48,6 +62,8 @@ describeEachDatabase('conditional requests on a record', (kind) => {
       assert.equal(response.body, '', header);
       assert.equal(response.headers.etag, etag, header);
     }
+    const head = await t.as('acme', { method: 'HEAD', url: `/v1/records/${record.id}`, headers: { 'if-none-match': etag } });
+    assert.equal(head.statusCode, 304, 'HEAD too');
     const stale = await get(record.id, { 'if-none-match': '"something-else", W/"other"' });
     assert.equal(stale.statusCode, 200);
     assert.deepEqual(stale.json(), record);
@@ -80,6 +96,15 @@ describeEachDatabase('conditional requests on a record', (kind) => {
     expectStatus(second, 200);
     const any = await patch(record.id, { f_amount: 3 }, { 'if-match': '*' });
     assert.equal(expectStatus(any, 200).fields.Amount, 3);
+  });
+
+  it('takes If-Match on a record of a kind without a type (imported) as on a typed one', async () => {
+    await importRecords(t, 'acme', [{ id: 'etag-ucc-1', record_type: 'uccfiling', status: 'filed', instance: { n: 1 } }]);
+    const etag = (await get('etag-ucc-1')).headers.etag as string;
+    const updated = await patch('etag-ucc-1', { status: 'lapsed' }, { 'if-match': etag });
+    assert.equal(expectStatus(updated, 200).status, 'lapsed');
+    expectStatus(await patch('etag-ucc-1', { status: 'filed' }, { 'if-match': etag }), 412, 'precondition_failed');
+    assert.equal((await get('etag-ucc-1')).headers.etag, updated.headers.etag);
   });
 
   it('refuses a PATCH whose If-Match does not match with 412 precondition_failed, and changes nothing', async () => {

@@ -3,8 +3,8 @@ import type { RecordResource } from './record.js';
 
 /**
  * The record's entity tag (the quoted part of its ETag): the base64url SHA-256 of the record's
- * JSON, so any change of what the record answers (a field, its status, its type's field names
- * or views) changes it, and equal records give equal tags on every replica.
+ * JSON, so any change of what the record answers (a field, its status, the views its type puts
+ * it in) changes it, and equal records give equal tags on every replica.
  */
 export function recordTag(record: RecordResource): string {
   return createHash('sha256').update(JSON.stringify(record)).digest('base64url');
