@@ -39,6 +39,9 @@ import { createFilesRepository } from './storage/repositories/files-repository.j
 import { createTemplatesRepository } from './storage/repositories/templates-repository.js';
 import { createUnitOfWork } from './storage/unit-of-work.js';
 import { createIdempotencyRepository } from './storage/repositories/idempotency-repository.js';
+import type { DataVersions } from './domain/data-versions.port.js';
+import type { UnitOfWork } from './domain/unit-of-work.js';
+import { createDataVersionsRepository } from './storage/repositories/data-versions-repository.js';
 
 /**
  * The composition root: every repository, service and provider is built here from the config
@@ -63,6 +66,8 @@ export interface AppContext {
   readonly checks: ChecksService;
   readonly checkProviders: CheckProviderSettings;
   readonly idempotency: IdempotencyService;
+  /** Each company's data version: lists name the state they were read from with it. */
+  readonly dataVersions: DataVersions;
   close(): Promise<void>;
 }
 
@@ -80,6 +85,8 @@ export interface AppContextOptions {
   wrapRecordsRepository?: (repository: RecordsRepository) => RecordsRepository;
   /** Idempotency-Key timings (lease, renewal, cleanup interval); tests shorten them. */
   idempotency?: Pick<IdempotencyServiceDeps, 'leaseMs' | 'leaseRenewalMs' | 'cleanupIntervalMs'>;
+  /** Wraps the unit of work (tests run a step before a transaction begins). */
+  wrapUnitOfWork?: (unitOfWork: UnitOfWork) => UnitOfWork;
 }
 
 /** Applies pending migrations to the configured database and closes it; answers the names applied. */
@@ -103,17 +110,22 @@ export async function createAppContext(config: Config, options: AppContextOption
   }
   const jwtVerifier = createJwtVerifier(config.jwt, clock);
   const tokenSigner = createTokenSigner(config.jwt, clock);
-  const unitOfWork = createUnitOfWork(database.db);
+  const storageUnitOfWork = createUnitOfWork(database.db);
+  const unitOfWork = options.wrapUnitOfWork?.(storageUnitOfWork) ?? storageUnitOfWork;
+  const dataVersions = createDataVersionsRepository(database.db);
   const events = createEventsService({
     repository: createEventsRepository(database),
     unitOfWork,
+    dataVersions,
     clock,
   });
-  const recordTypes = createRecordTypesService({ repository: createRecordTypesRepository(database.db), clock });
+  const recordTypes = createRecordTypesService({ repository: createRecordTypesRepository(database.db), unitOfWork, dataVersions, clock });
   const recordsRepository = createRecordsRepository(database);
   const records = createRecordsService({
     repository: options.wrapRecordsRepository?.(recordsRepository) ?? recordsRepository,
     recordTypes,
+    unitOfWork,
+    dataVersions,
     clock,
   });
   const recordTokens = createRecordTokensService({
@@ -200,6 +212,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     checks,
     checkProviders,
     idempotency,
+    dataVersions,
     async close() {
       await pdfRenderer.close();
       await database.close();

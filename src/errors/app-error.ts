@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   idempotency_key_in_use: 409,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
@@ -96,6 +97,8 @@ export const idempotencyKeyInUse = (message: string, retryAfterSeconds: number):
 
 /** `422`: this Idempotency-Key was used with another request (another body or path). */
 export const idempotencyKeyReused = (message: string): AppError => new AppError(422, 'idempotency_key_reused', message);
+/** `412`: a condition of the request (If-Match) does not hold; nothing was changed. */
+export const preconditionFailed = (message: string): AppError => new AppError(412, 'precondition_failed', message);
 
 export const templateNotFound = (message: string): AppError => new AppError(400, 'template_not_found', message);
 

@@ -1,4 +1,5 @@
 import type { ChecksTables } from './tables/checks.js';
+import type { DataVersionsTables } from './tables/data-versions.js';
 import type { EventsTables } from './tables/events.js';
 import type { IdempotencyTables } from './tables/idempotency-keys.js';
 import type { PdfTables } from './tables/pdf.js';
@@ -10,4 +11,11 @@ import type { RecordsTables } from './tables/records.js';
  * Every table's primary key starts with company_id, so the schema can be sharded on it.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface DB extends EventsTables, ChecksTables, PdfTables, RecordsTables, RecordTokensTables, IdempotencyTables {}
+export interface DB
+  extends EventsTables,
+    ChecksTables,
+    PdfTables,
+    RecordsTables,
+    RecordTokensTables,
+    DataVersionsTables,
+    IdempotencyTables {}

@@ -100,6 +100,7 @@ describe('HSTS and CORS when configured', () => {
     assert.match(String(preflight.headers['access-control-allow-methods']), /\bPATCH\b/);
     assert.match(String(preflight.headers['access-control-allow-headers']), /\bauthorization\b/);
     assert.match(String(preflight.headers['access-control-allow-headers']), /\bcontent-type\b/);
+    assert.match(String(preflight.headers['access-control-allow-headers']), /\bif-match\b.*\bif-none-match\b/);
     assert.equal(preflight.headers['access-control-allow-credentials'], undefined);
     assert.equal(preflight.headers.vary, 'Origin');
   });
@@ -109,6 +110,7 @@ describe('HSTS and CORS when configured', () => {
     assert.equal(allowed.statusCode, 200);
     assert.equal(allowed.headers['access-control-allow-origin'], 'https://app.example.com');
     assert.match(String(allowed.headers['access-control-expose-headers']), /\bx-request-id\b.*\bretry-after\b/);
+    assert.match(String(allowed.headers['access-control-expose-headers']), /\betag\b/, 'a browser client may read the ETag');
     const refused = await t.app.inject({ method: 'GET', url: '/v1/records', headers: { origin: 'https://app.example.com' } });
     assert.equal(refused.statusCode, 401);
     assert.equal(refused.headers['access-control-allow-origin'], 'https://app.example.com', 'a browser may read the 401');

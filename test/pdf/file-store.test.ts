@@ -33,7 +33,7 @@ describeEachDatabase('stored files and the database blob store', (kind) => {
     const stored = await service.store('acme', file(bytes));
     const { file: read, bytes: back } = await service.download('acme', 'rec-1', stored.id);
     assert.deepEqual(read, stored);
-    assert.deepEqual(new Uint8Array(back), bytes);
+    assert.deepEqual(new Uint8Array(back!), bytes);
   });
 
   it('stores nothing when the bytes cannot be written', async () => {

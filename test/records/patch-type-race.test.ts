@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, it } from 'node:test';
 import pg from 'pg';
 import type { RecordsRepository } from '../../src/domain/records/records-repository.port.js';
+import type { UnitOfWork } from '../../src/domain/unit-of-work.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { expectStatus } from './fixtures.js';
@@ -27,11 +28,12 @@ const OLD_TYPE_PATCH = { f_note: 'call back on Monday', status: 'in_review' };
  * PATCH /v1/records/{record} validates against the record type its own write transaction
  * reads. A replacement of the type committed after the request began but before its write is
  * seen (the old type's value is refused); one attempted while the write's transaction is open
- * waits for it to commit. The seam: a records repository wrapped to run a step at the write.
+ * waits for it to commit. The seams: a unit of work wrapped to run a step before the write's
+ * transaction, and a records repository wrapped to run one inside it.
  */
 describeEachDatabase('PATCH and a record type replaced meanwhile', (kind) => {
   let t: TestApp;
-  /** Runs just before the repository's update starts its transaction. */
+  /** Runs just before the next transaction (the PATCH's) begins. */
   let beforeWrite: (() => Promise<void>) | undefined;
   /** Runs inside the update's transaction, after the record and its type were read. */
   let duringWrite: (() => Promise<void>) | undefined;
@@ -39,17 +41,28 @@ describeEachDatabase('PATCH and a record type replaced meanwhile', (kind) => {
 
   const wrap = (repository: RecordsRepository): RecordsRepository => ({
     ...repository,
-    async update(companyId, id, change) {
+    async update(companyId, id, change, scope) {
+      return repository.update(
+        companyId,
+        id,
+        async (row, type) => {
+          await duringWrite?.();
+          return change(row, type);
+        },
+        scope,
+      );
+    },
+  });
+
+  const wrapUnitOfWork = (unitOfWork: UnitOfWork): UnitOfWork => ({
+    async run(work) {
       await beforeWrite?.();
-      return repository.update(companyId, id, async (row, type) => {
-        await duringWrite?.();
-        return change(row, type);
-      });
+      return unitOfWork.run(work);
     },
   });
 
   before(async () => {
-    t = await createTestApp(kind, { context: { wrapRecordsRepository: wrap } });
+    t = await createTestApp(kind, { context: { wrapRecordsRepository: wrap, wrapUnitOfWork } });
   });
   after(() => t.close());
 

@@ -1,4 +1,4 @@
--- insertMany
+-- unitOfWork.run + insertMany
 begin;
 insert into "records" ("id", "record_type", "type_id", "uid", "status", "parent_record", "child_records", "instance", "fields", "linked", "views", "created_at", "updated_at", "company_id") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14), ($15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28);
 insert into "record_stored_views" ("company_id", "view_id", "record_id") values ($1, $2, $3);
@@ -25,13 +25,13 @@ select "records"."id" from "records" where "records"."company_id" = $1 and "reco
 -- existingIds
 select "id" from "records" where "company_id" = $1 and "id" in ($2, $3);
 
--- update: untyped record
+-- unitOfWork.run + update: untyped record
 begin;
 select * from "records" where "company_id" = $1 and "id" = $2 for update;
 update "records" set "status" = $1, "fields" = $2, "updated_at" = $3 where "company_id" = $4 and "id" = $5;
 commit;
 
--- update: typed record
+-- unitOfWork.run + update: typed record
 begin;
 select * from "records" where "company_id" = $1 and "id" = $2 for update;
 select "id", "name", "definition", "version", "created_at", "updated_at", "deleted_at" from "record_types" where "company_id" = $1 and "id" = $2 for share;

@@ -1,4 +1,4 @@
--- insertMany
+-- unitOfWork.run + insertMany
 begin immediate;
 insert into "records" ("id", "record_type", "type_id", "uid", "status", "parent_record", "child_records", "instance", "fields", "linked", "views", "created_at", "updated_at", "company_id") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 insert into "record_stored_views" ("company_id", "view_id", "record_id") values (?, ?, ?);
@@ -25,13 +25,13 @@ select "records"."id" from "records" where "records"."company_id" = ? and "recor
 -- existingIds
 select "id" from "records" where "company_id" = ? and "id" in (?, ?);
 
--- update: untyped record
+-- unitOfWork.run + update: untyped record
 begin immediate;
 select * from "records" where "company_id" = ? and "id" = ?;
 update "records" set "status" = ?, "fields" = ?, "updated_at" = ? where "company_id" = ? and "id" = ?;
 commit;
 
--- update: typed record
+-- unitOfWork.run + update: typed record
 begin immediate;
 select * from "records" where "company_id" = ? and "id" = ?;
 select "id", "name", "definition", "version", "created_at", "updated_at", "deleted_at" from "record_types" where "company_id" = ? and "id" = ?;

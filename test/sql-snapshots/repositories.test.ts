@@ -4,11 +4,13 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import type { TransactionScope } from '../../src/domain/unit-of-work.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { createBlobsRepository } from '../../src/storage/repositories/blobs-repository.js';
 import { createCheckProviderCredentialsRepository } from '../../src/storage/repositories/check-provider-credentials-repository.js';
 import { createChecksRepository } from '../../src/storage/repositories/checks-repository.js';
+import { createDataVersionsRepository } from '../../src/storage/repositories/data-versions-repository.js';
 import { createEventsRepository } from '../../src/storage/repositories/events-repository.js';
 import { createIdempotencyRepository } from '../../src/storage/repositories/idempotency-repository.js';
 import { createFilesRepository } from '../../src/storage/repositories/files-repository.js';
@@ -66,14 +68,26 @@ const scripts: Record<string, Script> = {
 
   'record-types': async (step, { db }) => {
     const types = createRecordTypesRepository(db);
-    await step('put: new', () => types.put(C, 'invoice', { name: 'Invoice', definition: '{}', at: T0 }));
-    await step('put: replace', () => types.put(C, 'invoice', { name: 'Invoice', definition: '{}', at: T1 }));
+    const inTransaction = <T>(work: (scope: TransactionScope) => Promise<T>) => createUnitOfWork(db).run(work);
+    await step('unitOfWork.run + put: new', () => inTransaction((scope) => types.put(C, 'invoice', { name: 'Invoice', definition: '{}', at: T0 }, scope)));
+    await step('unitOfWork.run + put: replace', () =>
+      inTransaction((scope) => types.put(C, 'invoice', { name: 'Invoice', definition: '{}', at: T1 }, scope)),
+    );
     await step('find', () => types.find(C, 'invoice'));
     await step('versions: all', () => types.versions(C));
     await step('versions: named', () => types.versions(C, ['invoice', 'order']));
     await step('findMany', () => types.findMany(C, ['invoice', 'order']));
     await step('list', () => types.list(C));
-    await step('remove', () => types.remove(C, 'invoice', T1));
+    await step('unitOfWork.run + remove', () => inTransaction((scope) => types.remove(C, 'invoice', T1, scope)));
+  },
+
+  'data-versions': async (step, { db }) => {
+    const versions = createDataVersionsRepository(db);
+    const inTransaction = <T>(work: (scope: TransactionScope) => Promise<T>) => createUnitOfWork(db).run(work);
+    await step('current: none yet', () => versions.current(C));
+    await step('unitOfWork.run + bump: first', () => inTransaction((scope) => versions.bump(scope, C)));
+    await step('unitOfWork.run + bump: again', () => inTransaction((scope) => versions.bump(scope, C)));
+    await step('current', () => versions.current(C));
   },
 
   records: async (step, database) => {
@@ -83,8 +97,11 @@ const scripts: Record<string, Script> = {
       id: 'r1', record_type: 'invoice', type_id: null, uid: null, status: 'open', parent_record: null,
       child_records: '[]', instance: null, fields: '{}', linked: null, views: '["inbox"]', created_at: T0, updated_at: T0,
     };
-    await types.put(C, 'typed', { name: 'Typed', definition: '{}', at: T0 });
-    await step('insertMany', () => records.insertMany(C, [row, { ...row, id: 'r2', type_id: 'typed', views: '[]' }]));
+    const inTransaction = <T>(work: (scope: TransactionScope) => Promise<T>) => createUnitOfWork(database.db).run(work);
+    await inTransaction((scope) => types.put(C, 'typed', { name: 'Typed', definition: '{}', at: T0 }, scope));
+    await step('unitOfWork.run + insertMany', () =>
+      inTransaction((scope) => records.insertMany(C, [row, { ...row, id: 'r2', type_id: 'typed', views: '[]' }], scope)),
+    );
     await step('find', () => records.find(C, 'r1'));
     await step('findKey', () => records.findKey(C, 'r1'));
     await step('page: no filter', () => records.page(C, {}, { limit: 2 }));
@@ -106,11 +123,11 @@ const scripts: Record<string, Script> = {
     );
     await step('exists', () => records.exists(C, { recordType: 'invoice' }, { after: { createdAt: T0, id: 'r1' } }));
     await step('existingIds', () => records.existingIds(C, ['r1', 'r3']));
-    await step('update: untyped record', () =>
-      records.update(C, 'r1', () => ({ status: 'done', fields: '{}', updated_at: T1 })),
+    await step('unitOfWork.run + update: untyped record', () =>
+      inTransaction((scope) => records.update(C, 'r1', () => ({ status: 'done', fields: '{}', updated_at: T1 }), scope)),
     );
-    await step('update: typed record', () =>
-      records.update(C, 'r2', () => ({ status: 'done', fields: '{}', updated_at: T1 })),
+    await step('unitOfWork.run + update: typed record', () =>
+      inTransaction((scope) => records.update(C, 'r2', () => ({ status: 'done', fields: '{}', updated_at: T1 }), scope)),
     );
   },
 

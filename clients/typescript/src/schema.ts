@@ -54,7 +54,7 @@ export interface paths {
         };
         /**
          * List events
-         * @description Events of the company in the bearer token. Filters are ANDed: the bare name matches exactly, __contains is a case-sensitive substring, __gt/__gte/__lt/__lte compare strings by code point and flow_session numerically. Default order: created_at ascending, ties by id. Unknown or repeated parameters are a 400. A page over 1,000 events waits for one of a few places shared fairly between companies; none free in time is a 503 with Retry-After.
+         * @description Events of the company in the bearer token. Filters are ANDed: the bare name matches exactly, __contains is a case-sensitive substring, __gt/__gte/__lt/__lte compare strings by code point and flow_session numerically. Default order: created_at ascending, ties by id. Unknown or repeated parameters are a 400. A page over 1,000 events waits for one of a few places shared fairly between companies; none free in time is a 503 with Retry-After. The ETag changes whenever a write of the company could change the answer; If-None-Match with it answers 304.
          */
         get: operations["listEvents"];
         put?: never;
@@ -74,7 +74,7 @@ export interface paths {
         };
         /**
          * List records
-         * @description Ordered by created_at, then id. next/prev take record IDs; the response links carry the same filters.
+         * @description Ordered by created_at, then id. next/prev take record IDs; the response links carry the same filters. The ETag changes whenever a write of the company could change the answer; If-None-Match with it answers 304.
          */
         get: operations["listRecords"];
         put?: never;
@@ -114,7 +114,7 @@ export interface paths {
         };
         /**
          * Read a record
-         * @description Also callable with a record token for this record.
+         * @description Also callable with a record token for this record. The strong ETag changes whenever the record does; If-None-Match with it answers 304, If-Match with it makes a PATCH safe from lost updates.
          */
         get: operations["getRecord"];
         put?: never;
@@ -124,7 +124,7 @@ export interface paths {
         head?: never;
         /**
          * Update a record
-         * @description Merges field values by UID; the reserved key status sets the status. Also callable with a record token for this record.
+         * @description Merges field values by UID; the reserved key status sets the status. Also callable with a record token for this record. With If-Match, the update happens only if the record still has that ETag (or exists, for *): else 412 and nothing changes.
          */
         patch: operations["updateRecord"];
         trace?: never;
@@ -243,7 +243,7 @@ export interface paths {
         };
         /**
          * Download a stored file of a record (a PDF made by pdf_create)
-         * @description The download_url of a pdf_create step. A record token for this record may download it too.
+         * @description The download_url of a pdf_create step. A record token for this record may download it too. The ETag is the content's SHA-256; If-None-Match with it answers 304 with no body.
          */
         get: operations["downloadRecordFile"];
         put?: never;
@@ -706,7 +706,10 @@ export interface operations {
                 /** @description field to order by, ascending; prefix with - for descending. Ties are broken by id in the same direction; nulls sort last either way. Default: created_at. */
                 order_by?: "id" | "-id" | "company_id" | "-company_id" | "connection_id" | "-connection_id" | "connection_key" | "-connection_key" | "created_at" | "-created_at" | "excluded" | "-excluded" | "flow_id" | "-flow_id" | "flow_key" | "-flow_key" | "flow_session" | "-flow_session" | "like_value" | "-like_value" | "seconds_active" | "-seconds_active" | "seconds_running" | "-seconds_running" | "selected_decision" | "-selected_decision" | "step_key" | "-step_key" | "text" | "-text" | "type" | "-type" | "updated_at" | "-updated_at" | "user_id" | "-user_id" | "version_id" | "-version_id" | "version_key" | "-version_key";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of answers the client holds (or *): when one is current the answer is 304 with no body. Weak comparison. */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -715,6 +718,8 @@ export interface operations {
             /** @description the matching events of this page */
             200: {
                 headers: {
+                    /** @description the entity tag of this answer; send it back in If-None-Match (or If-Match on PATCH) */
+                    etag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -803,6 +808,13 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag; no body (the ETag header repeats it) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description bad request */
             400: {
@@ -950,7 +962,10 @@ export interface operations {
                 /** @description records per page (extension), default and maximum 100 */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of answers the client holds (or *): when one is current the answer is 304 with no body. Weak comparison. */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -959,6 +974,8 @@ export interface operations {
             /** @description a batch of records */
             200: {
                 headers: {
+                    /** @description the entity tag of this answer; send it back in If-None-Match (or If-Match on PATCH) */
+                    etag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1041,6 +1058,13 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag; no body (the ETag header repeats it) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description bad request */
             400: {
@@ -1354,7 +1378,10 @@ export interface operations {
     getRecord: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of answers the client holds (or *): when one is current the answer is 304 with no body. Weak comparison. */
+                "if-none-match"?: string;
+            };
             path: {
                 /** @description record ID */
                 record: string;
@@ -1366,6 +1393,8 @@ export interface operations {
             /** @description the record */
             200: {
                 headers: {
+                    /** @description the entity tag of this answer; send it back in If-None-Match (or If-Match on PATCH) */
+                    etag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1431,6 +1460,35 @@ export interface operations {
                          * @description ISO 8601 UTC with milliseconds
                          */
                         updated_at: string;
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag; no body (the ETag header repeats it) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -1505,7 +1563,10 @@ export interface operations {
     updateRecord: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Update only if the record still has one of these ETags (strong comparison), or exists at all (*); otherwise 412 and nothing changes. */
+                "if-match"?: string;
+            };
             path: {
                 /** @description record ID */
                 record: string;
@@ -1524,6 +1585,8 @@ export interface operations {
             /** @description the record as updated */
             200: {
                 headers: {
+                    /** @description the entity tag of this answer; send it back in If-None-Match (or If-Match on PATCH) */
+                    etag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1672,6 +1735,28 @@ export interface operations {
             };
             /** @description not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description precondition failed: If-Match names no current tag; nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2957,7 +3042,10 @@ export interface operations {
     downloadRecordFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of answers the client holds (or *): when one is current the answer is 304 with no body. Weak comparison. */
+                "if-none-match"?: string;
+            };
             path: {
                 record: string;
                 fileId: string;
@@ -2969,10 +3057,41 @@ export interface operations {
             /** @description the file's bytes */
             200: {
                 headers: {
+                    /** @description the entity tag of this answer; send it back in If-None-Match (or If-Match on PATCH) */
+                    etag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/pdf": string;
+                };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag; no body (the ETag header repeats it) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description missing or invalid credential */

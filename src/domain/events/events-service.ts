@@ -2,6 +2,7 @@ import { invalidBody } from '../../errors/app-error.js';
 import { batchRefused, MAX_LISTED_PROBLEMS, type ItemProblem } from '../../errors/item-problems.js';
 import type { Clock } from '../../lib/clock.js';
 import { JsonItemsError, readJsonItems, type ByteSource, type JsonItem, type JsonItemsFormat } from '../../lib/json-items.js';
+import type { DataVersions } from '../data-versions.port.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { createEventNormalizer, EventInputError } from './event-input.js';
 import type { EventsRepository } from './events-repository.port.js';
@@ -29,6 +30,7 @@ export interface EventsService {
 export interface EventsServiceDeps {
   readonly repository: EventsRepository;
   readonly unitOfWork: UnitOfWork;
+  readonly dataVersions: DataVersions;
   readonly clock: Clock;
 }
 
@@ -41,7 +43,7 @@ const WRITE_BATCH_EVENTS = 5000;
 /** Thrown inside the transaction to roll it back once a bad event is found. */
 const ROLL_BACK = Symbol('roll back');
 
-export function createEventsService({ repository, unitOfWork, clock }: EventsServiceDeps): EventsService {
+export function createEventsService({ repository, unitOfWork, dataVersions, clock }: EventsServiceDeps): EventsService {
   return {
     list(companyId, query) {
       return repository.list(companyId, query);
@@ -121,6 +123,7 @@ export function createEventsService({ repository, unitOfWork, clock }: EventsSer
                 batch = await readBatch(WRITE_BATCH_EVENTS);
               }
               if (refused()) throw ROLL_BACK;
+              await dataVersions.bump(scope, companyId);
             })
             .then(
               () => true,

@@ -19,8 +19,16 @@ export interface NewStoredFile {
 export interface FileService {
   /** Writes the metadata and the bytes in one transaction: both are stored, or neither. */
   store(companyId: string, file: NewStoredFile): Promise<StoredFile>;
-  /** A record's file with its bytes, or a 404 (also for another company's file). */
-  download(companyId: string, recordId: string, fileId: string): Promise<{ file: StoredFile; bytes: Buffer }>;
+  /**
+   * A record's file with its bytes, or a 404 (also for another company's file). When `skipBytes`
+   * says the caller holds them already (its copy has the file's hash), `bytes` is null, unread.
+   */
+  download(
+    companyId: string,
+    recordId: string,
+    fileId: string,
+    skipBytes?: (file: StoredFile) => boolean,
+  ): Promise<{ file: StoredFile; bytes: Buffer | null }>;
   /** A record's files, newest first; a 404 when the company has no such record. */
   listForRecord(companyId: string, recordId: string): Promise<StoredFile[]>;
 }
@@ -63,12 +71,14 @@ export function createFileService(deps: FileServiceDeps): FileService {
       return toStoredFile(row);
     },
 
-    async download(companyId, recordId, fileId) {
+    async download(companyId, recordId, fileId, skipBytes) {
       const row = await files.findForRecord(companyId, recordId, fileId);
       if (!row) throw notFound(`no file '${fileId}' for record '${recordId}'`);
+      const file = toStoredFile(row);
+      if (skipBytes?.(file)) return { file, bytes: null };
       const bytes = await blobs.get(companyId, row.blob_key);
       if (!bytes) throw internalError(new Error(`blob ${row.blob_key} is missing`));
-      return { file: toStoredFile(row), bytes };
+      return { file, bytes };
     },
 
     async listForRecord(companyId, recordId) {

@@ -1,5 +1,7 @@
 import { notFound } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
+import type { DataVersions } from '../data-versions.port.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 import { CompiledTypeCache } from './compiled-type-cache.js';
 import { compileRecordType, type CompiledRecordType } from './compiled-type.js';
 import { parseRecordTypeDefinition, type RecordType, type RecordTypeDefinition } from './definition.js';
@@ -22,11 +24,13 @@ export interface RecordTypesService {
 
 export interface RecordTypesServiceDeps {
   repository: RecordTypesRepository;
+  unitOfWork: UnitOfWork;
+  dataVersions: DataVersions;
   clock: Clock;
   cache?: CompiledTypeCache;
 }
 
-export function createRecordTypesService({ repository, clock, cache = new CompiledTypeCache() }: RecordTypesServiceDeps): RecordTypesService {
+export function createRecordTypesService({ repository, unitOfWork, dataVersions, clock, cache = new CompiledTypeCache() }: RecordTypesServiceDeps): RecordTypesService {
   function compile(companyId: string, stored: StoredRecordType): CompiledRecordType {
     const cached = cache.get(companyId, stored.id, stored.version);
     if (cached) return cached;
@@ -52,10 +56,16 @@ export function createRecordTypesService({ repository, clock, cache = new Compil
     async put(companyId, typeId, body) {
       const definition = parseRecordTypeDefinition(typeId, body);
       const existing = await repository.versions(companyId, [typeId]);
-      const stored = await repository.put(companyId, typeId, {
-        name: definition.name,
-        definition: JSON.stringify(storedDefinition(definition)),
-        at: clock.now().toISOString(),
+      // A type's field names and views shape the records it types, so lists of records change too.
+      const stored = await unitOfWork.run(async (scope) => {
+        const put = await repository.put(
+          companyId,
+          typeId,
+          { name: definition.name, definition: JSON.stringify(storedDefinition(definition)), at: clock.now().toISOString() },
+          scope,
+        );
+        await dataVersions.bump(scope, companyId);
+        return put;
       });
       return { type: compile(companyId, stored).type, created: existing.length === 0 };
     },
@@ -71,9 +81,12 @@ export function createRecordTypesService({ repository, clock, cache = new Compil
     },
 
     async remove(companyId, typeId) {
-      if (!(await repository.remove(companyId, typeId, clock.now().toISOString()))) {
-        throw notFound(`record type '${typeId}' not found`);
-      }
+      const removed = await unitOfWork.run(async (scope) => {
+        const done = await repository.remove(companyId, typeId, clock.now().toISOString(), scope);
+        if (done) await dataVersions.bump(scope, companyId);
+        return done;
+      });
+      if (!removed) throw notFound(`record type '${typeId}' not found`);
     },
 
     async compiled(companyId, typeId) {

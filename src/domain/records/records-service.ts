@@ -1,12 +1,15 @@
-import { invalidBody, invalidQuery, notFound } from '../../errors/app-error.js';
+import { invalidBody, invalidQuery, notFound, preconditionFailed } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { CompiledRecordType } from '../record-types/compiled-type.js';
 import { STATUS_KEY } from '../record-types/compiled-type.js';
 import { isPlainObject } from '../record-types/definition.js';
+import type { DataVersions } from '../data-versions.port.js';
 import type { RecordTypesService } from '../record-types/record-types-service.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 import { importProblem, importRefused, parseImportedRecords, type ImportEntry } from './import.js';
 import type { RecordListQuery } from './list-query.js';
+import { recordMatches, type RecordMatch } from './record-tag.js';
 import { CUSTOM_RECORD_TYPE, toRecordResource, type RecordResource } from './record.js';
 import type { RecordBound, RecordListFilter, RecordsRepository } from './records-repository.port.js';
 import type { StoredRecord } from './stored-record.js';
@@ -26,7 +29,8 @@ export interface RecordPage {
 export interface RecordsService {
   create(companyId: string, typeId: string, body: unknown): Promise<RecordResource>;
   get(companyId: string, recordId: string): Promise<RecordResource>;
-  update(companyId: string, recordId: string, body: unknown): Promise<RecordResource>;
+  /** With `ifMatch`, a record whose current tag does not match is left as it is: a 412. */
+  update(companyId: string, recordId: string, body: unknown, ifMatch?: RecordMatch): Promise<RecordResource>;
   list(companyId: string, query: RecordListQuery): Promise<RecordPage>;
   /** Imports records of any kind, all or nothing; a 400 lists the problems of every entry. */
   import(companyId: string, entries: readonly ImportEntry[], options?: ImportOptions): Promise<number>;
@@ -44,10 +48,12 @@ export interface ImportOptions {
 export interface RecordsServiceDeps {
   repository: RecordsRepository;
   recordTypes: RecordTypesService;
+  unitOfWork: UnitOfWork;
+  dataVersions: DataVersions;
   clock: Clock;
 }
 
-export function createRecordsService({ repository, recordTypes, clock }: RecordsServiceDeps): RecordsService {
+export function createRecordsService({ repository, recordTypes, unitOfWork, dataVersions, clock }: RecordsServiceDeps): RecordsService {
   const nowIso = () => clock.now().toISOString();
 
   async function typeOf(companyId: string, row: StoredRecord): Promise<CompiledRecordType | undefined> {
@@ -88,7 +94,10 @@ export function createRecordsService({ repository, recordTypes, clock }: Records
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
       };
-      await repository.insertMany(companyId, [row]);
+      await unitOfWork.run(async (scope) => {
+        await repository.insertMany(companyId, [row], scope);
+        await dataVersions.bump(scope, companyId);
+      });
       return toRecordResource(row, type);
     },
 
@@ -98,19 +107,32 @@ export function createRecordsService({ repository, recordTypes, clock }: Records
       return toRecordResource(row, await typeOf(companyId, row));
     },
 
-    async update(companyId, recordId, body) {
+    async update(companyId, recordId, body, ifMatch) {
       if (!isPlainObject(body)) throw invalidBody('the body must be a JSON object mapping field UIDs (and status) to values');
-      // Validated against the type as the write's own transaction reads it: a type replaced
-      // meanwhile is either seen here or waits for this write to commit.
+      // Validated (and If-Match compared) against the record and type as the write's own
+      // transaction reads them, the record locked: a concurrent PATCH or type replacement is
+      // either seen here or waits for this write to commit.
       let type: CompiledRecordType | undefined;
-      const updated = await repository.update(companyId, recordId, (row, storedType) => {
-        type = storedType && recordTypes.compile(companyId, storedType);
-        if (type) {
-          const current = row.fields === null ? {} : (JSON.parse(row.fields) as Record<string, unknown>);
-          const change = type.validatePatch(body, current);
-          return { status: change.status ?? row.status, fields: JSON.stringify(change.fields), updated_at: nowIso() };
-        }
-        return { status: untypedPatch(body).status ?? row.status, fields: row.fields, updated_at: nowIso() };
+      const updated = await unitOfWork.run(async (scope) => {
+        const written = await repository.update(
+          companyId,
+          recordId,
+          (row, storedType) => {
+            type = storedType && recordTypes.compile(companyId, storedType);
+            if (ifMatch && !recordMatches(toRecordResource(row, type), ifMatch)) {
+              throw preconditionFailed(`record '${recordId}' has changed: its ETag matches no tag of If-Match; nothing was changed`);
+            }
+            if (type) {
+              const current = row.fields === null ? {} : (JSON.parse(row.fields) as Record<string, unknown>);
+              const change = type.validatePatch(body, current);
+              return { status: change.status ?? row.status, fields: JSON.stringify(change.fields), updated_at: nowIso() };
+            }
+            return { status: untypedPatch(body).status ?? row.status, fields: row.fields, updated_at: nowIso() };
+          },
+          scope,
+        );
+        if (written) await dataVersions.bump(scope, companyId);
+        return written;
       });
       if (!updated) throw notFound(`record '${recordId}' not found`);
       return toRecordResource(updated, type);
@@ -166,7 +188,10 @@ export function createRecordsService({ repository, recordTypes, clock }: Records
           rows.flatMap((row, i) => (taken.has(row.id) ? [importProblem(entries[i]!, 'id', `a record with id '${row.id}' already exists`)] : [])),
         );
       }
-      await repository.insertMany(companyId, rows, options.onProgress);
+      await unitOfWork.run(async (scope) => {
+        await repository.insertMany(companyId, rows, scope, options.onProgress);
+        await dataVersions.bump(scope, companyId);
+      });
       return rows.length;
     },
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
-const ALLOWED_HEADERS = 'authorization, content-type, x-request-id';
+const ALLOWED_HEADERS = 'authorization, content-type, x-request-id, if-match, if-none-match';
 const EXPOSED_HEADERS = [
   'x-request-id',
   'retry-after',
@@ -14,6 +14,7 @@ const EXPOSED_HEADERS = [
   'link',
   'deprecation',
   'content-disposition',
+  'etag',
 ].join(', ');
 const PREFLIGHT_MAX_AGE_S = '600';
 

@@ -1,9 +1,10 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { RecordTypesRepository } from '../../domain/record-types/record-types-repository.port.js';
 import type { StoredRecordType } from '../../domain/record-types/stored-record-type.js';
 import type { DialectName } from '../database.js';
 import type { DB } from '../schema.js';
 import type { RecordTypesTable } from '../tables/records.js';
+import { executorOf } from '../unit-of-work.js';
 
 const COLUMNS = ['id', 'name', 'definition', 'version', 'created_at', 'updated_at'] as const;
 
@@ -47,8 +48,8 @@ export function createRecordTypesRepository(db: Kysely<DB>): RecordTypesReposito
       return rows.map(toStored);
     },
 
-    async put(companyId, typeId, { name, definition, at }) {
-      const row = await db
+    async put(companyId, typeId, { name, definition, at }, scope) {
+      const row = await executorOf(db, scope)
         .insertInto('record_types')
         .values({ company_id: companyId, id: typeId, name, definition, version: 1, created_at: at, updated_at: at, deleted_at: null })
         .onConflict((oc) =>
@@ -67,8 +68,8 @@ export function createRecordTypesRepository(db: Kysely<DB>): RecordTypesReposito
       return toStored(row);
     },
 
-    async remove(companyId, typeId, at) {
-      const result = await db
+    async remove(companyId, typeId, at, scope) {
+      const result = await executorOf(db, scope)
         .updateTable('record_types')
         .set({ deleted_at: at, updated_at: at })
         .where('company_id', '=', companyId)
@@ -86,7 +87,7 @@ export function createRecordTypesRepository(db: Kysely<DB>): RecordTypesReposito
  * in between; an SQLite transaction holds the database's one write lock already.
  */
 export async function findTypeInTransaction(
-  trx: Transaction<DB>,
+  trx: Kysely<DB>,
   dialect: DialectName,
   companyId: string,
   typeId: string,

@@ -4,6 +4,7 @@ import type { StoredRecord } from '../../domain/records/stored-record.js';
 import type { Database } from '../database.js';
 import type { DB } from '../schema.js';
 import type { RecordsTable } from '../tables/records.js';
+import { executorOf } from '../unit-of-work.js';
 import { findTypeInTransaction } from './record-types-repository.js';
 
 const INSERT_BATCH = 400;
@@ -81,38 +82,36 @@ export function createRecordsRepository(database: Database): RecordsRepository {
       return found;
     },
 
-    async insertMany(companyId, rows, onProgress) {
-      await db.transaction().execute(async (trx) => {
-        for (let i = 0; i < rows.length; i += INSERT_BATCH) {
-          const batch = rows.slice(i, i + INSERT_BATCH);
-          await trx.insertInto('records').values(batch.map((row) => ({ ...row, company_id: companyId }))).execute();
-          const views = batch.flatMap((row) =>
-            [...new Set(JSON.parse(row.views) as string[])].map((viewId) => ({ company_id: companyId, view_id: viewId, record_id: row.id })),
-          );
-          for (let j = 0; j < views.length; j += INSERT_BATCH) {
-            await trx.insertInto('record_stored_views').values(views.slice(j, j + INSERT_BATCH)).execute();
-          }
-          onProgress?.(i + batch.length);
+    async insertMany(companyId, rows, scope, onProgress) {
+      const trx = executorOf(db, scope);
+      for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+        const batch = rows.slice(i, i + INSERT_BATCH);
+        await trx.insertInto('records').values(batch.map((row) => ({ ...row, company_id: companyId }))).execute();
+        const views = batch.flatMap((row) =>
+          [...new Set(JSON.parse(row.views) as string[])].map((viewId) => ({ company_id: companyId, view_id: viewId, record_id: row.id })),
+        );
+        for (let j = 0; j < views.length; j += INSERT_BATCH) {
+          await trx.insertInto('record_stored_views').values(views.slice(j, j + INSERT_BATCH)).execute();
         }
-      });
+        onProgress?.(i + batch.length);
+      }
     },
 
-    async update(companyId, id, change) {
-      return db.transaction().execute(async (trx) => {
-        let select = trx.selectFrom('records').selectAll().where('company_id', '=', companyId).where('id', '=', id);
-        if (database.dialect === 'postgres') select = select.forUpdate();
-        const row = withoutCompany(await select.executeTakeFirst());
-        if (!row) return undefined;
-        const type = row.type_id === null ? undefined : await findTypeInTransaction(trx, database.dialect, companyId, row.type_id);
-        const next = await change(row, type);
-        await trx
-          .updateTable('records')
-          .set({ status: next.status, fields: next.fields, updated_at: next.updated_at })
-          .where('company_id', '=', companyId)
-          .where('id', '=', id)
-          .execute();
-        return { ...row, ...next };
-      });
+    async update(companyId, id, change, scope) {
+      const trx = executorOf(db, scope);
+      let select = trx.selectFrom('records').selectAll().where('company_id', '=', companyId).where('id', '=', id);
+      if (database.dialect === 'postgres') select = select.forUpdate();
+      const row = withoutCompany(await select.executeTakeFirst());
+      if (!row) return undefined;
+      const type = row.type_id === null ? undefined : await findTypeInTransaction(trx, database.dialect, companyId, row.type_id);
+      const next = await change(row, type);
+      await trx
+        .updateTable('records')
+        .set({ status: next.status, fields: next.fields, updated_at: next.updated_at })
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .execute();
+      return { ...row, ...next };
     },
   };
 }

@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../app-context.js';
 import type { RawEventQuery } from '../../../domain/events/event-query-parameters.js';
 import { parseEventQuery } from '../../../domain/events/event-query.js';
+import { answeredNotModified, weakEtagOf } from '../../conditional-requests.js';
 import { identityOf } from '../../plugins/authenticate.js';
+import { IfNoneMatchHeaders, notModifiedResponse, withEtag } from '../../schemas/conditional.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { EventsListResponse, ListEventsQuery } from './schemas.js';
 import { createLargePages, LARGE_PAGE_EVENTS } from './large-pages.js';
@@ -24,18 +26,25 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
           'Events of the company in the bearer token. Filters are ANDed: the bare name matches exactly, __contains is a ' +
           'case-sensitive substring, __gt/__gte/__lt/__lte compare strings by code point and flow_session numerically. ' +
           'Default order: created_at ascending, ties by id. Unknown or repeated parameters are a 400. A page over 1,000 ' +
-          'events waits for one of a few places shared fairly between companies; none free in time is a 503 with Retry-After.',
+          'events waits for one of a few places shared fairly between companies; none free in time is a 503 with Retry-After. ' +
+          'The ETag changes whenever a write of the company could change the answer; If-None-Match with it answers 304.',
         tags: ['events'],
         querystring: ListEventsQuery,
+        headers: IfNoneMatchHeaders,
         response: {
-          200: withExample(EventsListResponse, { count: 1, results: [exampleEvent] }, 'the matching events of this page'),
+          200: withEtag(withExample(EventsListResponse, { count: 1, results: [exampleEvent] }, 'the matching events of this page')),
+          ...notModifiedResponse,
           ...errorResponses(400, 401, 403, 429, 503),
         },
       },
     },
     async (request, reply) => {
-      const companyId = identityOf(request).companyId;
+      const identity = identityOf(request);
+      const companyId = identity.companyId;
       const query = parseEventQuery(request.query as RawEventQuery);
+      // Read before the list: an ingest committed meanwhile can only make the tag older than the answer.
+      const version = await ctx.dataVersions.current(companyId);
+      if (answeredNotModified(request, reply, weakEtagOf(['events', companyId, identity.kind, version, query]))) return reply;
       const page = async () => eventsListBody(await ctx.events.list(companyId, query));
       const body = query.limit > LARGE_PAGE_EVENTS ? await largePages.build(companyId, request, reply, page) : await page();
       // The client went away while waiting for a place: there is no one to answer.

@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
 import { attachmentDisposition } from '../../content-disposition.js';
+import { heldByClient, sendNotModified, strongEtag } from '../../conditional-requests.js';
 import { identityOf } from '../../plugins/authenticate.js';
+import { etagHeaders, IfNoneMatchHeaders, notModifiedResponse } from '../../schemas/conditional.js';
 import { errorResponses } from '../../schemas/errors.js';
 
 const FileParams = Type.Object({
@@ -18,26 +20,34 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       schema: {
         operationId: 'downloadRecordFile',
         summary: 'Download a stored file of a record (a PDF made by pdf_create)',
-        description: 'The download_url of a pdf_create step. A record token for this record may download it too.',
+        description:
+          'The download_url of a pdf_create step. A record token for this record may download it too. ' +
+          'The ETag is the content\'s SHA-256; If-None-Match with it answers 304 with no body.',
         tags: ['files'],
         params: FileParams,
+        headers: IfNoneMatchHeaders,
         response: {
           200: {
             description: 'the file\'s bytes',
+            headers: etagHeaders,
             content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
           },
-          ...errorResponses(401, 403, 404),
+          ...notModifiedResponse,
+          ...errorResponses(400, 401, 403, 404),
         },
       },
     },
     async (request, reply) => {
       const { companyId } = identityOf(request);
-      const { file, bytes } = await ctx.files.download(companyId, request.params.record, request.params.fileId);
+      // The content's hash is a strong ETag: a held copy with it is answered 304, the bytes unread.
+      const { file, bytes } = await ctx.files.download(companyId, request.params.record, request.params.fileId, (stored) =>
+        heldByClient(request, reply, strongEtag(stored.sha256)),
+      );
+      reply.header('cache-control', 'private, no-cache');
+      if (bytes === null) return sendNotModified(reply);
       return reply
         .header('content-type', file.content_type)
         .header('content-disposition', attachmentDisposition(file.filename))
-        .header('etag', `"${file.sha256}"`)
-        .header('cache-control', 'private, no-cache')
         .header('x-content-type-options', 'nosniff')
         .send(bytes);
     },

@@ -2,9 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../app-context.js';
 import { parseRecordListQuery, type RecordListQuery } from '../../../domain/records/list-query.js';
 import type { PageLink } from '../../../domain/records/records-service.js';
+import { recordTag } from '../../../domain/records/record-tag.js';
+import { answeredNotModified, ifMatchOf, strongEtag, weakEtagOf } from '../../conditional-requests.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { publicBaseUrl, resourceUrl } from '../../public-base-url.js';
 import { createdWithLocation } from '../../schemas/created.js';
+import { IfMatchHeaders, IfNoneMatchHeaders, notModifiedResponse, withEtag } from '../../schemas/conditional.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { objectBodyValidator } from './object-body.js';
 import {
@@ -30,19 +33,26 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         operationId: 'listRecords',
         summary: 'List records',
         description:
-          'Ordered by created_at, then id. next/prev take record IDs; the response links carry the same filters.',
+          'Ordered by created_at, then id. next/prev take record IDs; the response links carry the same filters. ' +
+          'The ETag changes whenever a write of the company could change the answer; If-None-Match with it answers 304.',
         tags: ['records'],
         querystring: ListRecordsQuery,
+        headers: IfNoneMatchHeaders,
         response: {
-          200: withExample(RecordsListResponse, exampleRecordsPage, 'a batch of records'),
+          200: withEtag(withExample(RecordsListResponse, exampleRecordsPage, 'a batch of records')),
+          ...notModifiedResponse,
           ...errorResponses(400, 401, 403),
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const query = parseRecordListQuery(request.query);
-      const page = await records.list(identityOf(request).companyId, query);
+      const identity = identityOf(request);
       const base = `${publicBaseUrl(request, ctx.config)}/v1/records`;
+      // Read before the list: a write committed meanwhile can only make the tag older than the answer.
+      const version = await ctx.dataVersions.current(identity.companyId);
+      if (answeredNotModified(request, reply, weakEtagOf(['records', identity.companyId, identity.kind, version, base, query]))) return reply;
+      const page = await records.list(identity.companyId, query);
       return {
         count: page.results.length,
         next: page.next && pageUrl(base, query, page.next),
@@ -87,13 +97,24 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       schema: {
         operationId: 'getRecord',
         summary: 'Read a record',
-        description: 'Also callable with a record token for this record.',
+        description:
+          'Also callable with a record token for this record. The strong ETag changes whenever the record does; ' +
+          'If-None-Match with it answers 304, If-Match with it makes a PATCH safe from lost updates.',
         tags: ['records'],
         params: RecordParams,
-        response: { 200: withExample(RecordSchema, exampleRecord, 'the record'), ...errorResponses(401, 403, 404) },
+        headers: IfNoneMatchHeaders,
+        response: {
+          200: withEtag(withExample(RecordSchema, exampleRecord, 'the record')),
+          ...notModifiedResponse,
+          ...errorResponses(400, 401, 403, 404),
+        },
       },
     },
-    async (request) => records.get(identityOf(request).companyId, request.params.record),
+    async (request, reply) => {
+      const record = await records.get(identityOf(request).companyId, request.params.record);
+      if (answeredNotModified(request, reply, strongEtag(recordTag(record)))) return reply;
+      return record;
+    },
   );
 
   app.patch(
@@ -104,18 +125,25 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       schema: {
         operationId: 'updateRecord',
         summary: 'Update a record',
-        description: 'Merges field values by UID; the reserved key status sets the status. Also callable with a record token for this record.',
+        description:
+          'Merges field values by UID; the reserved key status sets the status. Also callable with a record token for this record. ' +
+          'With If-Match, the update happens only if the record still has that ETag (or exists, for *): else 412 and nothing changes.',
         tags: ['records'],
         params: RecordParams,
+        headers: IfMatchHeaders,
         body: UpdateRecordBody,
         response: {
-          200: withExample(RecordSchema, exampleRecord, 'the record as updated'),
+          200: withEtag(withExample(RecordSchema, exampleRecord, 'the record as updated')),
           400: RecordBadRequest,
-          ...errorResponses(401, 403, 404),
+          ...errorResponses(401, 403, 404, 412),
         },
       },
     },
-    async (request) => records.update(identityOf(request).companyId, request.params.record, request.body),
+    async (request, reply) => {
+      const ifMatch = ifMatchOf(request);
+      const record = await records.update(identityOf(request).companyId, request.params.record, request.body, ifMatch);
+      return reply.header('etag', strongEtag(recordTag(record))).send(record);
+    },
   );
 };
 
