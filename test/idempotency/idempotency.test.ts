@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { createAppContext, type AppContext } from '../../src/app-context.js';
 import type { RecordsRepository } from '../../src/domain/records/records-repository.port.js';
+import type { UnitOfWork } from '../../src/domain/unit-of-work.js';
 import { buildApp } from '../../src/http/app.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createIdempotencyRepository } from '../../src/storage/repositories/idempotency-repository.js';
@@ -13,7 +14,7 @@ import { INVOICE_TYPE, putTemplate } from '../pdf/fixtures/records.js';
 import { invoiceTemplate } from '../pdf/fixtures/templates.js';
 import { defineType, expectStatus, LOAN_TYPE, VALID_LOAN } from '../records/fixtures.js';
 
-/** A gate the records repository waits at before inserting, so a test can hold a request mid-run. */
+/** A gate a write waits at before its transaction, so a test can hold a request mid-run. */
 class Gate {
   private opened: Promise<void> = Promise.resolve();
   private open: () => void = () => undefined;
@@ -40,18 +41,25 @@ describeEachDatabase('Idempotency-Key', (kind) => {
   let failNextInsert = false;
   const wrap = (repository: RecordsRepository): RecordsRepository => ({
     ...repository,
-    async insertMany(companyId, rows, onProgress) {
-      await gate.pass();
+    async insertMany(companyId, rows, scope, onProgress) {
       if (failNextInsert) {
         failNextInsert = false;
         throw new Error('the database fell over (test)');
       }
-      return repository.insertMany(companyId, rows, onProgress);
+      return repository.insertMany(companyId, rows, scope, onProgress);
+    },
+  });
+  // The gate holds a request before its transaction begins: on SQLite a transaction held open
+  // would keep the one writer, and the second request's key claim would wait for it.
+  const wrapUnitOfWork = (unitOfWork: UnitOfWork): UnitOfWork => ({
+    async run(work) {
+      await gate.pass();
+      return unitOfWork.run(work);
     },
   });
 
   before(async () => {
-    t = await createTestApp(kind, { clock, context: { wrapRecordsRepository: wrap } });
+    t = await createTestApp(kind, { clock, context: { wrapRecordsRepository: wrap, wrapUnitOfWork } });
     for (const company of ['acme', 'globex']) {
       await defineType(t, company, 'loan', LOAN_TYPE);
       await defineType(t, company, 'invoice', INVOICE_TYPE);
