@@ -6,6 +6,7 @@ export const ERROR_STATUS = {
   invalid_query: 400,
   invalid_body: 400,
   invalid_path: 400,
+  invalid_header: 400,
   validation_failed: 400,
   template_not_found: 400,
   unauthorized: 401,
@@ -68,6 +69,10 @@ export const invalidQuery = (message: string, params: string[]): AppError =>
 
 export const invalidBody = (message: string, details?: Record<string, unknown>): AppError =>
   new AppError(400, 'invalid_body', message, details ? { details } : {});
+
+/** `400`: a request header's value cannot be used; `invalid_header` names it. */
+export const invalidHeader = (message: string, header: string): AppError =>
+  new AppError(400, 'invalid_header', message, { details: { invalid_header: header } });
 
 export const notFound = (message: string): AppError => new AppError(404, 'not_found', message);
 
