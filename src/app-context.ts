@@ -33,6 +33,8 @@ import { createRecordTokensRepository } from './storage/repositories/record-toke
 import { createRecordsRepository } from './storage/repositories/records-repository.js';
 import { createEventsRepository } from './storage/repositories/events-repository.js';
 import { createEventsService, type EventsService } from './domain/events/events-service.js';
+import { createFeedFollowers, type FeedFollowers } from './domain/events/feed-followers.js';
+import { createFeedSignal } from './storage/feed-signal.js';
 import { createBlobsRepository } from './storage/repositories/blobs-repository.js';
 import { createFilesRepository } from './storage/repositories/files-repository.js';
 import { createTemplatesRepository } from './storage/repositories/templates-repository.js';
@@ -50,6 +52,8 @@ export interface AppContext {
   readonly tokenSigner: TokenSigner;
   readonly authenticator: Authenticator;
   readonly events: EventsService;
+  /** Live delivery of the change feed to the stream clients of this process. */
+  readonly feedFollowers: FeedFollowers;
   readonly recordTypes: RecordTypesService;
   readonly records: RecordsService;
   readonly recordTokens: RecordTokensService;
@@ -77,6 +81,11 @@ export interface AppContextOptions {
   wrapRecordsRepository?: (repository: RecordsRepository) => RecordsRepository;
 }
 
+/** Events per read of a stream's change feed. */
+const FEED_STREAM_PAGE_EVENTS = 500;
+/** While committed events wait behind an older open PostgreSQL transaction, the feed is read again this soon. */
+const FEED_HELD_BACK_RECHECK_MS = 50;
+
 /** Applies pending migrations to the configured database and closes it; answers the names applied. */
 export async function migrateDatabase(config: Config): Promise<string[]> {
   const database = openDatabase(config.databaseUrl, config.database);
@@ -99,10 +108,21 @@ export async function createAppContext(config: Config, options: AppContextOption
   const jwtVerifier = createJwtVerifier(config.jwt, clock);
   const tokenSigner = createTokenSigner(config.jwt, clock);
   const unitOfWork = createUnitOfWork(database.db);
+  const feedSignal = createFeedSignal(database, config.databaseUrl);
   const events = createEventsService({
     repository: createEventsRepository(database),
     unitOfWork,
     clock,
+    feedSignal,
+  });
+  const feedFollowers = createFeedFollowers({
+    events,
+    signal: feedSignal,
+    pageSize: FEED_STREAM_PAGE_EVENTS,
+    heldBackRecheckMs: FEED_HELD_BACK_RECHECK_MS,
+    safetyRecheckMs: config.stream.recheckMs,
+    // A failed read (the database away) is tried again at the next signal or safety re-check.
+    onError: () => undefined,
   });
   const recordTypes = createRecordTypesService({ repository: createRecordTypesRepository(database.db), clock });
   const recordsRepository = createRecordsRepository(database);
@@ -183,6 +203,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     tokenSigner,
     authenticator,
     events,
+    feedFollowers,
     recordTypes,
     records,
     recordTokens,
@@ -194,6 +215,8 @@ export async function createAppContext(config: Config, options: AppContextOption
     checks,
     checkProviders,
     async close() {
+      feedFollowers.close();
+      await feedSignal.close();
       await pdfRenderer.close();
       await database.close();
     },
