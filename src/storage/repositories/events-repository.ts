@@ -141,8 +141,13 @@ async function insertPostgres(trx: Kysely<DB>, events: readonly StoredEvent[], c
   const rows = events.map((event) => ({ ...event, company_id: companyId }));
   const columns = sql.join(COLUMNS.map((column) => sql.ref(column)));
   const updates = sql.join(UPDATED_COLUMNS.map((column) => sql`${sql.ref(column)} = excluded.${sql.ref(column)}`));
+  // Positions are drawn in the batch's order, and rows are then written in id order: concurrent
+  // ingests that replace the same events lock them in one order and never deadlock. (The
+  // subquery has a volatile target list, so PostgreSQL numbers the rows before it sorts them.)
   await sql`insert into events (${columns}, feed_seq)
-    select ${columns}, nextval('events_feed_seq') from json_populate_recordset(null::events, ${JSON.stringify(rows)}::json)
+    select ${columns}, feed_seq from (
+      select ${columns}, nextval('events_feed_seq') as feed_seq from json_populate_recordset(null::events, ${JSON.stringify(rows)}::json)
+    ) as numbered order by id
     on conflict (company_id, id) do update set ${updates}, feed_xid = pg_current_xact_id(), feed_seq = excluded.feed_seq`.execute(trx);
 }
 
@@ -236,6 +241,8 @@ async function rememberKeyValues(
       fresh.push({ company_id: companyId, field, value });
     }
   }
+  // In one order for every ingest, so that concurrent ones adding the same values cannot deadlock.
+  fresh.sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
   for (let start = 0; start < fresh.length; start += KEY_VALUE_BATCH_ROWS) {
     await trx
       .insertInto('event_key_values')
