@@ -6,7 +6,7 @@ import { createUnitOfWork } from '../../src/storage/unit-of-work.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { anEvent, ingest, ingestOk } from './event-fixtures.js';
-import { changes } from './feed-fixtures.js';
+import { changes, settleFeed } from './feed-fixtures.js';
 
 function storedEvent(companyId: string, id: string, text: string): StoredEvent {
   const at = '2026-01-01T00:00:00.000Z';
@@ -25,7 +25,7 @@ function startFollower(t: TestApp, company: string, limit: () => number) {
   const done = (async () => {
     for (;;) {
       const stop = stopping;
-      const page = await changes(t, company, { ...(cursor === undefined ? {} : { after: cursor }), limit: limit() });
+      const page = await changes(t, company, { ...(cursor === undefined ? {} : { after: cursor }), limit: limit() }, { settle: stop });
       for (const event of page.results) seen.push({ id: event.id, text: event.text });
       cursor = page.next_cursor;
       // The last read starts after everything committed: it catches up fully before stopping.
@@ -39,6 +39,7 @@ function startFollower(t: TestApp, company: string, limit: () => number) {
       return cursor;
     },
     async stop() {
+      await settleFeed(t);
       stopping = true;
       await done;
     },

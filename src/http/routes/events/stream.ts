@@ -86,7 +86,8 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
             raw.destroy();
             return 'closed';
           }
-          return body.write(text) ? 'ready' : 'full';
+          body.write(text);
+          return body.writableNeedDrain || raw.writableNeedDrain ? 'full' : 'ready';
         },
         end() {
           stop();
@@ -97,13 +98,27 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         open.delete(stream);
         following?.stop();
       };
-      body.on('drain', () => following?.resume());
+      // Resumed once both buffers, this stream's and the socket's, have drained.
+      const whenDrained = (): void => {
+        if (body.writableNeedDrain) body.once('drain', whenDrained);
+        else if (raw.writableNeedDrain) raw.once('drain', whenDrained);
+        else following?.resume();
+      };
       raw.once('close', stop);
       body.once('close', stop);
       open.add(stream);
       // The first bytes send the headers at once, so the client knows it is connected.
       body.write(`retry: 1000\n\n`);
-      following = ctx.feedFollowers.follow({ companyId, type, after, deliver: (page) => stream.send(sseMessages(page)) });
+      following = ctx.feedFollowers.follow({
+        companyId,
+        type,
+        after,
+        deliver: (page) => {
+          const answer = stream.send(sseMessages(page));
+          if (answer === 'full') whenDrained();
+          return answer;
+        },
+      });
       return reply
         .header('content-type', 'text/event-stream; charset=utf-8')
         .header('cache-control', 'no-store')
