@@ -55,7 +55,7 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         response: {
           200: {
             description: 'the stream of events',
-            content: { 'text/event-stream': { schema: { ...Type.String(), examples: [EXAMPLE_STREAM] } } },
+            content: { 'text/event-stream': { schema: Type.String(), example: EXAMPLE_STREAM } },
           },
           ...errorResponses(400, 401, 403, 429, 503),
         },
