@@ -10,7 +10,8 @@ import { anEvent, ingest, ingestOk, listEvents } from './event-fixtures.js';
 import { changes, settleFeed } from './feed-fixtures.js';
 import { idsOf, openStream, type SseClient } from './sse-client.js';
 
-const STREAM_ENV = { WRS_STREAM_HEARTBEAT_MS: '200', WRS_STREAM_MAX_BUFFER_BYTES: '65536' };
+// No safety re-check within a test: only the change signal may deliver.
+const STREAM_ENV = { WRS_STREAM_HEARTBEAT_MS: '200', WRS_STREAM_MAX_BUFFER_BYTES: '65536', WRS_STREAM_RECHECK_MS: '600000' };
 
 describeEachDatabase('events stream: GET /v1/events/stream', (kind) => {
   let t: TestApp;
@@ -52,6 +53,15 @@ describeEachDatabase('events stream: GET /v1/events/stream', (kind) => {
     assert.deepEqual(fromId.results.map((event) => event.id), ['new-2']);
     await new Promise((resolve) => setTimeout(resolve, 150));
     assert.equal(client.messages.length, 2);
+  });
+
+  it('hands one read to many clients at the same position: every one gets the event at once', async () => {
+    const many = await Promise.all(Array.from({ length: 8 }, () => open('many-co')));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    await ingestOk(t, 'many-co', [anEvent({ id: 'for-all' })]);
+    for (const client of many) assert.deepEqual(idsOf(await client.waitFor(1, 2000)), ['for-all']);
+    assert.ok(Date.now() - started < 2000);
   });
 
   it('resumes after Last-Event-ID (which wins over after) and after the after parameter, and filters by type', async () => {

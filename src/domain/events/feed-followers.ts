@@ -85,15 +85,15 @@ export function createFeedFollowers(deps: FeedFollowersDeps): FeedFollowers {
       do {
         company.readAgain = false;
         for (const group of groupsOf(company.followers)) {
-          const [first] = group;
-          const page = await deps.events.changes(companyId, { after: first!.position, limit: deps.pageSize, type: first!.type });
+          const { position: at, type } = group[0]!;
+          const page = await deps.events.changes(companyId, { after: at, limit: deps.pageSize, type });
           heldBack ||= page.heldBack;
           if (page.events.length === 0) continue;
           const more = page.events.length === deps.pageSize;
           if (more) company.readAgain = true;
           for (const follower of group) {
             // Stopped, or moved on by a read that started after this one, while this one ran.
-            if (!company.followers.has(follower) || comparePositions(follower.position, first!.position) !== 0) continue;
+            if (!company.followers.has(follower) || comparePositions(follower.position, at) !== 0) continue;
             follower.position = page.nextPosition;
             const answer = follower.deliver(page);
             if (answer === 'closed') company.followers.delete(follower);
