@@ -37,6 +37,8 @@ const settings: BenchSettings = {
   warmupSeconds: smoke ? 0 : 2,
   runs: 2,
   only: values.only ? values.only.split(',') : undefined,
+  streamClients: smoke ? 20 : 1000,
+  streamRounds: smoke ? 2 : 5,
 };
 
 const JWT_SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
@@ -97,6 +99,8 @@ async function main(): Promise<void> {
     WRS_LOG_LEVEL: 'warn',
     WRS_RATE_LIMIT_PER_MINUTE: '0',
     WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
+    // The stream scenario holds 1,000 connections from this one address.
+    WRS_MAX_CONNECTIONS_PER_ADDRESS: '0',
   };
   let service: RunningProcess | undefined;
   let peakRss = 0;
@@ -142,6 +146,10 @@ async function main(): Promise<void> {
         largeCompany: LARGE_COMPANY,
         token: tokens.get(LARGE_COMPANY)!,
         loaded,
+        tokenOf: (company) => tokens.get(company)!,
+        adminToken: ADMIN_TOKEN,
+        companies: plan.companies,
+        dbKind,
       })),
     );
   } finally {

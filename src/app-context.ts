@@ -34,6 +34,8 @@ import { createRecordTokensRepository } from './storage/repositories/record-toke
 import { createRecordsRepository } from './storage/repositories/records-repository.js';
 import { createEventsRepository } from './storage/repositories/events-repository.js';
 import { createEventsService, type EventsService } from './domain/events/events-service.js';
+import { createFeedFollowers, type FeedFollowers } from './domain/events/feed-followers.js';
+import { createFeedSignal } from './storage/feed-signal.js';
 import { createBlobsRepository } from './storage/repositories/blobs-repository.js';
 import { createFilesRepository } from './storage/repositories/files-repository.js';
 import { createTemplatesRepository } from './storage/repositories/templates-repository.js';
@@ -55,6 +57,8 @@ export interface AppContext {
   readonly tokenSigner: TokenSigner;
   readonly authenticator: Authenticator;
   readonly events: EventsService;
+  /** Live delivery of the change feed to the stream clients of this process. */
+  readonly feedFollowers: FeedFollowers;
   readonly recordTypes: RecordTypesService;
   readonly records: RecordsService;
   readonly recordTokens: RecordTokensService;
@@ -89,6 +93,11 @@ export interface AppContextOptions {
   wrapUnitOfWork?: (unitOfWork: UnitOfWork) => UnitOfWork;
 }
 
+/** Events per read of a stream's change feed. */
+const FEED_STREAM_PAGE_EVENTS = 500;
+/** While committed events wait behind an older open PostgreSQL transaction, the feed is read again this soon. */
+const FEED_HELD_BACK_RECHECK_MS = 50;
+
 /** Applies pending migrations to the configured database and closes it; answers the names applied. */
 export async function migrateDatabase(config: Config): Promise<string[]> {
   const database = openDatabase(config.databaseUrl, config.database);
@@ -113,11 +122,22 @@ export async function createAppContext(config: Config, options: AppContextOption
   const storageUnitOfWork = createUnitOfWork(database.db);
   const unitOfWork = options.wrapUnitOfWork?.(storageUnitOfWork) ?? storageUnitOfWork;
   const dataVersions = createDataVersionsRepository(database.db);
+  const feedSignal = createFeedSignal(database, config.databaseUrl);
   const events = createEventsService({
     repository: createEventsRepository(database),
     unitOfWork,
     dataVersions,
     clock,
+    feedSignal,
+  });
+  const feedFollowers = createFeedFollowers({
+    events,
+    signal: feedSignal,
+    pageSize: FEED_STREAM_PAGE_EVENTS,
+    heldBackRecheckMs: FEED_HELD_BACK_RECHECK_MS,
+    safetyRecheckMs: config.stream.recheckMs,
+    // A failed read (the database away) is tried again at the next signal or safety re-check.
+    onError: () => undefined,
   });
   const recordTypes = createRecordTypesService({ repository: createRecordTypesRepository(database.db), unitOfWork, dataVersions, clock });
   const recordsRepository = createRecordsRepository(database);
@@ -201,6 +221,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     tokenSigner,
     authenticator,
     events,
+    feedFollowers,
     recordTypes,
     records,
     recordTokens,
@@ -214,6 +235,8 @@ export async function createAppContext(config: Config, options: AppContextOption
     idempotency,
     dataVersions,
     async close() {
+      feedFollowers.close();
+      await feedSignal.close();
       await pdfRenderer.close();
       await database.close();
     },

@@ -5,6 +5,7 @@ import { runLoad, type LoadOptions, type LoadResult } from './load.js';
 import { freePort, startProcess, withPeakRss, type RunningProcess } from './processes.js';
 import type { ScenarioRow } from './report.js';
 import type { BenchSettings } from './settings.js';
+import { followFeed, streamFanOut } from './feed-scenarios.js';
 
 export interface ScenarioContext {
   service: RunningProcess;
@@ -13,6 +14,11 @@ export interface ScenarioContext {
   largeCompany: string;
   token: string;
   loaded: LoadedData;
+  /** A user token of each company (the feed scenario follows every company's feed). */
+  tokenOf: (company: string) => string;
+  adminToken: string;
+  companies: number;
+  dbKind: string;
 }
 
 interface Measured {
@@ -142,6 +148,12 @@ export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]>
   if (selected('checks')) {
     const m = await measure(service, settings, { url: `${base}/v1/checks?limit=100`, headers: auth });
     rows.push(row('checks: GET /v1/checks?limit=100 (local provider)', m));
+  }
+
+  if (selected('feed-follow')) rows.push(await followFeed(service, ctx.tokenOf, ctx.companies, ctx.dbKind));
+
+  if (selected('stream-fanout')) {
+    rows.push(...(await streamFanOut(service, ctx.token, ctx.adminToken, ctx.largeCompany, settings.streamClients, settings.streamRounds)));
   }
 
   if (selected('pdf')) rows.push(await pdfBurst(ctx, auth));

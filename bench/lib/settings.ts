@@ -5,4 +5,7 @@ export interface BenchSettings {
   warmupSeconds: number;
   runs: number;
   only: string[] | undefined;
+  /** Stream clients held open at once by the stream-fanout scenario, and events sent to them. */
+  streamClients: number;
+  streamRounds: number;
 }

@@ -144,5 +144,6 @@ export function demoEvents(now: Date): Record<string, unknown>[] {
 /** Ingests the demo events into a company that has none yet; returns how many were stored. */
 export async function seedDemoEvents({ events, clock }: DemoEventsDeps, companyId: string): Promise<number> {
   if (await events.hasEvents(companyId)) return 0;
-  return events.ingest(companyId, [JSON.stringify(demoEvents(clock.now()))], { format: 'array' });
+  const { ingested } = await events.ingest(companyId, [JSON.stringify(demoEvents(clock.now()))], { format: 'array' });
+  return ingested;
 }

@@ -73,6 +73,10 @@ export const invalidQuery = (message: string, params: string[]): AppError =>
 export const invalidBody = (message: string, details?: Record<string, unknown>): AppError =>
   new AppError(400, 'invalid_body', message, details ? { details } : {});
 
+/** `400`: a request header's value cannot be used; `invalid_header` names it. */
+export const invalidHeader = (message: string, header: string): AppError =>
+  new AppError(400, 'invalid_header', message, { details: { invalid_header: header } });
+
 export const notFound = (message: string): AppError => new AppError(404, 'not_found', message);
 
 /** `405`: the path exists but not with this method; `Allow` lists the methods it has. */
@@ -87,9 +91,6 @@ export const unauthorized = (message: string): AppError =>
 export const forbidden = (message: string): AppError => new AppError(403, 'forbidden', message);
 
 export const invalidPath = (message: string): AppError => new AppError(400, 'invalid_path', message);
-
-/** `400`: a request header breaks its rule; the message names the header and the rule. */
-export const invalidHeader = (message: string): AppError => new AppError(400, 'invalid_header', message);
 
 /** `409`: the first request with this Idempotency-Key is still running; retry after a moment. */
 export const idempotencyKeyInUse = (message: string, retryAfterSeconds: number): AppError =>

@@ -34,6 +34,7 @@ import { recordTokenRoutes } from './routes/record-tokens/record-tokens.js';
 import { recordRoutes } from './routes/records/records.js';
 import { adminEventIngestRoutes } from './routes/events/ingest-events.js';
 import { listEventsRoutes } from './routes/events/list-events.js';
+import { eventStreamRoutes } from './routes/events/stream.js';
 import { healthRoutes } from './routes/health.js';
 import { parseQueryString, registerQueryEncodingCheck } from './query-string.js';
 import { serverTimeoutOptions } from './server-options.js';
@@ -88,6 +89,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       registerAuthentication(v1, ctx.authenticator, ctx.records.typeIdOf);
       rateLimiting.limitByCompany(v1);
       await v1.register(listEventsRoutes, { ctx });
+      await v1.register(eventStreamRoutes, { ctx });
       await v1.register(recordRoutes, { ctx });
       await v1.register(recordTokenRoutes, { ctx });
       await v1.register(listChecksRoutes, { ctx });

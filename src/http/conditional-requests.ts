@@ -96,5 +96,6 @@ function malformed(name: ConditionalHeader, value: string) {
   const shown = value.length > SHOWN_VALUE_CHARS ? `${value.slice(0, SHOWN_VALUE_CHARS)}...` : value;
   return invalidHeader(
     `${name} must be * or a comma-separated list of quoted entity tags, such as "abc" or W/"abc" (the ETag of an answer); got ${JSON.stringify(shown)}`,
+    name,
   );
 }

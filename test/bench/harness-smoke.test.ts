@@ -38,6 +38,8 @@ describe('benchmark harness (smoke run)', () => {
       'record-patch',
       'checks',
       'pdf-burst',
+      'feed-follow',
+      'stream-fanout',
     ]) {
       const row = report.split('\n').find((line) => line.startsWith(`| ${scenario}`));
       assert.ok(row, `row for ${scenario}`);

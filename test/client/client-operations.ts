@@ -237,6 +237,22 @@ export function clientOperationsSuite(start: () => Promise<ServiceUnderTest>): v
     assert.equal(answered(await globex.GET('/v1/events'), 200).count, 0);
   });
 
+  it('follows the change feed and opens the live stream: listEventChanges, streamEvents', async () => {
+    const first = answered(await acme.GET('/v1/events/changes', { params: { query: { limit: 2 } } }), 200);
+    assert.equal(first.count, 2);
+    const rest = answered(await acme.GET('/v1/events/changes', { params: { query: { after: first.next_cursor } } }), 200);
+    assert.equal(first.count + rest.count, EVENTS.length);
+    const stopped = new AbortController();
+    const stream = await acme.GET('/v1/events/stream', { params: { query: { after: first.next_cursor } }, parseAs: 'stream', signal: stopped.signal });
+    assert.equal(stream.response.status, 200);
+    assert.match(stream.response.headers.get('content-type') ?? '', /^text\/event-stream/);
+    const reader = stream.response.body!.getReader();
+    let text = '';
+    while (!text.includes('event: event')) text += new TextDecoder().decode((await reader.read()).value);
+    stopped.abort();
+    assert.match(text, /^id: [\w-]+\nevent: event\ndata: \{/m);
+  });
+
   it('lists mailed checks with paging links: listChecks', async () => {
     const newest = answered(await acme.GET('/v1/checks', { params: { query: { limit: 2, sort_by: '-date_created' } } }), 200);
     assert.equal(newest.count, 2);

@@ -70,6 +70,30 @@ const ROWS: Row[] = [
     },
   },
   {
+    operation: 'GET /v1/events/changes',
+    async run(t) {
+      const feed = expectOk(await asB(t, { method: 'GET', url: '/v1/events/changes?limit=10000' }), 'feed');
+      assert.deepEqual(feed.results.map((event: { id: string }) => event.id), ['evt-b-1']);
+      const cursorOfA = expectOk(await asA(t, { method: 'GET', url: '/v1/events/changes?limit=1' }), 'A\'s feed').next_cursor;
+      const response = await asB(t, { method: 'GET', url: `/v1/events/changes?after=${cursorOfA}` });
+      assert.equal(response.statusCode, 400, response.body);
+      assert.deepEqual(response.json().invalid_params, ['after'], 'a cursor of A is no cursor for B');
+    },
+  },
+  {
+    operation: 'GET /v1/events/stream',
+    async run(t) {
+      // The live part runs over a real port (test/events/stream.test.ts); a cursor of A never opens B's stream.
+      const cursorOfA = expectOk(await asA(t, { method: 'GET', url: '/v1/events/changes?limit=1' }), 'A\'s feed').next_cursor;
+      const byHeader = await asB(t, { method: 'GET', url: '/v1/events/stream', headers: { 'last-event-id': cursorOfA } });
+      assert.equal(byHeader.statusCode, 400, byHeader.body);
+      assert.equal(byHeader.json().code, 'invalid_header');
+      const byQuery = await asB(t, { method: 'GET', url: `/v1/events/stream?after=${cursorOfA}` });
+      assert.equal(byQuery.statusCode, 400, byQuery.body);
+      assert.deepEqual(byQuery.json().invalid_params, ['after']);
+    },
+  },
+  {
     operation: 'GET /v1/records',
     async run(t, w) {
       const all = expectOk(await asB(t, { method: 'GET', url: '/v1/records' }), 'list');

@@ -1,8 +1,10 @@
 -- unitOfWork.run + write, then afterBulkWrite
 begin;
-insert into events ("company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object")
-    select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object" from json_populate_recordset(null::events, $1::json)
-    on conflict (company_id, id) do update set "connection_id" = excluded."connection_id", "connection_key" = excluded."connection_key", "created_at" = excluded."created_at", "excluded" = excluded."excluded", "flow_id" = excluded."flow_id", "flow_key" = excluded."flow_key", "flow_session" = excluded."flow_session", "like_value" = excluded."like_value", "seconds_active" = excluded."seconds_active", "seconds_running" = excluded."seconds_running", "selected_decision" = excluded."selected_decision", "step_key" = excluded."step_key", "text" = excluded."text", "type" = excluded."type", "updated_at" = excluded."updated_at", "user_id" = excluded."user_id", "version_id" = excluded."version_id", "version_key" = excluded."version_key", "version_object" = excluded."version_object";
+insert into events ("company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", feed_seq)
+    select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", feed_seq from (
+      select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", nextval('events_feed_seq') as feed_seq from json_populate_recordset(null::events, $1::json)
+    ) as numbered order by id
+    on conflict (company_id, id) do update set "connection_id" = excluded."connection_id", "connection_key" = excluded."connection_key", "created_at" = excluded."created_at", "excluded" = excluded."excluded", "flow_id" = excluded."flow_id", "flow_key" = excluded."flow_key", "flow_session" = excluded."flow_session", "like_value" = excluded."like_value", "seconds_active" = excluded."seconds_active", "seconds_running" = excluded."seconds_running", "selected_decision" = excluded."selected_decision", "step_key" = excluded."step_key", "text" = excluded."text", "type" = excluded."type", "updated_at" = excluded."updated_at", "user_id" = excluded."user_id", "version_id" = excluded."version_id", "version_key" = excluded."version_key", "version_object" = excluded."version_object", feed_xid = pg_current_xact_id(), feed_seq = excluded.feed_seq;
 insert into "event_key_values" ("company_id", "field", "value") values ($1, $2, $3), ($4, $5, $6), ($7, $8, $9), ($10, $11, $12) on conflict do nothing;
 commit;
 
@@ -21,3 +23,33 @@ select "company_id", "id", "connection_id", "connection_key", "created_at", "exc
 
 -- list: contains, no stored value matches
 select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = $1 and "event_key_values"."field" = $2 and "event_key_values"."value" like $3 limit $4;
+
+-- unitOfWork.run + feedPositionBefore + write (a replacement)
+begin;
+select pg_current_xact_id()::text as xid;
+insert into events ("company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", feed_seq)
+    select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", feed_seq from (
+      select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", nextval('events_feed_seq') as feed_seq from json_populate_recordset(null::events, $1::json)
+    ) as numbered order by id
+    on conflict (company_id, id) do update set "connection_id" = excluded."connection_id", "connection_key" = excluded."connection_key", "created_at" = excluded."created_at", "excluded" = excluded."excluded", "flow_id" = excluded."flow_id", "flow_key" = excluded."flow_key", "flow_session" = excluded."flow_session", "like_value" = excluded."like_value", "seconds_active" = excluded."seconds_active", "seconds_running" = excluded."seconds_running", "selected_decision" = excluded."selected_decision", "step_key" = excluded."step_key", "text" = excluded."text", "type" = excluded."type", "updated_at" = excluded."updated_at", "user_id" = excluded."user_id", "version_id" = excluded."version_id", "version_key" = excluded."version_key", "version_object" = excluded."version_object", feed_xid = pg_current_xact_id(), feed_seq = excluded.feed_seq;
+insert into "event_key_values" ("company_id", "field", "value") values ($1, $2, $3), ($4, $5, $6), ($7, $8, $9), ($10, $11, $12) on conflict do nothing;
+commit;
+
+-- changes: all types
+select pg_snapshot_xmin(pg_current_snapshot())::text as xmin;
+select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", feed_xid::text as feed_xid, feed_seq from events
+        where company_id = $1  and (feed_xid, feed_seq) > ($2::xid8, $3) and feed_xid < $4::xid8
+        order by feed_xid, feed_seq limit $5;
+select exists (select 1 from events
+          where company_id = $1  and (feed_xid, feed_seq) > ($2::xid8, $3) and feed_xid >= $4::xid8) as held;
+
+-- changes: one type
+select pg_snapshot_xmin(pg_current_snapshot())::text as xmin;
+select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", feed_xid::text as feed_xid, feed_seq from events
+        where company_id = $1 and type = $2 and (feed_xid, feed_seq) > ($3::xid8, $4) and feed_xid < $5::xid8
+        order by feed_xid, feed_seq limit $6;
+select exists (select 1 from events
+          where company_id = $1 and type = $2 and (feed_xid, feed_seq) > ($3::xid8, $4) and feed_xid >= $5::xid8) as held;
+
+-- feedEnd
+select pg_snapshot_xmin(pg_current_snapshot())::text as xmin;

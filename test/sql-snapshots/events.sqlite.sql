@@ -1,6 +1,7 @@
 -- unitOfWork.run + write, then afterBulkWrite
 begin immediate;
-insert into "events" ("company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("company_id", "id") do update set "connection_id" = "excluded"."connection_id", "connection_key" = "excluded"."connection_key", "created_at" = "excluded"."created_at", "excluded" = "excluded"."excluded", "flow_id" = "excluded"."flow_id", "flow_key" = "excluded"."flow_key", "flow_session" = "excluded"."flow_session", "like_value" = "excluded"."like_value", "seconds_active" = "excluded"."seconds_active", "seconds_running" = "excluded"."seconds_running", "selected_decision" = "excluded"."selected_decision", "step_key" = "excluded"."step_key", "text" = "excluded"."text", "type" = "excluded"."type", "updated_at" = "excluded"."updated_at", "user_id" = "excluded"."user_id", "version_id" = "excluded"."version_id", "version_key" = "excluded"."version_key", "version_object" = "excluded"."version_object";
+select max("feed_seq") as "last" from "events" where "company_id" = ?;
+insert into "events" ("company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", "feed_seq") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("company_id", "id") do update set "connection_id" = "excluded"."connection_id", "connection_key" = "excluded"."connection_key", "created_at" = "excluded"."created_at", "excluded" = "excluded"."excluded", "flow_id" = "excluded"."flow_id", "flow_key" = "excluded"."flow_key", "flow_session" = "excluded"."flow_session", "like_value" = "excluded"."like_value", "seconds_active" = "excluded"."seconds_active", "seconds_running" = "excluded"."seconds_running", "selected_decision" = "excluded"."selected_decision", "step_key" = "excluded"."step_key", "text" = "excluded"."text", "type" = "excluded"."type", "updated_at" = "excluded"."updated_at", "user_id" = "excluded"."user_id", "version_id" = "excluded"."version_id", "version_key" = "excluded"."version_key", "version_object" = "excluded"."version_object", "feed_seq" = "excluded"."feed_seq";
 insert into "event_key_values" ("company_id", "field", "value") values (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?) on conflict do nothing;
 commit;
 pragma optimize = 0x10012;
@@ -20,3 +21,19 @@ select "company_id", "id", "connection_id", "connection_key", "created_at", "exc
 
 -- list: contains, no stored value matches
 select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = ? and "event_key_values"."field" = ? and event_key_values.rowid in (select rowid from event_key_values_trigrams where event_key_values_trigrams match ?) and instr(event_key_values.value, ?) > 0 limit ?;
+
+-- unitOfWork.run + feedPositionBefore + write (a replacement)
+begin immediate;
+select max("feed_seq") as "last" from "events" where "company_id" = ?;
+insert into "events" ("company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", "feed_seq") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("company_id", "id") do update set "connection_id" = "excluded"."connection_id", "connection_key" = "excluded"."connection_key", "created_at" = "excluded"."created_at", "excluded" = "excluded"."excluded", "flow_id" = "excluded"."flow_id", "flow_key" = "excluded"."flow_key", "flow_session" = "excluded"."flow_session", "like_value" = "excluded"."like_value", "seconds_active" = "excluded"."seconds_active", "seconds_running" = "excluded"."seconds_running", "selected_decision" = "excluded"."selected_decision", "step_key" = "excluded"."step_key", "text" = "excluded"."text", "type" = "excluded"."type", "updated_at" = "excluded"."updated_at", "user_id" = "excluded"."user_id", "version_id" = "excluded"."version_id", "version_key" = "excluded"."version_key", "version_object" = "excluded"."version_object", "feed_seq" = "excluded"."feed_seq";
+insert into "event_key_values" ("company_id", "field", "value") values (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?) on conflict do nothing;
+commit;
+
+-- changes: all types
+select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", "feed_seq" from "events" where "company_id" = ? and "feed_seq" > ? order by "feed_seq" limit ?;
+
+-- changes: one type
+select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", "feed_seq" from "events" where "company_id" = ? and "type" = ? and "feed_seq" > ? order by "feed_seq" limit ?;
+
+-- feedEnd
+select max("feed_seq") as "last" from "events" where "company_id" = ?;

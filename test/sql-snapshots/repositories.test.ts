@@ -64,6 +64,15 @@ const scripts: Record<string, Script> = {
     await step('list: contains, no stored value matches', () =>
       events.list(C, { ...page, filters: [{ field: 'step_key', operator: 'contains', value: 'nothing' }] }),
     );
+    await step('unitOfWork.run + feedPositionBefore + write (a replacement)', () =>
+      createUnitOfWork(database.db).run(async (scope) => {
+        await events.feedPositionBefore(C, scope);
+        return events.write(C, [{ ...event, text: 'replaced' }], scope);
+      }),
+    );
+    await step('changes: all types', () => events.changes(C, { xid: 0, seq: 0 }, 2, null));
+    await step('changes: one type', () => events.changes(C, { xid: 0, seq: 0 }, 2, 'step_completed'));
+    await step('feedEnd', () => events.feedEnd(C));
   },
 
   'record-types': async (step, { db }) => {

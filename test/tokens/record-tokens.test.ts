@@ -173,6 +173,8 @@ describeEachDatabase('record tokens', (kind) => {
       ['the record list filtered', 'GET', `/v1/records?next=${record.id}`],
       ['creating a record', 'POST', '/v1/records/loan', { f_amount: 1, f_borrower: 'x' }],
       ['events', 'GET', '/v1/events'],
+      ['the events change feed', 'GET', '/v1/events/changes'],
+      ['the events stream', 'GET', '/v1/events/stream'],
       ['checks', 'GET', '/v1/checks'],
       ['running a step on its own record', 'PUT', `/v1/records/${record.id}/steps`, { type: 'pdf_create', inputs: {} }],
       ['minting for its own record', 'POST', `/v1/records/${record.id}/tokens`, {}],

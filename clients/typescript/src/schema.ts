@@ -65,6 +65,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the change feed of events
+         * @description Events in the order they were stored (the events of one ingest in its order). Follow next_cursor from the beginning and you see every stored event once, in order, even while ingests commit out of order; an event replaced by a later ingest moves to its new position. No after: from the beginning. A malformed cursor or one of another company is a 400.
+         */
+        get: operations["listEventChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream events live (Server-Sent Events)
+         * @description The change feed as text/event-stream: each message has id (a cursor), event: event and data (the Event as JSON). It starts after the Last-Event-ID header, else after the after parameter, else at the live end, and sends a : ping comment every 15 s. A client that reconnects with its last id misses nothing. A client that reads too slowly is disconnected and resumes the same way. A malformed cursor is a 400 before the stream starts.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/records": {
         parameters: {
             query?: never;
@@ -911,6 +951,380 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listEventChanges: {
+        parameters: {
+            query?: {
+                /**
+                 * @description start after this position: a next_cursor (or a stream message id) of this company; opaque; none = from the beginning
+                 * @example AfM8jUq3n5SbAAAAAAAAAAAAAAAAAAAAKg
+                 */
+                after?: string;
+                /** @description number of events to return; default 100 */
+                limit?: number;
+                /** @description only events of this type (exact match) */
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the next events of the feed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "results": [
+                     *         {
+                     *           "id": "019aa5c1-0d2e-7a10-8b3c-4d5e6f708192",
+                     *           "company_id": "demo-company",
+                     *           "connection_id": null,
+                     *           "connection_key": null,
+                     *           "created_at": "2026-11-21T15:04:05.123Z",
+                     *           "excluded": false,
+                     *           "flow_id": "flow-1",
+                     *           "flow_key": "loan-intake",
+                     *           "flow_session": 3,
+                     *           "like_value": null,
+                     *           "seconds_active": 42.5,
+                     *           "seconds_running": 61,
+                     *           "selected_decision": "Approve",
+                     *           "step_key": "decision-1",
+                     *           "text": null,
+                     *           "type": "user_flow_session_step_completed",
+                     *           "updated_at": "2026-11-21T15:04:05.123Z",
+                     *           "user_id": "9b2f3c1e-5a4d-4e8f-9c7b-2d1e0f3a4b5c",
+                     *           "version_id": "ver-7",
+                     *           "version_key": "v7"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "AfM8jUq3n5SbAAAAAAAAAAAAAAAAAAAAKg"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description number of events returned in this request */
+                        count: number;
+                        /** @description events in the order they were stored; a replaced event only at its latest store */
+                        results: {
+                            /** @description unique event identifier */
+                            id: string;
+                            /** @description company the event belongs to */
+                            company_id: string;
+                            /** @description ID of the associated connection */
+                            connection_id: string | null;
+                            /** @description key of the associated connection */
+                            connection_key: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 creation timestamp (UTC, ms)
+                             */
+                            created_at: string;
+                            /** @description whether the event is excluded from reporting */
+                            excluded: boolean;
+                            /** @description ID of the associated flow */
+                            flow_id: string | null;
+                            /** @description key of the associated flow */
+                            flow_key: string | null;
+                            /** @description flow session number */
+                            flow_session: number | null;
+                            /** @description like value of the event */
+                            like_value: number | null;
+                            /** @description seconds the user was active during the event */
+                            seconds_active: number | null;
+                            /** @description total seconds the event was running */
+                            seconds_running: number | null;
+                            /** @description title of the decision branch selected on a Decision step */
+                            selected_decision: string | null;
+                            /** @description key of the associated step */
+                            step_key: string | null;
+                            /** @description text content associated with the event */
+                            text: string | null;
+                            /** @description event type, for example user_flow_session_started */
+                            type: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 last-updated timestamp (UTC, ms)
+                             */
+                            updated_at: string;
+                            /** @description UUID of the user the event relates to */
+                            user_id: string | null;
+                            /** @description ID of the associated flow version */
+                            version_id: string | null;
+                            /** @description key of the associated flow version */
+                            version_key: string | null;
+                            /** @description snapshot of the flow version at the time of the event */
+                            version_object?: unknown;
+                        }[];
+                        /** @description pass back as `after` to continue exactly here; equals `after` when nothing is new */
+                        next_cursor: string;
+                    };
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description the credential may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description start after this position (the Last-Event-ID header wins); none = at the live end. a next_cursor (or a stream message id) of this company; opaque
+                 * @example AfM8jUq3n5SbAAAAAAAAAAAAAAAAAAAAKg
+                 */
+                after?: string;
+                /** @description only events of this type (exact match) */
+                type?: string;
+            };
+            header?: {
+                /** @description the id of the last message received: the stream resumes right after it */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the stream of events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id: AfM8jUq3n5SbAAAAAAAAAAAAAAAAAAAAKg
+                     *     event: event
+                     *     data: {"id":"019aa5c1-0d2e-7a10-8b3c-4d5e6f708192","type":"user_flow_session_started", ...}
+                     *
+                     *     : ping
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description the credential may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */

@@ -31,7 +31,7 @@ export const importEventsCommand: CliCommand = {
         }
         const started = performance.now();
         try {
-          const count = await ctx.events.ingest(companyId, counted(), {
+          const { ingested: count } = await ctx.events.ingest(companyId, counted(), {
             format,
             onProgress: (sofar) => {
               ingested = sofar;

@@ -1,6 +1,18 @@
 import type { TransactionScope } from '../unit-of-work.js';
 import type { EventListQuery } from './event-query.js';
 import type { StoredEvent } from './event.js';
+import type { FeedPosition } from './feed-position.js';
+
+/** One read of the change feed: events in feed order, each with its position. */
+export interface FeedPage {
+  readonly events: readonly StoredEvent[];
+  readonly positions: readonly FeedPosition[];
+  /**
+   * PostgreSQL only: committed events lie after the page but are held back because an older
+   * transaction is still open (they become readable once it ends). Always false on SQLite.
+   */
+  readonly heldBack: boolean;
+}
 
 /** What the events service needs from storage; storage/repositories/events-repository.ts implements it. */
 export interface EventsRepository {
@@ -18,4 +30,16 @@ export interface EventsRepository {
    * refresh what its planner knows. Only a help: the events are stored whether it succeeds or not.
    */
   afterBulkWrite(written: number): Promise<void>;
+  /**
+   * Inside a write transaction, before its first write: the feed position just before every
+   * event the transaction stores (each write gives them the next positions, in order).
+   */
+  feedPositionBefore(companyId: string, scope: TransactionScope): Promise<FeedPosition>;
+  /**
+   * Up to `limit` events stored after `after`, in feed order, of one type or all. Never returns
+   * a position behind which another event can still appear (commit order, see docs/events.md).
+   */
+  changes(companyId: string, after: FeedPosition, limit: number, type: string | null): Promise<FeedPage>;
+  /** A position every event stored from now on lies after (the live end of the feed). */
+  feedEnd(companyId: string): Promise<FeedPosition>;
 }

@@ -1,4 +1,4 @@
-import { invalidBody } from '../../errors/app-error.js';
+import { invalidBody, invalidHeader, invalidQuery } from '../../errors/app-error.js';
 import { batchRefused, MAX_LISTED_PROBLEMS, type ItemProblem } from '../../errors/item-problems.js';
 import type { Clock } from '../../lib/clock.js';
 import { JsonItemsError, readJsonItems, type ByteSource, type JsonItem, type JsonItemsFormat } from '../../lib/json-items.js';
@@ -8,11 +8,39 @@ import { createEventNormalizer, EventInputError } from './event-input.js';
 import type { EventsRepository } from './events-repository.port.js';
 import type { EventListQuery } from './event-query.js';
 import type { StoredEvent } from './event.js';
+import { decodeFeedCursor, encodeFeedCursor } from './feed-cursor.js';
+import { FEED_START, type FeedPosition } from './feed-position.js';
+import type { FeedSignal } from './feed-signal.port.js';
 
 export interface IngestOptions {
   readonly format: JsonItemsFormat;
   /** Called after each stored batch with the number of events ingested so far. */
   readonly onProgress?: (ingested: number) => void;
+}
+
+/** What an ingest stored. */
+export interface IngestOutcome {
+  readonly ingested: number;
+  /** The change-feed cursor just before the request's events: `after=<this>` reads them first. */
+  readonly feedCursorBefore: string;
+}
+
+/** A parsed GET /v1/events/changes: where to start, how many, which type (null: all). */
+export interface ChangesQuery {
+  readonly after: FeedPosition;
+  readonly limit: number;
+  readonly type: string | null;
+}
+
+export interface ChangesPage {
+  readonly events: readonly StoredEvent[];
+  /** The cursor of each event (a stream's message id). */
+  readonly cursors: readonly string[];
+  /** Where the page ended: the last event's cursor, or the query's own when nothing is new. */
+  readonly nextCursor: string;
+  readonly nextPosition: FeedPosition;
+  /** PostgreSQL: more events are committed but wait behind an older open transaction. */
+  readonly heldBack: boolean;
 }
 
 export interface EventsService {
@@ -23,15 +51,30 @@ export interface EventsService {
    * transaction, and returns how many were read. Bad events refuse the whole stream: one 400
    * listing every one of them (line or index, field, what is wrong), and nothing is stored.
    */
-  ingest(companyId: string, source: ByteSource, options: IngestOptions): Promise<number>;
+  ingest(companyId: string, source: ByteSource, options: IngestOptions): Promise<IngestOutcome>;
   hasEvents(companyId: string): Promise<boolean>;
+  /**
+   * The feed position a cursor holds (`after` of GET /v1/events/changes, or a stream's
+   * Last-Event-ID); none = the beginning. A malformed cursor or one of another company is a
+   * 400 naming where it came from.
+   */
+  feedPosition(companyId: string, cursor: string | undefined, source: CursorSource): FeedPosition;
+  /** The change feed: events stored after a position, in the order they were stored. */
+  changes(companyId: string, query: ChangesQuery): Promise<ChangesPage>;
+  /** The live end of the feed: every event stored from now on lies after it. */
+  feedEnd(companyId: string): Promise<FeedPosition>;
 }
+
+/** Where a cursor came from, for the 400 that refuses it. */
+export type CursorSource = { readonly query: string } | { readonly header: string };
 
 export interface EventsServiceDeps {
   readonly repository: EventsRepository;
   readonly unitOfWork: UnitOfWork;
   readonly dataVersions: DataVersions;
   readonly clock: Clock;
+  /** Told after each committed ingest, so that stream clients wake up. */
+  readonly feedSignal?: FeedSignal;
 }
 
 /**
@@ -43,8 +86,38 @@ const WRITE_BATCH_EVENTS = 5000;
 /** Thrown inside the transaction to roll it back once a bad event is found. */
 const ROLL_BACK = Symbol('roll back');
 
-export function createEventsService({ repository, unitOfWork, dataVersions, clock }: EventsServiceDeps): EventsService {
+export function createEventsService({ repository, unitOfWork, dataVersions, clock, feedSignal }: EventsServiceDeps): EventsService {
   return {
+    feedPosition(companyId, cursor, source) {
+      if (cursor === undefined) return FEED_START;
+      const position = decodeFeedCursor(companyId, cursor);
+      if (typeof position !== 'string') return position;
+      const what = 'query' in source ? `query parameter '${source.query}'` : `header ${source.header}`;
+      const message =
+        position === 'malformed'
+          ? `${what} is not a change-feed cursor of this service (pass back a next_cursor or a stream message id)`
+          : `${what} is a change-feed cursor of another company`;
+      if ('query' in source) throw invalidQuery(message, [source.query]);
+      throw invalidHeader(message, source.header);
+    },
+
+    async changes(companyId, { after, limit, type }) {
+      const page = await repository.changes(companyId, after, limit, type);
+      const cursors = page.positions.map((position) => encodeFeedCursor(companyId, position));
+      const nextPosition = page.positions.at(-1) ?? after;
+      return {
+        events: page.events,
+        cursors,
+        nextCursor: cursors.at(-1) ?? encodeFeedCursor(companyId, after),
+        nextPosition,
+        heldBack: page.heldBack,
+      };
+    },
+
+    feedEnd(companyId) {
+      return repository.feedEnd(companyId);
+    },
+
     list(companyId, query) {
       return repository.list(companyId, query);
     },
@@ -113,9 +186,11 @@ export function createEventsService({ repository, unitOfWork, dataVersions, cloc
         let batch = await readBatch(READ_AHEAD_EVENTS);
         let ingested = 0;
         let written = 0;
+        let before: FeedPosition | undefined;
         if (batch.length > 0) {
           const committed = await unitOfWork
             .run(async (scope) => {
+              before = await repository.feedPositionBefore(companyId, scope);
               while (batch.length > 0) {
                 written += await repository.write(companyId, batch, scope);
                 ingested += batch.length;
@@ -132,10 +207,15 @@ export function createEventsService({ repository, unitOfWork, dataVersions, cloc
                 return false;
               },
             );
-          // The events are committed; fresher statistics are only a help to the planner.
-          if (committed && written > 0) await repository.afterBulkWrite(written).catch(() => undefined);
+          if (committed && written > 0) {
+            feedSignal?.changed(companyId);
+            // The events are committed; fresher statistics are only a help to the planner.
+            await repository.afterBulkWrite(written).catch(() => undefined);
+          }
         }
-        if (!refused()) return ingested;
+        if (!refused()) {
+          return { ingested, feedCursorBefore: encodeFeedCursor(companyId, before ?? (await repository.feedEnd(companyId))) };
+        }
         // Rolled back at once; the rest of the body is still read, to name every bad event.
         await readBatch(Number.POSITIVE_INFINITY);
         if (problemCount === 0) throw invalidBody(`${bodyProblem}; nothing was stored`);

@@ -54,7 +54,7 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
     const header = request.headers['idempotency-key'];
     if (!scope || header === undefined) return;
     const parsed = parseIdempotencyKey(header);
-    if ('problem' in parsed) throw invalidHeader(parsed.problem);
+    if ('problem' in parsed) throw invalidHeader(parsed.problem, 'Idempotency-Key');
     const target = { companyId: companyOf(request), scope, key: parsed.key };
 
     const streamed = request.body instanceof Readable ? request.body : undefined;

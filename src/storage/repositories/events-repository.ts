@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import { CONTAINS_FIELDS } from '../../domain/events/event-fields.js';
 import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
 import type { StoredEvent } from '../../domain/events/event.js';
-import type { EventsRepository } from '../../domain/events/events-repository.port.js';
+import type { EventsRepository, FeedPage } from '../../domain/events/events-repository.port.js';
+import type { FeedPosition } from '../../domain/events/feed-position.js';
 import type { TransactionScope } from '../../domain/unit-of-work.js';
 import type { Database } from '../database.js';
 import type { DB } from '../schema.js';
@@ -13,6 +14,8 @@ import { compileEventPage, isContainsField, matchingKeyValues, MAX_LISTED_VALUES
 
 const COLUMNS = EVENT_COLUMNS;
 const UPDATED_COLUMNS = COLUMNS.filter((column) => column !== 'company_id' && column !== 'id');
+/** What SQLite writes per event: the event and its feed position. */
+const SQLITE_WRITTEN_COLUMNS = [...COLUMNS, 'feed_seq'] as const;
 
 /**
  * Rows per write. SQLite runs one prepared single-row statement per row, so a batch only bounds
@@ -28,7 +31,10 @@ export function createEventsRepository(database: Database): EventsRepository {
   const { db, dialect } = database;
   const insert = dialect === 'postgres' ? insertPostgres : insertSqlite;
   const batchRows = dialect === 'postgres' ? POSTGRES_BATCH_ROWS : SQLITE_BATCH_ROWS;
+  const feed = dialect === 'postgres' ? postgresFeed(db) : sqliteFeed(db);
   return {
+    ...feed,
+
     async list(companyId, query) {
       const matches = new Map<EventFilter, readonly string[] | null>();
       for (const filter of query.filters) {
@@ -84,46 +90,138 @@ function knownKeyValuesOf(scope: TransactionScope, companyId: string): Set<strin
   return known;
 }
 
-/** A single-row upsert, prepared once and run for every event of the batch (see statementBatch). */
+/**
+ * A single-row upsert, prepared once and run for every event of the batch (see statementBatch).
+ * Each event takes the company's next feed position: the transaction holds SQLite's one write
+ * lock, so positions are handed out in commit order.
+ */
 async function insertSqlite(trx: Kysely<DB>, events: readonly StoredEvent[], companyId: string): Promise<void> {
-  const rows = events.map((event) =>
-    COLUMNS.map((column) => {
+  let position = await lastSqlitePosition(trx, companyId);
+  const rows = events.map((event) => {
+    const row: unknown[] = COLUMNS.map((column) => {
       const value = column === 'company_id' ? companyId : event[column];
       return typeof value === 'boolean' ? (value ? 1 : 0) : value;
-    }),
-  );
+    });
+    row.push(++position);
+    return row;
+  });
   await trx.executeQuery(statementBatch(sqliteUpsertSql(trx), rows));
+}
+
+async function lastSqlitePosition(executor: Kysely<DB>, companyId: string): Promise<number> {
+  const row = await executor
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('feed_seq').as('last'))
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
+  return Number(row?.last ?? 0);
 }
 
 let sqliteUpsertText: string | undefined;
 
 function sqliteUpsertSql(trx: Kysely<DB>): string {
   if (sqliteUpsertText) return sqliteUpsertText;
-  const parameterShapeRow = Object.fromEntries(COLUMNS.map((column) => [column, null])) as never;
+  const parameterShapeRow = Object.fromEntries(SQLITE_WRITTEN_COLUMNS.map((column) => [column, null])) as never;
   const compiled = trx
     .insertInto('events')
     .values(parameterShapeRow)
-    .onConflict((oc) => oc.columns(['company_id', 'id']).doUpdateSet(replaceAll))
+    .onConflict((oc) => oc.columns(['company_id', 'id']).doUpdateSet(replaceAllSqlite))
     .compile();
-  if (compiled.parameters.length !== COLUMNS.length) throw new Error('unexpected parameters in the events upsert');
+  if (compiled.parameters.length !== SQLITE_WRITTEN_COLUMNS.length) throw new Error('unexpected parameters in the events upsert');
   sqliteUpsertText = compiled.sql;
   return sqliteUpsertText;
 }
 
 /**
  * One JSON parameter per batch, unpacked by json_populate_recordset: far fewer bound values to
- * send and parse than a multi-row VALUES list.
+ * send and parse than a multi-row VALUES list. Each stored or replaced event gets the feed
+ * position (this transaction's id, the next sequence number), in the batch's order.
  */
 async function insertPostgres(trx: Kysely<DB>, events: readonly StoredEvent[], companyId: string): Promise<void> {
   const rows = events.map((event) => ({ ...event, company_id: companyId }));
   const columns = sql.join(COLUMNS.map((column) => sql.ref(column)));
   const updates = sql.join(UPDATED_COLUMNS.map((column) => sql`${sql.ref(column)} = excluded.${sql.ref(column)}`));
-  await sql`insert into events (${columns})
-    select ${columns} from json_populate_recordset(null::events, ${JSON.stringify(rows)}::json)
-    on conflict (company_id, id) do update set ${updates}`.execute(trx);
+  // Positions are drawn in the batch's order, and rows are then written in id order: concurrent
+  // ingests that replace the same events lock them in one order and never deadlock. (The
+  // subquery has a volatile target list, so PostgreSQL numbers the rows before it sorts them.)
+  await sql`insert into events (${columns}, feed_seq)
+    select ${columns}, feed_seq from (
+      select ${columns}, nextval('events_feed_seq') as feed_seq from json_populate_recordset(null::events, ${JSON.stringify(rows)}::json)
+    ) as numbered order by id
+    on conflict (company_id, id) do update set ${updates}, feed_xid = pg_current_xact_id(), feed_seq = excluded.feed_seq`.execute(trx);
 }
 
-const replaceAll = Object.fromEntries(UPDATED_COLUMNS.map((column) => [column, sql.ref(`excluded.${column}`)])) as never;
+const replaceAllSqlite = Object.fromEntries(
+  [...UPDATED_COLUMNS, 'feed_seq'].map((column) => [column, sql.ref(`excluded.${column}`)]),
+) as never;
+
+type FeedMethods = Pick<EventsRepository, 'feedPositionBefore' | 'changes' | 'feedEnd'>;
+type FeedRow = StoredEvent & { feed_seq: number; feed_xid?: string };
+
+function feedPage(rows: FeedRow[], xidOf: (row: FeedRow) => number, heldBack: boolean): FeedPage {
+  const positions: FeedPosition[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    positions[i] = { xid: xidOf(row), seq: Number(row.feed_seq) };
+    (row as { excluded: unknown }).excluded = row.excluded === true || (row.excluded as unknown) === 1;
+  }
+  return { events: rows, positions, heldBack };
+}
+
+/** SQLite: positions are commit-ordered, so a page simply reads past the cursor. */
+function sqliteFeed(db: Kysely<DB>): FeedMethods {
+  return {
+    async feedPositionBefore(companyId, scope) {
+      return { xid: 0, seq: await lastSqlitePosition(executorOf(db, scope), companyId) };
+    },
+    async changes(companyId, after, limit, type) {
+      let query = db.selectFrom('events').select([...COLUMNS, 'feed_seq']).where('company_id', '=', companyId);
+      if (type !== null) query = query.where('type', '=', type);
+      const rows = await query.where('feed_seq', '>', after.seq).orderBy('feed_seq').limit(limit).execute();
+      return feedPage(rows as unknown as FeedRow[], () => 0, false);
+    },
+    async feedEnd(companyId) {
+      return { xid: 0, seq: await lastSqlitePosition(db, companyId) };
+    },
+  };
+}
+
+/**
+ * PostgreSQL: transactions commit in any order, so a page reads only events of transactions
+ * older than the snapshot's xmin (all of them have ended; every later one gets a larger id).
+ */
+function postgresFeed(db: Kysely<DB>): FeedMethods {
+  const horizon = async (): Promise<string> => {
+    const { rows } = await sql<{ xmin: string }>`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`.execute(db);
+    return rows[0]!.xmin;
+  };
+  const afterCursor = (after: FeedPosition) => sql`(feed_xid, feed_seq) > (${String(after.xid)}::xid8, ${after.seq})`;
+  const ofType = (type: string | null) => (type === null ? sql`` : sql`and type = ${type}`);
+  const columns = sql.join(COLUMNS.map((column) => sql.ref(column)));
+  return {
+    async feedPositionBefore(_companyId, scope) {
+      const { rows } = await sql<{ xid: string }>`select pg_current_xact_id()::text as xid`.execute(executorOf(db, scope));
+      return { xid: Number(rows[0]!.xid), seq: 0 };
+    },
+    async changes(companyId, after, limit, type) {
+      const xmin = await horizon();
+      const { rows } = await sql<FeedRow>`select ${columns}, feed_xid::text as feed_xid, feed_seq from events
+        where company_id = ${companyId} ${ofType(type)} and ${afterCursor(after)} and feed_xid < ${xmin}::xid8
+        order by feed_xid, feed_seq limit ${limit}`.execute(db);
+      let heldBack = false;
+      if (rows.length < limit) {
+        const last = rows.length > 0 ? { xid: Number(rows[rows.length - 1]!.feed_xid), seq: Number(rows[rows.length - 1]!.feed_seq) } : after;
+        const held = await sql<{ held: boolean }>`select exists (select 1 from events
+          where company_id = ${companyId} ${ofType(type)} and ${afterCursor(last)} and feed_xid >= ${xmin}::xid8) as held`.execute(db);
+        heldBack = held.rows[0]!.held;
+      }
+      return feedPage(rows, (row) => Number(row.feed_xid), heldBack);
+    },
+    async feedEnd() {
+      return { xid: Number(await horizon()), seq: 0 };
+    },
+  };
+}
 
 /** The dictionary behind `__contains`: each new (field, value) of the company is added once. */
 async function rememberKeyValues(
@@ -143,6 +241,8 @@ async function rememberKeyValues(
       fresh.push({ company_id: companyId, field, value });
     }
   }
+  // In one order for every ingest, so that concurrent ones adding the same values cannot deadlock.
+  fresh.sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
   for (let start = 0; start < fresh.length; start += KEY_VALUE_BATCH_ROWS) {
     await trx
       .insertInto('event_key_values')

@@ -6,9 +6,20 @@ import type { Exact } from '../../lib/type-checks.js';
  * version_object, the text `null` when it was given as null. `excluded` is 0/1 on SQLite and
  * a boolean on PostgreSQL.
  */
-export interface EventsTable extends Omit<StoredEvent, 'excluded'> {
+export interface EventColumns extends Omit<StoredEvent, 'excluded'> {
   excluded: boolean | number;
 }
+
+/**
+ * The change-feed position (migration 0008): `feed_seq` on both databases, `feed_xid` (xid8,
+ * read as text) on PostgreSQL only.
+ */
+export interface EventFeedColumns {
+  feed_seq: number;
+  feed_xid: string;
+}
+
+export interface EventsTable extends EventColumns, EventFeedColumns {}
 
 /** The columns of `events`, in the migration's order: what a page selects and an ingest writes. */
 export const EVENT_COLUMNS = [
@@ -33,8 +44,8 @@ export const EVENT_COLUMNS = [
   'version_id',
   'version_key',
   'version_object',
-] as const satisfies readonly (keyof EventsTable)[];
-true satisfies Exact<(typeof EVENT_COLUMNS)[number], keyof EventsTable>;
+] as const satisfies readonly (keyof EventColumns)[];
+true satisfies Exact<(typeof EVENT_COLUMNS)[number], keyof EventColumns>;
 
 /**
  * The distinct values each company has stored in the event keys that take `__contains`

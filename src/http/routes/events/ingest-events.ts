@@ -55,7 +55,7 @@ export const adminEventIngestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
       const body = request.body as unknown as Readable | undefined;
       if (body === undefined) throw invalidBody('the body is empty: send a JSON array of events or NDJSON');
       try {
-        const ingested = await ctx.events.ingest(request.params.company, body.iterator({ destroyOnReturn: false }), {
+        const { ingested } = await ctx.events.ingest(request.params.company, body.iterator({ destroyOnReturn: false }), {
           format: NDJSON_MEDIA_TYPES.includes(request.mediaType ?? '') ? 'ndjson' : 'array',
         });
         return { ingested };

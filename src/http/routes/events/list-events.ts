@@ -10,6 +10,7 @@ import { EventsListResponse, ListEventsQuery } from './schemas.js';
 import { createLargePages, LARGE_PAGE_EVENTS } from './large-pages.js';
 import { eventsListBody } from './serialize-events.js';
 import { exampleEvent, withExample } from '../../schemas/examples.js';
+import { registerChangesRoute } from './changes.js';
 
 /** GET /v1/events: the company's events, filtered, ordered and paged. */
 export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -53,4 +54,6 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );
+
+  registerChangesRoute(app, ctx, largePages);
 };

@@ -83,3 +83,53 @@ export const EventsListResponse = Type.Object(
 export { CompanyParams as IngestParams } from '../../schemas/company.js';
 
 export const IngestResponse = Type.Object({ ingested: Type.Integer({ description: 'events read from the body and stored' }) });
+
+const FEED_CURSOR = Type.String({
+  maxLength: 64,
+  description: 'a next_cursor (or a stream message id) of this company; opaque',
+  examples: ['AfM8jUq3n5SbAAAAAAAAAAAAAAAAAAAAKg'],
+});
+const FEED_TYPE = Type.String({ minLength: 1, pattern: NO_NUL, description: 'only events of this type (exact match)' });
+
+/** GET /v1/events/changes: the query, checked by this schema (unknown parameters are a 400). */
+export const ChangesQuery = Type.Object(
+  {
+    after: Type.Optional({ ...FEED_CURSOR, description: `start after this position: ${FEED_CURSOR.description}; none = from the beginning` }),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: EVENTS_LIMIT.minimum,
+        maximum: EVENTS_LIMIT.maximum,
+        description: `number of events to return; default ${EVENTS_LIMIT.default}`,
+      }),
+    ),
+    type: Type.Optional(FEED_TYPE),
+  },
+  { additionalProperties: false },
+);
+
+export const EventsChangesResponse = Type.Object(
+  {
+    count: Type.Integer({ description: 'number of events returned in this request' }),
+    results: Type.Array(EventSchema, { description: 'events in the order they were stored; a replaced event only at its latest store' }),
+    next_cursor: Type.String({ description: 'pass back as `after` to continue exactly here; equals `after` when nothing is new' }),
+  },
+  { title: 'EventsChangesResponse' },
+);
+
+/** GET /v1/events/stream: where to start and what to follow. */
+export const StreamQuery = Type.Object(
+  {
+    after: Type.Optional({
+      ...FEED_CURSOR,
+      description: `start after this position (the Last-Event-ID header wins); none = at the live end. ${FEED_CURSOR.description}`,
+    }),
+    type: Type.Optional(FEED_TYPE),
+  },
+  { additionalProperties: false },
+);
+
+export const StreamHeaders = Type.Object({
+  'last-event-id': Type.Optional(
+    Type.String({ description: 'the id of the last message received: the stream resumes right after it' }),
+  ),
+});

@@ -10,7 +10,7 @@ const EVENTS_PER_CHUNK = 500;
  * from the schema's field names into one object literal, as Fastify compiles its serializers:
  * V8 builds and stringifies such objects about a third faster than ones filled in a loop.
  */
-const toApiEvent = new Function(
+export const toApiEvent = new Function(
   'parse',
   `return (event) => ({ ${Object.keys(EventSchema.properties)
     .map((field) => {
@@ -23,16 +23,18 @@ const toApiEvent = new Function(
 )(JSON.parse) as (event: StoredEvent) => ApiEvent;
 
 /**
- * The EventsListResponse body, serialised at once so the rows can be released while the
+ * The EventsListResponse body (with `moreFields`, e.g. `,"next_cursor":"..."`, after the
+ * results), serialised at once so the rows can be released while the
  * answer drains to the client: one string for a small page, a stream of chunks for a large one.
  */
-export function eventsListBody(events: readonly StoredEvent[]): string | Readable {
+export function eventsListBody(events: readonly StoredEvent[], moreFields = ''): string | Readable {
   const chunks: string[] = [];
   for (let start = 0; start < events.length; start += EVENTS_PER_CHUNK) {
     const array = JSON.stringify(events.slice(start, start + EVENTS_PER_CHUNK).map(toApiEvent));
     chunks.push(start === 0 ? array.slice(1, -1) : `,${array.slice(1, -1)}`);
   }
   const head = `{"count":${events.length},"results":[`;
-  if (chunks.length <= 1) return `${head}${chunks[0] ?? ''}]}`;
-  return Readable.from([head, ...chunks, ']}'], { objectMode: false });
+  const tail = `]${moreFields}}`;
+  if (chunks.length <= 1) return `${head}${chunks[0] ?? ''}${tail}`;
+  return Readable.from([head, ...chunks, tail], { objectMode: false });
 }

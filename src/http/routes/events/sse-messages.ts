@@ -1,0 +1,22 @@
+import type { ChangesPage } from '../../../domain/events/events-service.js';
+import { toApiEvent } from './serialize-events.js';
+
+const formatted = new WeakMap<ChangesPage, string>();
+
+/**
+ * A page of the change feed as Server-Sent Events: `id: <cursor>`, `event: event`,
+ * `data: <Event JSON>` per event. Formatted once per page: every stream client at the same
+ * position is handed the same page object, and so the same string.
+ */
+export function sseMessages(page: ChangesPage): string {
+  let text = formatted.get(page);
+  if (text !== undefined) return text;
+  text = '';
+  for (let i = 0; i < page.events.length; i++) {
+    text += `id: ${page.cursors[i]}\nevent: event\ndata: ${JSON.stringify(toApiEvent(page.events[i]!))}\n\n`;
+  }
+  formatted.set(page, text);
+  return text;
+}
+
+export const SSE_PING = ': ping\n\n';

@@ -1,0 +1,129 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../app-context.js';
+import type { Following } from '../../../domain/events/feed-followers.js';
+import { identityOf } from '../../plugins/authenticate.js';
+import { errorResponses } from '../../schemas/errors.js';
+import { StreamHeaders, StreamQuery } from './schemas.js';
+import { SSE_PING, sseMessages } from './sse-messages.js';
+
+const EXAMPLE_STREAM =
+  'id: AfM8jUq3n5SbAAAAAAAAAAAAAAAAAAAAKg\nevent: event\ndata: {"id":"019aa5c1-0d2e-7a10-8b3c-4d5e6f708192","type":"user_flow_session_started", ...}\n\n: ping\n\n';
+
+/** One open stream: what the heartbeat and shutdown reach. */
+interface OpenStream {
+  /** Writes unless the client is too far behind, in which case it is dropped. */
+  send(text: string): 'ready' | 'full' | 'closed';
+  end(): void;
+}
+
+/**
+ * GET /v1/events/stream: the change feed as Server-Sent Events, live. The body is a stream
+ * that this route writes into: Fastify's hooks still apply (security headers, request id), and
+ * compression is off for the route so that no encoder holds messages back.
+ */
+export const eventStreamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const { heartbeatMs, maxBufferBytes } = ctx.config.stream;
+  const open = new Set<OpenStream>();
+  const heartbeat = setInterval(() => {
+    for (const stream of open) stream.send(SSE_PING);
+  }, heartbeatMs);
+  heartbeat.unref();
+  // Streams never end by themselves: closing the server ends them, and clients resume elsewhere.
+  app.addHook('preClose', async () => {
+    clearInterval(heartbeat);
+    for (const stream of open) stream.end();
+  });
+
+  app.get(
+    '/events/stream',
+    {
+      compress: false,
+      schema: {
+        operationId: 'streamEvents',
+        summary: 'Stream events live (Server-Sent Events)',
+        description:
+          'The change feed as text/event-stream: each message has id (a cursor), event: event and data (the Event as JSON). ' +
+          'It starts after the Last-Event-ID header, else after the after parameter, else at the live end, and sends a ' +
+          `: ping comment every ${heartbeatMs / 1000} s. A client that reconnects with its last id misses nothing. A client ` +
+          'that reads too slowly is disconnected and resumes the same way. A malformed cursor is a 400 before the stream starts.',
+        tags: ['events'],
+        querystring: StreamQuery,
+        headers: StreamHeaders,
+        produces: ['text/event-stream'],
+        response: {
+          200: {
+            description: 'the stream of events',
+            content: { 'text/event-stream': { schema: Type.String(), example: EXAMPLE_STREAM } },
+          },
+          ...errorResponses(400, 401, 403, 429, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const companyId = identityOf(request).companyId;
+      const type = request.query.type ?? null;
+      const fromQuery = ctx.events.feedPosition(companyId, request.query.after, { query: 'after' });
+      const lastEventId = request.headers['last-event-id'];
+      const fromHeader =
+        lastEventId === undefined || lastEventId === ''
+          ? undefined
+          : ctx.events.feedPosition(companyId, lastEventId, { header: 'Last-Event-ID' });
+      const after = fromHeader ?? (request.query.after !== undefined ? fromQuery : await ctx.events.feedEnd(companyId));
+
+      const body = new PassThrough();
+      const raw = reply.raw;
+      let following: Following | undefined;
+      const unsent = () => body.writableLength + body.readableLength + raw.writableLength;
+      const stream: OpenStream = {
+        send(text) {
+          if (body.destroyed || body.writableEnded) return 'closed';
+          // Past the bound the client is dropped rather than buffered for: it resumes with Last-Event-ID.
+          if (unsent() > maxBufferBytes) {
+            request.log.info({ unsent: unsent() }, 'event stream client too slow: disconnected');
+            stop();
+            raw.destroy();
+            return 'closed';
+          }
+          body.write(text);
+          return body.writableNeedDrain || raw.writableNeedDrain ? 'full' : 'ready';
+        },
+        end() {
+          stop();
+          body.end();
+        },
+      };
+      const stop = () => {
+        open.delete(stream);
+        following?.stop();
+      };
+      // Resumed once both buffers, this stream's and the socket's, have drained.
+      const whenDrained = (): void => {
+        if (body.writableNeedDrain) body.once('drain', whenDrained);
+        else if (raw.writableNeedDrain) raw.once('drain', whenDrained);
+        else following?.resume();
+      };
+      raw.once('close', stop);
+      body.once('close', stop);
+      open.add(stream);
+      // The first bytes send the headers at once, so the client knows it is connected.
+      body.write(`retry: 1000\n\n`);
+      following = ctx.feedFollowers.follow({
+        companyId,
+        type,
+        after,
+        deliver: (page) => {
+          const answer = stream.send(sseMessages(page));
+          if (answer === 'full') whenDrained();
+          return answer;
+        },
+      });
+      return reply
+        .header('content-type', 'text/event-stream; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('x-accel-buffering', 'no')
+        .send(body as never);
+    },
+  );
+};
