@@ -37,6 +37,13 @@ import { createBlobsRepository } from './storage/repositories/blobs-repository.j
 import { createFilesRepository } from './storage/repositories/files-repository.js';
 import { createTemplatesRepository } from './storage/repositories/templates-repository.js';
 import { createUnitOfWork } from './storage/unit-of-work.js';
+import { createDeliveryWorker, type DeliveryWorker } from './domain/webhooks/delivery-worker.js';
+import { createWebhookOutbox, type WebhookOutbox } from './domain/webhooks/outbox.js';
+import { createWebhooksService, type WebhooksService } from './domain/webhooks/webhooks-service.js';
+import { createHttpWebhookSender } from './providers/webhooks/http-webhook-sender.js';
+import { systemAddressResolver } from './providers/webhooks/system-address-resolver.js';
+import { createWebhookDeliveriesRepository } from './storage/repositories/webhook-deliveries-repository.js';
+import { createWebhooksRepository } from './storage/repositories/webhooks-repository.js';
 
 /**
  * The composition root: every repository, service and provider is built here from the config
@@ -60,6 +67,11 @@ export interface AppContext {
   readonly steps: StepService;
   readonly checks: ChecksService;
   readonly checkProviders: CheckProviderSettings;
+  readonly webhooks: WebhooksService;
+  /** Stores a webhook event's deliveries inside the caller's transaction. */
+  readonly webhookOutbox: WebhookOutbox;
+  /** Delivers the outbox; `wrs serve` starts it in every serving process, close() stops it. */
+  readonly webhookDelivery: DeliveryWorker;
   close(): Promise<void>;
 }
 
@@ -99,6 +111,36 @@ export async function createAppContext(config: Config, options: AppContextOption
   const jwtVerifier = createJwtVerifier(config.jwt, clock);
   const tokenSigner = createTokenSigner(config.jwt, clock);
   const unitOfWork = createUnitOfWork(database.db);
+  const secretBox = createSecretBox(config.encryptionKey);
+  const webhooksRepository = createWebhooksRepository(database.db);
+  const deliveriesRepository = createWebhookDeliveriesRepository(database);
+  const webhookDelivery = createDeliveryWorker({
+    deliveries: deliveriesRepository,
+    webhooks: webhooksRepository,
+    sender: createHttpWebhookSender({
+      allowPrivateAddresses: config.webhooks.allowPrivateUrls,
+      maxSocketsPerHost: Math.max(1, Math.floor(config.webhooks.concurrency / 4)),
+    }),
+    secretBox,
+    clock,
+    settings: config.webhooks,
+  });
+  const webhookOutbox = createWebhookOutbox({
+    webhooks: webhooksRepository,
+    deliveries: deliveriesRepository,
+    unitOfWork,
+    clock,
+    onCommitted: () => webhookDelivery.wake(),
+  });
+  const webhooks = createWebhooksService({
+    webhooks: webhooksRepository,
+    deliveries: deliveriesRepository,
+    secretBox,
+    resolver: systemAddressResolver,
+    allowPrivateUrls: config.webhooks.allowPrivateUrls,
+    clock,
+    onRedeliver: () => webhookDelivery.wake(),
+  });
   const events = createEventsService({
     repository: createEventsRepository(database),
     unitOfWork,
@@ -110,12 +152,16 @@ export async function createAppContext(config: Config, options: AppContextOption
     repository: options.wrapRecordsRepository?.(recordsRepository) ?? recordsRepository,
     recordTypes,
     clock,
+    unitOfWork,
+    outbox: webhookOutbox,
   });
   const recordTokens = createRecordTokensService({
     repository: createRecordTokensRepository(database.db),
     records,
     signer: tokenSigner,
     clock,
+    unitOfWork,
+    outbox: webhookOutbox,
   });
   const authenticator = createAuthenticator(jwtVerifier, recordTokens);
   const pdfRenderer =
@@ -147,6 +193,7 @@ export async function createAppContext(config: Config, options: AppContextOption
       inputLimitBytes: config.pdf.inputLimitBytes,
       files: fileService,
       clock,
+      outbox: webhookOutbox,
     }),
   });
   const checksRepository = createChecksRepository(database.db);
@@ -159,7 +206,7 @@ export async function createAppContext(config: Config, options: AppContextOption
   };
   const checkProviders = createCheckProviderSettings({
     credentials: createCheckProviderCredentialsRepository(database.db),
-    secretBox: createSecretBox(config.encryptionKey),
+    secretBox,
     clock,
     globalLobKey: config.lob.apiKey,
     local: createLocalCheckProvider(checksRepository),
@@ -193,7 +240,11 @@ export async function createAppContext(config: Config, options: AppContextOption
     steps: stepService,
     checks,
     checkProviders,
+    webhooks,
+    webhookOutbox,
+    webhookDelivery,
     async close() {
+      await webhookDelivery.stop();
       await pdfRenderer.close();
       await database.close();
     },

@@ -5,6 +5,7 @@ import { OperationsEnv, operationsSettings, type OperationsSettings } from './op
 import { NetworkEnv, networkSettings, type NetworkSettings } from './network.js';
 import { DataEnv, dataSettings, type DataLocation } from './data-location.js';
 import { chooseLogFormat, LogFormatEnv, type LogFormat } from './log-format.js';
+import { WebhooksEnv, webhookSettings, type WebhookSettings } from './webhooks.js';
 
 /** Every setting the service reads from its environment, with its default. */
 const EnvSchema = Type.Object({
@@ -41,6 +42,7 @@ const EnvSchema = Type.Object({
   ...LogFormatEnv,
   ...OperationsEnv,
   ...NetworkEnv,
+  ...WebhooksEnv,
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -86,6 +88,7 @@ export interface Config extends OperationsSettings, NetworkSettings {
     /** Total time one GET /v1/checks may spend waiting between retries. */
     readonly retryBudgetMs: number;
   };
+  readonly webhooks: WebhookSettings;
   /** Names of secrets that were unset and generated for this process (development only). */
   readonly generatedSecrets: readonly string[];
 }
@@ -167,6 +170,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, surroundings
     ...operations,
     ...network,
     ...dataSettings(env, surroundings.cwd),
+    ...webhookSettings(env),
     env: env.NODE_ENV,
     host: env.HOST ?? (env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     port: env.PORT,

@@ -34,6 +34,9 @@ import { recordRoutes } from './routes/records/records.js';
 import { adminEventIngestRoutes } from './routes/events/ingest-events.js';
 import { listEventsRoutes } from './routes/events/list-events.js';
 import { healthRoutes } from './routes/health.js';
+import { adminWebhookRoutes } from './routes/webhooks/admin-webhooks.js';
+import { webhookDeliveryRoutes } from './routes/webhooks/deliveries.js';
+import { webhookRoutes } from './routes/webhooks/webhooks.js';
 import { parseQueryString, registerQueryEncodingCheck } from './query-string.js';
 import { serverTimeoutOptions } from './server-options.js';
 
@@ -92,6 +95,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await v1.register(fileRoutes, { ctx });
       await v1.register(listFileRoutes, { ctx });
       await v1.register(recordTypeRoutes, { ctx });
+      await v1.register(webhookRoutes, { ctx });
+      await v1.register(webhookDeliveryRoutes, { ctx });
     },
     { prefix: '/v1' },
   );
@@ -108,6 +113,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await admin.register(adminTemplateRoutes, { ctx });
       await admin.register(adminRecordTypeRoutes, { ctx });
       await admin.register(adminRecordImportRoutes, { ctx });
+      await admin.register(adminWebhookRoutes, { ctx });
     },
     { prefix: '/admin/v1' },
   );

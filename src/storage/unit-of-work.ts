@@ -2,10 +2,26 @@ import type { Kysely, Transaction } from 'kysely';
 import type { TransactionScope, UnitOfWork } from '../domain/unit-of-work.js';
 import type { DB } from './schema.js';
 
+const committedCallbacks = new WeakMap<object, Set<() => void>>();
+
 /** The unit of work over Kysely transactions: a scope is the open transaction itself. */
 export function createUnitOfWork(db: Kysely<DB>): UnitOfWork {
   return {
-    run: (work) => db.transaction().execute((trx) => work(trx as unknown as TransactionScope)),
+    async run(work) {
+      let scope: object | undefined;
+      const result = await db.transaction().execute((trx) => {
+        scope = trx;
+        return work(trx as unknown as TransactionScope);
+      });
+      const callbacks = scope && committedCallbacks.get(scope);
+      if (callbacks) for (const callback of callbacks) callback();
+      return result;
+    },
+    afterCommit(scope, callback) {
+      const callbacks = committedCallbacks.get(scope) ?? new Set();
+      callbacks.add(callback);
+      committedCallbacks.set(scope, callbacks);
+    },
   };
 }
 

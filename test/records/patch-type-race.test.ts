@@ -39,12 +39,17 @@ describeEachDatabase('PATCH and a record type replaced meanwhile', (kind) => {
 
   const wrap = (repository: RecordsRepository): RecordsRepository => ({
     ...repository,
-    async update(companyId, id, change) {
+    async update(companyId, id, change, scope) {
       await beforeWrite?.();
-      return repository.update(companyId, id, async (row, type) => {
-        await duringWrite?.();
-        return change(row, type);
-      });
+      return repository.update(
+        companyId,
+        id,
+        async (row, type) => {
+          await duringWrite?.();
+          return change(row, type);
+        },
+        scope,
+      );
     },
   });
 

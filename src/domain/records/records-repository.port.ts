@@ -1,4 +1,5 @@
 import type { StoredRecordType } from '../record-types/stored-record-type.js';
+import type { TransactionScope } from '../unit-of-work.js';
 import type { StoredRecord } from './stored-record.js';
 
 /** A record's place in the list order (created_at, then id). */
@@ -43,16 +44,20 @@ export interface RecordsRepository {
   exists(companyId: string, filter: RecordListFilter, bounds: Omit<RecordPageQuery, 'limit' | 'descending'>): Promise<boolean>;
   /** The ids among those given that already exist. */
   existingIds(companyId: string, ids: readonly string[]): Promise<string[]>;
-  /** Inserts records and their stored views in one transaction: all or nothing. `onProgress` gets the rows inserted so far. */
-  insertMany(companyId: string, rows: readonly StoredRecord[], onProgress?: (inserted: number) => void): Promise<void>;
+  /**
+   * Inserts records and their stored views in one transaction (the scope's, when given): all or
+   * nothing. `onProgress` gets the rows inserted so far.
+   */
+  insertMany(companyId: string, rows: readonly StoredRecord[], onProgress?: (inserted: number) => void, scope?: TransactionScope): Promise<void>;
   /**
    * Reads a record and its live type, lets `change` decide the record's new state, and writes
-   * it, all in one transaction with the record locked and its type unchangeable in between;
-   * answers the updated row, or undefined when there is no such record.
+   * it, all in one transaction (the scope's, when given) with the record locked and its type
+   * unchangeable in between; answers the updated row, or undefined when there is no such record.
    */
   update(
     companyId: string,
     id: string,
     change: (row: StoredRecord, type: StoredRecordType | undefined) => Promise<RecordChange> | RecordChange,
+    scope?: TransactionScope,
   ): Promise<StoredRecord | undefined>;
 }

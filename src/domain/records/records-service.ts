@@ -5,6 +5,8 @@ import type { CompiledRecordType } from '../record-types/compiled-type.js';
 import { STATUS_KEY } from '../record-types/compiled-type.js';
 import { isPlainObject } from '../record-types/definition.js';
 import type { RecordTypesService } from '../record-types/record-types-service.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { importProblem, importRefused, parseImportedRecords, type ImportEntry } from './import.js';
 import type { RecordListQuery } from './list-query.js';
 import { CUSTOM_RECORD_TYPE, toRecordResource, type RecordResource } from './record.js';
@@ -45,9 +47,12 @@ export interface RecordsServiceDeps {
   repository: RecordsRepository;
   recordTypes: RecordTypesService;
   clock: Clock;
+  unitOfWork: UnitOfWork;
+  /** Announces record.created and record.updated in the write's own transaction. */
+  outbox: WebhookOutbox;
 }
 
-export function createRecordsService({ repository, recordTypes, clock }: RecordsServiceDeps): RecordsService {
+export function createRecordsService({ repository, recordTypes, clock, unitOfWork, outbox }: RecordsServiceDeps): RecordsService {
   const nowIso = () => clock.now().toISOString();
 
   async function typeOf(companyId: string, row: StoredRecord): Promise<CompiledRecordType | undefined> {
@@ -88,8 +93,12 @@ export function createRecordsService({ repository, recordTypes, clock }: Records
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
       };
-      await repository.insertMany(companyId, [row]);
-      return toRecordResource(row, type);
+      const resource = toRecordResource(row, type);
+      await unitOfWork.run(async (scope) => {
+        await repository.insertMany(companyId, [row], undefined, scope);
+        await outbox.enqueue(scope, companyId, 'record.created', resource);
+      });
+      return resource;
     },
 
     async get(companyId, recordId) {
@@ -103,17 +112,26 @@ export function createRecordsService({ repository, recordTypes, clock }: Records
       // Validated against the type as the write's own transaction reads it: a type replaced
       // meanwhile is either seen here or waits for this write to commit.
       let type: CompiledRecordType | undefined;
-      const updated = await repository.update(companyId, recordId, (row, storedType) => {
-        type = storedType && recordTypes.compile(companyId, storedType);
-        if (type) {
-          const current = row.fields === null ? {} : (JSON.parse(row.fields) as Record<string, unknown>);
-          const change = type.validatePatch(body, current);
-          return { status: change.status ?? row.status, fields: JSON.stringify(change.fields), updated_at: nowIso() };
-        }
-        return { status: untypedPatch(body).status ?? row.status, fields: row.fields, updated_at: nowIso() };
+      return unitOfWork.run(async (scope) => {
+        const updated = await repository.update(
+          companyId,
+          recordId,
+          (row, storedType) => {
+            type = storedType && recordTypes.compile(companyId, storedType);
+            if (type) {
+              const current = row.fields === null ? {} : (JSON.parse(row.fields) as Record<string, unknown>);
+              const change = type.validatePatch(body, current);
+              return { status: change.status ?? row.status, fields: JSON.stringify(change.fields), updated_at: nowIso() };
+            }
+            return { status: untypedPatch(body).status ?? row.status, fields: row.fields, updated_at: nowIso() };
+          },
+          scope,
+        );
+        if (!updated) throw notFound(`record '${recordId}' not found`);
+        const resource = toRecordResource(updated, type);
+        await outbox.enqueue(scope, companyId, 'record.updated', resource);
+        return resource;
       });
-      if (!updated) throw notFound(`record '${recordId}' not found`);
-      return toRecordResource(updated, type);
     },
 
     async list(companyId, query) {

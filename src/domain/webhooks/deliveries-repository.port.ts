@@ -1,0 +1,45 @@
+import type { TransactionScope } from '../unit-of-work.js';
+import type { NewDelivery, StoredDelivery } from './stored-webhook.js';
+import type { DeliveryStatus } from './webhook.js';
+
+/** A delivery claimed by a worker, with what it needs to make the attempt. */
+export interface ClaimedDelivery extends StoredDelivery {
+  company_id: string;
+  /** Absent when the webhook was deleted meanwhile. */
+  webhook?: { url: string; secret: string; enabled: boolean };
+}
+
+/** What an attempt changes of its delivery. */
+export type DeliveryOutcome = Pick<
+  StoredDelivery,
+  'status' | 'attempts' | 'last_status_code' | 'last_error' | 'next_attempt_at' | 'delivered_at' | 'lease_until'
+>;
+
+export interface ClaimRequest {
+  /** Claim deliveries due at this time whose lease has ended. */
+  readonly now: string;
+  /** The lease taken: no other worker claims the delivery before it ends. */
+  readonly leaseUntil: string;
+  readonly owner: string;
+  readonly limit: number;
+  /** Webhooks this worker already gives its share; their deliveries stay for later. */
+  readonly skipWebhooks: readonly string[];
+}
+
+/** The outbox of webhook deliveries and their history. */
+export interface DeliveriesRepository {
+  /** Stores deliveries in the transaction of the change that causes them. */
+  insertMany(companyId: string, deliveries: readonly NewDelivery[], scope: TransactionScope): Promise<void>;
+  /** A webhook's deliveries, newest first. */
+  listForWebhook(companyId: string, webhookId: string, limit: number): Promise<StoredDelivery[]>;
+  /** The company's deliveries, newest first, optionally of one status. */
+  listForCompany(companyId: string, status: DeliveryStatus | undefined, limit: number): Promise<StoredDelivery[]>;
+  /** Makes the delivery pending and due at `at` (a new attempt, same id); false when the webhook has no such delivery. */
+  redeliver(companyId: string, webhookId: string, deliveryId: string, at: string): Promise<StoredDelivery | undefined>;
+  /** Leases due deliveries to one worker (skipping rows other workers hold locked). */
+  claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
+  /** Records an attempt's outcome, if the worker still holds the lease; false when it did not. */
+  finish(companyId: string, id: string, owner: string, outcome: DeliveryOutcome): Promise<boolean>;
+  /** Gives leases back unused (the deliveries are due again at once). */
+  release(deliveries: ReadonlyArray<{ company_id: string; id: string }>, owner: string, at: string): Promise<void>;
+}
