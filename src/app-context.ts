@@ -119,7 +119,8 @@ export async function createAppContext(config: Config, options: AppContextOption
     webhooks: webhooksRepository,
     sender: createHttpWebhookSender({
       allowPrivateAddresses: config.webhooks.allowPrivateUrls,
-      maxSocketsPerHost: Math.max(1, Math.floor(config.webhooks.concurrency / 4)),
+      // Several webhooks may share a host: each gets its share of the worker's attempts, not of one pool.
+      maxSocketsPerHost: config.webhooks.concurrency,
     }),
     secretBox,
     clock,

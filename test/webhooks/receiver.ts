@@ -12,7 +12,7 @@ export interface Received {
 
 /**
  * What the receiver does, by path: /ok answers 200, /hang never answers, /slow answers 200
- * after `slowMs`, /fail answers 500, /reset cuts the connection, /redirect answers 307 to /ok,
+ * after `slowMs`, /fail answers 500, /reset cuts the connection, /redirect answers 307 to /redirected,
  * /gone answers 410. Any other path answers 200.
  */
 export interface Receiver {
@@ -38,7 +38,7 @@ export async function startReceiver(options: { slowMs?: number } = {}): Promise<
       if (path === '/slow') return void setTimeout(() => response.end('ok'), options.slowMs ?? 1000);
       if (path === '/fail') return void response.writeHead(500).end('broken');
       if (path === '/gone') return void response.writeHead(410).end('gone');
-      if (path === '/redirect') return void response.writeHead(307, { location: '/ok' }).end();
+      if (path === '/redirect') return void response.writeHead(307, { location: '/redirected' }).end();
       response.writeHead(200).end('ok');
     });
   });
