@@ -122,12 +122,12 @@ describeEachDatabase('webhooks: addresses checked again at delivery', (kind) => 
     await createRecord(t, 'acme', 'loan');
     for (const id of ids) {
       const [delivery] = await eventually(
-        async () => expectStatus(await t.as('acme', { method: 'GET', url: `/v1/webhooks/${id}/deliveries` }), 200).results,
-        (list: Array<{ status: string }>) => list[0]?.status === 'failed',
+        async () => expectStatus(await t.as('acme', { method: 'GET', url: `/v1/webhooks/${id}/deliveries` }), 200).results as Array<Record<string, any>>,
+        (list) => list[0]?.status === 'failed',
         15_000,
       );
-      assert.match(delivery.last_error, /non-public|not a public address/);
-      assert.equal(delivery.last_status_code, null);
+      assert.match(delivery!.last_error, /non-public|not a public address/);
+      assert.equal(delivery!.last_status_code, null);
     }
     assert.equal(receiver.received.length, 0, 'no request reached the loopback receiver');
   });
