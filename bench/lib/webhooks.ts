@@ -60,6 +60,15 @@ async function startReceiver() {
   };
 }
 
+/** Waits until no delivery has arrived for a while: what is left of a phase must not count in the next. */
+async function quiet(receiver: { arrivals: number }): Promise<void> {
+  let seen = -1;
+  while (seen !== receiver.arrivals) {
+    seen = receiver.arrivals;
+    await sleep(500);
+  }
+}
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
 async function waitForArrivals(receiver: { arrivals: number }, count: number, timeoutMs: number): Promise<boolean> {
@@ -112,6 +121,7 @@ export async function webhookScenarios(ctx: WebhookBenchContext): Promise<Scenar
       withHook.push(hooked.requestsPerSecond);
       errors += plain.errors + plain.non2xx + hooked.errors + hooked.non2xx;
       await waitForArrivals(receiver, hooked.requests, 60_000);
+      await quiet(receiver);
     }
     const bestWithout = Math.max(...without);
     const bestWith = Math.max(...withHook);

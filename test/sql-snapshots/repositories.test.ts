@@ -203,9 +203,13 @@ const scripts: Record<string, Script> = {
     );
     await step('release', () => deliveries.release([{ company_id: C, id: 'msg_2' }], 'o1', T0));
     await step('finish', () =>
-      deliveries.finish(C, 'msg_1', 'o1', {
-        status: 'delivered', attempts: 1, last_status_code: 200, last_error: null, next_attempt_at: T1, delivered_at: T1, lease_until: T1,
-      }),
+      deliveries.finish('o1', [
+        {
+          company_id: C,
+          id: 'msg_1',
+          outcome: { status: 'delivered', attempts: 1, last_status_code: 200, last_error: null, next_attempt_at: T1, delivered_at: T1, lease_until: T1 },
+        },
+      ]),
     );
     await step('redeliver', () => deliveries.redeliver(C, 'w1', 'msg_1', T1));
     await step('listForWebhook', () => deliveries.listForWebhook(C, 'w1', 100));

@@ -21,7 +21,9 @@ commit;
 update "webhook_deliveries" set "lease_until" = $1, "lease_owner" = $2 where "company_id" in ($3) and "id" in ($4) and "lease_owner" = $5;
 
 -- finish
+begin;
 update "webhook_deliveries" set "status" = $1, "attempts" = $2, "last_status_code" = $3, "last_error" = $4, "next_attempt_at" = $5, "delivered_at" = $6, "lease_until" = $7, "lease_owner" = $8 where "company_id" = $9 and "id" = $10 and "lease_owner" = $11;
+commit;
 
 -- redeliver
 update "webhook_deliveries" set "status" = $1, "next_attempt_at" = $2, "delivered_at" = $3 where "company_id" = $4 and "webhook_id" = $5 and "id" = $6 returning "id", "webhook_id", "event_type", "payload", "status", "attempts", "last_status_code", "last_error", "next_attempt_at", "lease_until", "lease_owner", "created_at", "delivered_at";

@@ -21,7 +21,9 @@ commit;
 update "webhook_deliveries" set "lease_until" = ?, "lease_owner" = ? where "company_id" in (?) and "id" in (?) and "lease_owner" = ?;
 
 -- finish
+begin immediate;
 update "webhook_deliveries" set "status" = ?, "attempts" = ?, "last_status_code" = ?, "last_error" = ?, "next_attempt_at" = ?, "delivered_at" = ?, "lease_until" = ?, "lease_owner" = ? where "company_id" = ? and "id" = ? and "lease_owner" = ?;
+commit;
 
 -- redeliver
 update "webhook_deliveries" set "status" = ?, "next_attempt_at" = ?, "delivered_at" = ? where "company_id" = ? and "webhook_id" = ? and "id" = ? returning "id", "webhook_id", "event_type", "payload", "status", "attempts", "last_status_code", "last_error", "next_attempt_at", "lease_until", "lease_owner", "created_at", "delivered_at";

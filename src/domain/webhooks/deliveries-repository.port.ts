@@ -38,8 +38,8 @@ export interface DeliveriesRepository {
   redeliver(companyId: string, webhookId: string, deliveryId: string, at: string): Promise<StoredDelivery | undefined>;
   /** Leases due deliveries to one worker (skipping rows other workers hold locked). */
   claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
-  /** Records an attempt's outcome, if the worker still holds the lease; false when it did not. */
-  finish(companyId: string, id: string, owner: string, outcome: DeliveryOutcome): Promise<boolean>;
+  /** Records attempts' outcomes in one transaction, each only if the worker still holds its lease. */
+  finish(owner: string, outcomes: ReadonlyArray<{ company_id: string; id: string; outcome: DeliveryOutcome }>): Promise<void>;
   /** Gives leases back unused (the deliveries are due again at once). */
   release(deliveries: ReadonlyArray<{ company_id: string; id: string }>, owner: string, at: string): Promise<void>;
 }

@@ -8,6 +8,10 @@ import type { WebhookSender } from './webhook-sender.port.js';
 import type { WebhooksRepository } from './webhooks-repository.port.js';
 import { secretContext } from './webhooks-service.js';
 
+/** How long wakes and outcomes wait to be served together. */
+const BATCH_WINDOW_MS = 10;
+const OUTCOME_BATCH = 128;
+
 export interface DeliveryWorkerSettings {
   readonly timeoutMs: number;
   readonly retryBaseMs: number;
@@ -55,6 +59,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   let wakeRequested = false;
   let moreDue = false;
   let poll: NodeJS.Timeout | undefined;
+  let wakeTimer: NodeJS.Timeout | undefined;
+  // Outcomes are written together: one transaction for many attempts, not one each.
+  let outcomes: Array<{ company_id: string; id: string; outcome: DeliveryOutcome; done: () => void }> = [];
+  let flushTimer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> = Promise.resolve();
 
   let report: (error: unknown) => void = () => undefined;
 
@@ -187,8 +196,27 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     };
   }
 
-  async function finish(delivery: ClaimedDelivery, outcome: DeliveryOutcome): Promise<void> {
-    await deliveries.finish(delivery.company_id, delivery.id, owner, outcome);
+  function finish(delivery: ClaimedDelivery, outcome: DeliveryOutcome): Promise<void> {
+    return new Promise((resolve) => {
+      outcomes.push({ company_id: delivery.company_id, id: delivery.id, outcome, done: resolve });
+      if (outcomes.length >= OUTCOME_BATCH) flush();
+      else flushTimer ??= setTimeout(flush, BATCH_WINDOW_MS);
+    });
+  }
+
+  function flush(): void {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = undefined;
+    const batch = outcomes;
+    outcomes = [];
+    if (batch.length === 0) return;
+    // Batches are written one after the other; a failed write leaves the leases to end, and the attempts to be made again.
+    flushing = flushing
+      .then(() => deliveries.finish(owner, batch))
+      .catch(report)
+      .finally(() => {
+        for (const item of batch) item.done();
+      });
   }
 
   return {
@@ -201,12 +229,19 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       pump();
     },
     wake() {
-      pump();
+      // Commits that come close together are served by one claim.
+      wakeTimer ??= setTimeout(() => {
+        wakeTimer = undefined;
+        pump();
+      }, BATCH_WINDOW_MS);
     },
     async stop() {
       stopped = true;
       if (poll) clearInterval(poll);
+      if (wakeTimer) clearTimeout(wakeTimer);
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      flush();
+      await flushing;
       sender.close();
     },
   };

@@ -121,15 +121,19 @@ export function createWebhookDeliveriesRepository(database: Database): Deliverie
       });
     },
 
-    async finish(companyId, id, owner, outcome) {
-      const result = await db
-        .updateTable('webhook_deliveries')
-        .set({ ...outcome, lease_owner: null })
-        .where('company_id', '=', companyId)
-        .where('id', '=', id)
-        .where('lease_owner', '=', owner)
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+    async finish(owner, outcomes) {
+      if (outcomes.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        for (const { company_id: companyId, id, outcome } of outcomes) {
+          await trx
+            .updateTable('webhook_deliveries')
+            .set({ ...outcome, lease_owner: null })
+            .where('company_id', '=', companyId)
+            .where('id', '=', id)
+            .where('lease_owner', '=', owner)
+            .execute();
+        }
+      });
     },
 
     async release(deliveries, owner, at) {
