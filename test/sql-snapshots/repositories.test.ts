@@ -197,11 +197,10 @@ const scripts: Record<string, Script> = {
     await step('unitOfWork.run + insertMany', () =>
       createUnitOfWork(database.db).run((scope) => deliveries.insertMany(C, [delivery, { ...delivery, id: 'msg_2' }], scope)),
     );
-    await step('claim', () => deliveries.claim({ now: T1, leaseUntil: T1, owner: 'o1', limit: 1, skipWebhooks: [] }));
-    await step('claim: skipping webhooks', () =>
-      deliveries.claim({ now: T1, leaseUntil: T1, owner: 'o1', limit: 2, skipWebhooks: ['w2'] }),
+    await step('claim', () => deliveries.claim({ now: T1, leaseUntil: T1, owner: 'o1', limit: 1, perWebhook: 4, inFlight: new Map() }));
+    await step('claim: a webhook at its share is skipped', () =>
+      deliveries.claim({ now: T1, leaseUntil: T1, owner: 'o1', limit: 2, perWebhook: 1, inFlight: new Map([['w2', 1]]) }),
     );
-    await step('release', () => deliveries.release([{ company_id: C, id: 'msg_2' }], 'o1', T0));
     await step('finish', () =>
       deliveries.finish('o1', [
         {

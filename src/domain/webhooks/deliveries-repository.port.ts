@@ -21,9 +21,17 @@ export interface ClaimRequest {
   /** The lease taken: no other worker claims the delivery before it ends. */
   readonly leaseUntil: string;
   readonly owner: string;
+  /** Deliveries to claim at most. */
   readonly limit: number;
-  /** Webhooks this worker already gives its share; their deliveries stay for later. */
-  readonly skipWebhooks: readonly string[];
+  /** Deliveries of one webhook to claim at most, given how many of each the worker already has in flight. */
+  readonly perWebhook: number;
+  readonly inFlight: ReadonlyMap<string, number>;
+}
+
+export interface Claim {
+  readonly deliveries: ClaimedDelivery[];
+  /** Due deliveries may be left: the claim was full, or passed some over for a webhook at its share. */
+  readonly moreDue: boolean;
 }
 
 /** The outbox of webhook deliveries and their history. */
@@ -36,10 +44,8 @@ export interface DeliveriesRepository {
   listForCompany(companyId: string, status: DeliveryStatus | undefined, limit: number): Promise<StoredDelivery[]>;
   /** Makes the delivery pending and due at `at` (a new attempt, same id); false when the webhook has no such delivery. */
   redeliver(companyId: string, webhookId: string, deliveryId: string, at: string): Promise<StoredDelivery | undefined>;
-  /** Leases due deliveries to one worker (skipping rows other workers hold locked). */
-  claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
+  /** Leases due deliveries to one worker (skipping rows other workers hold locked), each webhook within its share. */
+  claim(request: ClaimRequest): Promise<Claim>;
   /** Records attempts' outcomes in one transaction, each only if the worker still holds its lease. */
   finish(owner: string, outcomes: ReadonlyArray<{ company_id: string; id: string; outcome: DeliveryOutcome }>): Promise<void>;
-  /** Gives leases back unused (the deliveries are due again at once). */
-  release(deliveries: ReadonlyArray<{ company_id: string; id: string }>, owner: string, at: string): Promise<void>;
 }

@@ -88,23 +88,27 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       const room = settings.concurrency - inFlight.size;
       if (room <= 0 || stopped) return;
       const now = clock.now();
-      const skipWebhooks = [...perWebhookInFlight].filter(([, count]) => count >= perWebhook).map(([id]) => id);
-      const claimed = await deliveries.claim({
+      const claim = await deliveries.claim({
         now: now.toISOString(),
         leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
         owner,
         limit: room,
-        skipWebhooks,
+        perWebhook,
+        inFlight: perWebhookInFlight,
       });
-      const over: ClaimedDelivery[] = [];
-      for (const delivery of claimed) {
-        if ((perWebhookInFlight.get(delivery.webhook_id) ?? 0) >= perWebhook) over.push(delivery);
-        else begin(delivery);
-      }
-      if (over.length > 0) await deliveries.release(over, owner, now.toISOString());
-      moreDue = claimed.length === room;
-      if (!wakeRequested && (!moreDue || over.length === claimed.length)) return;
+      for (const delivery of claim.deliveries) begin(delivery);
+      moreDue = claim.moreDue;
+      if (!wakeRequested && claim.deliveries.length < room) return;
     }
+  }
+
+  /** Commits (and attempts) that end close together are served by one claim. */
+  function wakeSoon(): void {
+    if (!started || stopped) return;
+    wakeTimer ??= setTimeout(() => {
+      wakeTimer = undefined;
+      pump();
+    }, BATCH_WINDOW_MS);
   }
 
   function begin(delivery: ClaimedDelivery): void {
@@ -116,7 +120,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
         const left = (perWebhookInFlight.get(delivery.webhook_id) ?? 1) - 1;
         if (left === 0) perWebhookInFlight.delete(delivery.webhook_id);
         else perWebhookInFlight.set(delivery.webhook_id, left);
-        if (moreDue || wakeRequested) pump();
+        if (moreDue || wakeRequested) wakeSoon();
       });
     inFlight.add(run);
   }
@@ -228,13 +232,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       poll.unref();
       pump();
     },
-    wake() {
-      // Commits that come close together are served by one claim.
-      wakeTimer ??= setTimeout(() => {
-        wakeTimer = undefined;
-        pump();
-      }, BATCH_WINDOW_MS);
-    },
+    wake: wakeSoon,
     async stop() {
       stopped = true;
       if (poll) clearInterval(poll);

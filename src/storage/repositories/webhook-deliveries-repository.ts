@@ -82,21 +82,30 @@ export function createWebhookDeliveriesRepository(database: Database): Deliverie
         .executeTakeFirst();
     },
 
-    async claim({ now, leaseUntil, owner, limit, skipWebhooks }) {
+    async claim({ now, leaseUntil, owner, limit, perWebhook, inFlight }) {
+      const saturated = [...inFlight].filter(([, count]) => count >= perWebhook).map(([id]) => id);
       return db.transaction().execute(async (trx) => {
         // Literal 'pending', so that SQLite can use the partial index of pending deliveries.
         let due = trx
           .selectFrom('webhook_deliveries')
-          .select(['company_id', 'id'])
+          .select(['company_id', 'id', 'webhook_id'])
           .where('status', '=', sql.lit('pending'))
           .where('next_attempt_at', '<=', now)
           .where('lease_until', '<=', now);
-        if (skipWebhooks.length > 0) due = due.where('webhook_id', 'not in', skipWebhooks);
+        if (saturated.length > 0) due = due.where('webhook_id', 'not in', saturated);
         due = due.orderBy('next_attempt_at').limit(limit);
         // Rows another replica is claiming right now are passed over, not waited for.
         if (database.dialect === 'postgres') due = due.forUpdate().skipLocked();
-        const keys = await due.execute();
-        if (keys.length === 0) return [];
+        const candidates = await due.execute();
+        const taken = new Map(inFlight);
+        const keys = candidates.filter((candidate) => {
+          const count = taken.get(candidate.webhook_id) ?? 0;
+          if (count >= perWebhook) return false;
+          taken.set(candidate.webhook_id, count + 1);
+          return true;
+        });
+        const moreDue = candidates.length === limit || keys.length < candidates.length || saturated.length > 0;
+        if (keys.length === 0) return { deliveries: [], moreDue };
         const companies = [...new Set(keys.map((key) => key.company_id))];
         const ids = keys.map((key) => key.id);
         await trx
@@ -114,10 +123,11 @@ export function createWebhookDeliveriesRepository(database: Database): Deliverie
           .where('d.id', 'in', ids)
           .orderBy('d.next_attempt_at')
           .execute();
-        return rows.map(({ url, secret, enabled, ...delivery }): ClaimedDelivery => ({
+        const deliveries = rows.map(({ url, secret, enabled, ...delivery }): ClaimedDelivery => ({
           ...(delivery as StoredDelivery & { company_id: string }),
           ...(url !== null && secret !== null ? { webhook: { url, secret, enabled: Number(enabled) === 1 } } : {}),
         }));
+        return { deliveries, moreDue };
       });
     },
 
@@ -134,17 +144,6 @@ export function createWebhookDeliveriesRepository(database: Database): Deliverie
             .execute();
         }
       });
-    },
-
-    async release(deliveries, owner, at) {
-      if (deliveries.length === 0) return;
-      await db
-        .updateTable('webhook_deliveries')
-        .set({ lease_until: at, lease_owner: null })
-        .where('company_id', 'in', [...new Set(deliveries.map((delivery) => delivery.company_id))])
-        .where('id', 'in', deliveries.map((delivery) => delivery.id))
-        .where('lease_owner', '=', owner)
-        .execute();
     },
   };
 }
