@@ -19,7 +19,7 @@ commit;
 
 -- finish
 begin;
-update "webhook_deliveries" set "status" = $1, "attempts" = $2, "last_status_code" = $3, "last_error" = $4, "next_attempt_at" = $5, "delivered_at" = $6, "lease_until" = $7, "lease_owner" = $8 where "company_id" = $9 and "id" = $10 and "lease_owner" = $11;
+update "webhook_deliveries" set "status" = $1, "attempts" = $2, "last_status_code" = $3, "last_error" = $4, "next_attempt_at" = $5, "delivered_at" = $6, "lease_until" = $7, "lease_owner" = $8 where "company_id" in ($9) and "id" in ($10) and "lease_owner" = $11;
 commit;
 
 -- redeliver

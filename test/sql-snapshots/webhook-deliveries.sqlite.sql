@@ -19,7 +19,7 @@ commit;
 
 -- finish
 begin immediate;
-update "webhook_deliveries" set "status" = ?, "attempts" = ?, "last_status_code" = ?, "last_error" = ?, "next_attempt_at" = ?, "delivered_at" = ?, "lease_until" = ?, "lease_owner" = ? where "company_id" = ? and "id" = ? and "lease_owner" = ?;
+update "webhook_deliveries" set "status" = ?, "attempts" = ?, "last_status_code" = ?, "last_error" = ?, "next_attempt_at" = ?, "delivered_at" = ?, "lease_until" = ?, "lease_owner" = ? where "company_id" in (?) and "id" in (?) and "lease_owner" = ?;
 commit;
 
 -- redeliver

@@ -211,7 +211,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   function flush(): void {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = undefined;
-    const batch = outcomes;
+    const at = clock.now().toISOString();
+    // Deliveries that succeeded in one batch share their times, so that they are stored by one statement.
+    const batch = outcomes.map((item) =>
+      item.outcome.status === 'delivered' ? { ...item, outcome: { ...item.outcome, next_attempt_at: at, delivered_at: at, lease_until: at } } : item,
+    );
     outcomes = [];
     if (batch.length === 0) return;
     // Batches are written one after the other; a failed write leaves the leases to end, and the attempts to be made again.

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { ClaimedDelivery, DeliveriesRepository } from '../../domain/webhooks/deliveries-repository.port.js';
+import type { ClaimedDelivery, DeliveriesRepository, DeliveryOutcome } from '../../domain/webhooks/deliveries-repository.port.js';
 import type { StoredDelivery } from '../../domain/webhooks/stored-webhook.js';
 import type { Database } from '../database.js';
 import type { DB } from '../schema.js';
@@ -133,15 +133,26 @@ export function createWebhookDeliveriesRepository(database: Database): Deliverie
 
     async finish(owner, outcomes) {
       if (outcomes.length === 0) return;
+      // Outcomes alike (most often: delivered at the first attempt, in the same batch) are one statement.
+      const alike = new Map<string, { outcome: DeliveryOutcome; keys: Array<{ company_id: string; id: string }> }>();
+      for (const { company_id, id, outcome } of outcomes) {
+        const key = JSON.stringify(outcome);
+        const group = alike.get(key) ?? { outcome, keys: [] };
+        group.keys.push({ company_id, id });
+        alike.set(key, group);
+      }
       await db.transaction().execute(async (trx) => {
-        for (const { company_id: companyId, id, outcome } of outcomes) {
-          await trx
-            .updateTable('webhook_deliveries')
-            .set({ ...outcome, lease_owner: null })
-            .where('company_id', '=', companyId)
-            .where('id', '=', id)
-            .where('lease_owner', '=', owner)
-            .execute();
+        for (const { outcome, keys } of alike.values()) {
+          for (let i = 0; i < keys.length; i += INSERT_BATCH) {
+            const slice = keys.slice(i, i + INSERT_BATCH);
+            await trx
+              .updateTable('webhook_deliveries')
+              .set({ ...outcome, lease_owner: null })
+              .where('company_id', 'in', [...new Set(slice.map((key) => key.company_id))])
+              .where('id', 'in', slice.map((key) => key.id))
+              .where('lease_owner', '=', owner)
+              .execute();
+          }
         }
       });
     },
