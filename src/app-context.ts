@@ -153,7 +153,6 @@ export async function createAppContext(config: Config, options: AppContextOption
     repository: options.wrapRecordsRepository?.(recordsRepository) ?? recordsRepository,
     recordTypes,
     clock,
-    unitOfWork,
     outbox: webhookOutbox,
   });
   const recordTokens = createRecordTokensService({

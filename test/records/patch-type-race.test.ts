@@ -39,7 +39,7 @@ describeEachDatabase('PATCH and a record type replaced meanwhile', (kind) => {
 
   const wrap = (repository: RecordsRepository): RecordsRepository => ({
     ...repository,
-    async update(companyId, id, change, scope) {
+    async update(companyId, id, change, alsoWrite) {
       await beforeWrite?.();
       return repository.update(
         companyId,
@@ -48,7 +48,7 @@ describeEachDatabase('PATCH and a record type replaced meanwhile', (kind) => {
           await duringWrite?.();
           return change(row, type);
         },
-        scope,
+        alsoWrite,
       );
     },
   });

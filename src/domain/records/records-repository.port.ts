@@ -45,19 +45,25 @@ export interface RecordsRepository {
   /** The ids among those given that already exist. */
   existingIds(companyId: string, ids: readonly string[]): Promise<string[]>;
   /**
-   * Inserts records and their stored views in one transaction (the scope's, when given): all or
-   * nothing. `onProgress` gets the rows inserted so far.
+   * Inserts records and their stored views in one transaction: all or nothing. `onProgress`
+   * gets the rows inserted so far; `alsoWrite` writes in the same transaction (the outbox).
    */
-  insertMany(companyId: string, rows: readonly StoredRecord[], onProgress?: (inserted: number) => void, scope?: TransactionScope): Promise<void>;
+  insertMany(
+    companyId: string,
+    rows: readonly StoredRecord[],
+    onProgress?: (inserted: number) => void,
+    alsoWrite?: (scope: TransactionScope) => Promise<void>,
+  ): Promise<void>;
   /**
    * Reads a record and its live type, lets `change` decide the record's new state, and writes
-   * it, all in one transaction (the scope's, when given) with the record locked and its type
-   * unchangeable in between; answers the updated row, or undefined when there is no such record.
+   * it, all in one transaction with the record locked and its type unchangeable in between;
+   * `alsoWrite` then writes in the same transaction (the outbox). Answers the updated row, or
+   * undefined when there is no such record.
    */
   update(
     companyId: string,
     id: string,
     change: (row: StoredRecord, type: StoredRecordType | undefined) => Promise<RecordChange> | RecordChange,
-    scope?: TransactionScope,
+    alsoWrite?: (scope: TransactionScope, updated: StoredRecord) => Promise<void>,
   ): Promise<StoredRecord | undefined>;
 }

@@ -5,7 +5,6 @@ import type { CompiledRecordType } from '../record-types/compiled-type.js';
 import { STATUS_KEY } from '../record-types/compiled-type.js';
 import { isPlainObject } from '../record-types/definition.js';
 import type { RecordTypesService } from '../record-types/record-types-service.js';
-import type { UnitOfWork } from '../unit-of-work.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { importProblem, importRefused, parseImportedRecords, type ImportEntry } from './import.js';
 import type { RecordListQuery } from './list-query.js';
@@ -47,12 +46,11 @@ export interface RecordsServiceDeps {
   repository: RecordsRepository;
   recordTypes: RecordTypesService;
   clock: Clock;
-  unitOfWork: UnitOfWork;
   /** Announces record.created and record.updated in the write's own transaction. */
   outbox: WebhookOutbox;
 }
 
-export function createRecordsService({ repository, recordTypes, clock, unitOfWork, outbox }: RecordsServiceDeps): RecordsService {
+export function createRecordsService({ repository, recordTypes, clock, outbox }: RecordsServiceDeps): RecordsService {
   const nowIso = () => clock.now().toISOString();
 
   async function typeOf(companyId: string, row: StoredRecord): Promise<CompiledRecordType | undefined> {
@@ -94,10 +92,7 @@ export function createRecordsService({ repository, recordTypes, clock, unitOfWor
         updated_at: now.toISOString(),
       };
       const resource = toRecordResource(row, type);
-      await unitOfWork.run(async (scope) => {
-        await repository.insertMany(companyId, [row], undefined, scope);
-        await outbox.enqueue(scope, companyId, 'record.created', resource);
-      });
+      await repository.insertMany(companyId, [row], undefined, (scope) => outbox.enqueue(scope, companyId, 'record.created', resource));
       return resource;
     },
 
@@ -112,26 +107,26 @@ export function createRecordsService({ repository, recordTypes, clock, unitOfWor
       // Validated against the type as the write's own transaction reads it: a type replaced
       // meanwhile is either seen here or waits for this write to commit.
       let type: CompiledRecordType | undefined;
-      return unitOfWork.run(async (scope) => {
-        const updated = await repository.update(
-          companyId,
-          recordId,
-          (row, storedType) => {
-            type = storedType && recordTypes.compile(companyId, storedType);
-            if (type) {
-              const current = row.fields === null ? {} : (JSON.parse(row.fields) as Record<string, unknown>);
-              const change = type.validatePatch(body, current);
-              return { status: change.status ?? row.status, fields: JSON.stringify(change.fields), updated_at: nowIso() };
-            }
-            return { status: untypedPatch(body).status ?? row.status, fields: row.fields, updated_at: nowIso() };
-          },
-          scope,
-        );
-        if (!updated) throw notFound(`record '${recordId}' not found`);
-        const resource = toRecordResource(updated, type);
-        await outbox.enqueue(scope, companyId, 'record.updated', resource);
-        return resource;
-      });
+      let resource: RecordResource | undefined;
+      await repository.update(
+        companyId,
+        recordId,
+        (row, storedType) => {
+          type = storedType && recordTypes.compile(companyId, storedType);
+          if (type) {
+            const current = row.fields === null ? {} : (JSON.parse(row.fields) as Record<string, unknown>);
+            const change = type.validatePatch(body, current);
+            return { status: change.status ?? row.status, fields: JSON.stringify(change.fields), updated_at: nowIso() };
+          }
+          return { status: untypedPatch(body).status ?? row.status, fields: row.fields, updated_at: nowIso() };
+        },
+        async (scope, updated) => {
+          resource = toRecordResource(updated, type);
+          await outbox.enqueue(scope, companyId, 'record.updated', resource);
+        },
+      );
+      if (!resource) throw notFound(`record '${recordId}' not found`);
+      return resource;
     },
 
     async list(companyId, query) {

@@ -1,5 +1,6 @@
-import type { ExpressionBuilder, Kysely, SelectQueryBuilder, Transaction } from 'kysely';
+import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { TransactionScope } from '../../domain/unit-of-work.js';
+import { inTransaction } from '../unit-of-work.js';
 import type { RecordListFilter, RecordPageQuery, RecordsRepository } from '../../domain/records/records-repository.port.js';
 import type { StoredRecord } from '../../domain/records/stored-record.js';
 import type { Database } from '../database.js';
@@ -82,8 +83,8 @@ export function createRecordsRepository(database: Database): RecordsRepository {
       return found;
     },
 
-    async insertMany(companyId, rows, onProgress, scope) {
-      await inTransaction(db, scope, async (trx) => {
+    async insertMany(companyId, rows, onProgress, alsoWrite) {
+      await inTransaction(db, async (trx) => {
         for (let i = 0; i < rows.length; i += INSERT_BATCH) {
           const batch = rows.slice(i, i + INSERT_BATCH);
           await trx.insertInto('records').values(batch.map((row) => ({ ...row, company_id: companyId }))).execute();
@@ -95,11 +96,12 @@ export function createRecordsRepository(database: Database): RecordsRepository {
           }
           onProgress?.(i + batch.length);
         }
+        await alsoWrite?.(trx as unknown as TransactionScope);
       });
     },
 
-    async update(companyId, id, change, scope) {
-      return inTransaction(db, scope, async (trx) => {
+    async update(companyId, id, change, alsoWrite) {
+      return inTransaction(db, async (trx) => {
         let select = trx.selectFrom('records').selectAll().where('company_id', '=', companyId).where('id', '=', id);
         if (database.dialect === 'postgres') select = select.forUpdate();
         const row = withoutCompany(await select.executeTakeFirst());
@@ -112,7 +114,9 @@ export function createRecordsRepository(database: Database): RecordsRepository {
           .where('company_id', '=', companyId)
           .where('id', '=', id)
           .execute();
-        return { ...row, ...next };
+        const updated = { ...row, ...next };
+        await alsoWrite?.(trx as unknown as TransactionScope, updated);
+        return updated;
       });
     },
   };
@@ -148,11 +152,6 @@ function inView(eb: ExpressionBuilder<DB, 'records'>, view: NonNullable<RecordLi
     ),
   ]);
   return eb.or([...typed, untyped]);
-}
-
-/** Runs `work` in the scope's transaction when given one (the caller's unit of work), else in a transaction of its own. */
-function inTransaction<T>(db: Kysely<DB>, scope: TransactionScope | undefined, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-  return scope === undefined ? db.transaction().execute(work) : work(scope as unknown as Transaction<DB>);
 }
 
 function withoutCompany(row: RecordsTable | undefined): StoredRecord | undefined {
