@@ -67,6 +67,20 @@ describeEachDatabase('webhooks: failing receivers', (kind) => {
     assert.ok(arrived!.at - start < 600, `a healthy receiver waited ${arrived!.at - start} ms behind stalled ones`);
   });
 
+  it('fails the attempts, without sending, when the signing secret cannot be opened', async () => {
+    const created = await t.as('acme', { method: 'POST', url: '/v1/webhooks', payload: { url: `${receiver.base}/sealed`, events: ['record.created'] } });
+    const hook = expectStatus(created, 201);
+    await t.ctx.database.db.updateTable('webhooks').set({ secret: 'v1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }).where('id', '=', hook.id).execute();
+    await createRecord(t, 'acme', 'loan');
+    const [delivery] = await eventually(
+      async () => expectStatus(await t.as('acme', { method: 'GET', url: `/v1/webhooks/${hook.id}/deliveries` }), 200).results as Array<Record<string, any>>,
+      (list) => list[0]?.status === 'failed',
+    );
+    assert.match(delivery!.last_error, /signing secret cannot be opened/);
+    assert.equal(receiver.on('/sealed').length, 0);
+    expectStatus(await t.as('acme', { method: 'DELETE', url: `/v1/webhooks/${hook.id}` }), 204);
+  });
+
   it('disables the webhook on 410 Gone and stops retrying', async () => {
     const [gone] = await eventually(() => deliveriesOf('/gone'), (list) => list.length > 0 && list.every((d) => d.status === 'failed'));
     assert.equal(gone!.last_status_code, 410);

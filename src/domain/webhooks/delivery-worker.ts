@@ -144,6 +144,13 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     }
     const started = clock.now();
     const timestamp = Math.floor(started.getTime() / 1000);
+    let signature: string;
+    try {
+      signature = webhookSignature(keyOf(delivery, webhook.secret), delivery.id, timestamp, delivery.payload);
+    } catch {
+      await finish(delivery, retryOrFail(attempts, null, 'the signing secret cannot be opened (was WRS_ENCRYPTION_KEY changed?)'));
+      return;
+    }
     const answer = await sender.send({
       url: webhook.url,
       body: delivery.payload,
@@ -153,7 +160,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
         'user-agent': 'wrs-webhooks/1',
         'webhook-id': delivery.id,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': webhookSignature(keyOf(delivery, webhook.secret), delivery.id, timestamp, delivery.payload),
+        'webhook-signature': signature,
       },
     });
     const now = clock.now().toISOString();
