@@ -14,6 +14,7 @@ import { formatReport, type ScenarioRow } from './lib/report.js';
 import { runScenarios } from './lib/scenarios.js';
 import type { BenchSettings } from './lib/settings.js';
 import { formatSoak, soak, type SoakResult } from './lib/soak.js';
+import { webhookScenarios } from './lib/webhooks.js';
 
 const { values } = parseArgs({
   options: {
@@ -24,13 +25,16 @@ const { values } = parseArgs({
     out: { type: 'string' },
     only: { type: 'string' },
     soak: { type: 'boolean', default: false },
+    webhooks: { type: 'boolean', default: false },
     minutes: { type: 'string' },
   },
 });
 if (values.db !== 'sqlite' && values.db !== 'postgres') throw new Error('--db is sqlite or postgres');
 const dbKind = values.db;
 const smoke = values.smoke ?? false;
-const plan: DataPlan = smoke ? SMOKE_PLAN : FULL_PLAN;
+// --webhooks: only the webhook scenarios, which need no large data set.
+const webhooksOnly = values.webhooks ?? false;
+const plan: DataPlan = smoke || webhooksOnly ? SMOKE_PLAN : FULL_PLAN;
 const settings: BenchSettings = {
   durationSeconds: Number(values.duration ?? (smoke ? 1 : 10)),
   connections: Number(values.connections ?? (smoke ? 2 : 10)),
@@ -101,6 +105,8 @@ async function main(): Promise<void> {
     WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
     // The stream scenario holds 1,000 connections from this one address.
     WRS_MAX_CONNECTIONS_PER_ADDRESS: '0',
+    // The webhook scenarios deliver to a receiver on this machine.
+    WRS_WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
   };
   let service: RunningProcess | undefined;
   let peakRss = 0;
@@ -138,20 +144,35 @@ async function main(): Promise<void> {
         connections: settings.connections,
         sampleEverySeconds: smoke ? 1 : 10,
       });
-    } else rows.push(
-      ...(await runScenarios({
-        service: running,
-        settings,
-        databaseUrl: database.url,
-        largeCompany: LARGE_COMPANY,
-        token: tokens.get(LARGE_COMPANY)!,
-        loaded,
-        tokenOf: (company) => tokens.get(company)!,
-        adminToken: ADMIN_TOKEN,
-        companies: plan.companies,
-        dbKind,
-      })),
-    );
+    } else {
+      if (!webhooksOnly) {
+        rows.push(
+          ...(await runScenarios({
+            service: running,
+            settings,
+            databaseUrl: database.url,
+            largeCompany: LARGE_COMPANY,
+            token: tokens.get(LARGE_COMPANY)!,
+            loaded,
+            tokenOf: (company) => tokens.get(company)!,
+            adminToken: ADMIN_TOKEN,
+            companies: plan.companies,
+            dbKind,
+          })),
+        );
+      }
+      if (!settings.only || settings.only.includes('webhooks')) {
+        rows.push(
+          ...(await webhookScenarios({
+            service: running,
+            settings,
+            token: tokens.get(LARGE_COMPANY)!,
+            recordTypeId: loaded.recordTypeId,
+            smoke,
+          })),
+        );
+      }
+    }
   } finally {
     if (sampler) clearInterval(sampler);
     await service?.stop();
@@ -171,7 +192,7 @@ async function main(): Promise<void> {
   console.log(fullReport);
   const outDir = values.out ?? 'bench/results';
   mkdirSync(outDir, { recursive: true });
-  const file = join(outDir, `${new Date().toISOString().slice(0, 10)}-${dbKind}${values.soak ? '-soak' : ''}${smoke ? '-smoke' : ''}.md`);
+  const file = join(outDir, `${new Date().toISOString().slice(0, 10)}-${dbKind}${values.soak ? '-soak' : ''}${webhooksOnly ? '-webhooks' : ''}${smoke ? '-smoke' : ''}.md`);
   writeFileSync(file, fullReport);
   console.error(`results written to ${file}`);
 }

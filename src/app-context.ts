@@ -44,6 +44,13 @@ import { createIdempotencyRepository } from './storage/repositories/idempotency-
 import type { DataVersions } from './domain/data-versions.port.js';
 import type { UnitOfWork } from './domain/unit-of-work.js';
 import { createDataVersionsRepository } from './storage/repositories/data-versions-repository.js';
+import { createDeliveryWorker, type DeliveryWorker } from './domain/webhooks/delivery-worker.js';
+import { createWebhookOutbox, type WebhookOutbox } from './domain/webhooks/outbox.js';
+import { createWebhooksService, type WebhooksService } from './domain/webhooks/webhooks-service.js';
+import { createHttpWebhookSender } from './providers/webhooks/http-webhook-sender.js';
+import { systemAddressResolver } from './providers/webhooks/system-address-resolver.js';
+import { createWebhookDeliveriesRepository } from './storage/repositories/webhook-deliveries-repository.js';
+import { createWebhooksRepository } from './storage/repositories/webhooks-repository.js';
 
 /**
  * The composition root: every repository, service and provider is built here from the config
@@ -72,6 +79,11 @@ export interface AppContext {
   readonly idempotency: IdempotencyService;
   /** Each company's data version: lists name the state they were read from with it. */
   readonly dataVersions: DataVersions;
+  readonly webhooks: WebhooksService;
+  /** Stores a webhook event's deliveries inside the caller's transaction. */
+  readonly webhookOutbox: WebhookOutbox;
+  /** Delivers the outbox; `wrs serve` starts it in every serving process, close() stops it. */
+  readonly webhookDelivery: DeliveryWorker;
   close(): Promise<void>;
 }
 
@@ -123,12 +135,44 @@ export async function createAppContext(config: Config, options: AppContextOption
   const unitOfWork = options.wrapUnitOfWork?.(storageUnitOfWork) ?? storageUnitOfWork;
   const dataVersions = createDataVersionsRepository(database.db);
   const feedSignal = createFeedSignal(database, config.databaseUrl);
+  const secretBox = createSecretBox(config.encryptionKey);
+  const webhooksRepository = createWebhooksRepository(database.db);
+  const deliveriesRepository = createWebhookDeliveriesRepository(database);
+  const webhookDelivery = createDeliveryWorker({
+    deliveries: deliveriesRepository,
+    webhooks: webhooksRepository,
+    sender: createHttpWebhookSender({
+      allowPrivateAddresses: config.webhooks.allowPrivateUrls,
+      // Several webhooks may share a host: each gets its share of the worker's attempts, not of one pool.
+      maxSocketsPerHost: config.webhooks.concurrency,
+    }),
+    secretBox,
+    clock,
+    settings: config.webhooks,
+  });
+  const webhookOutbox = createWebhookOutbox({
+    webhooks: webhooksRepository,
+    deliveries: deliveriesRepository,
+    unitOfWork,
+    clock,
+    onCommitted: () => webhookDelivery.wake(),
+  });
+  const webhooks = createWebhooksService({
+    webhooks: webhooksRepository,
+    deliveries: deliveriesRepository,
+    secretBox,
+    resolver: systemAddressResolver,
+    allowPrivateUrls: config.webhooks.allowPrivateUrls,
+    clock,
+    onRedeliver: () => webhookDelivery.wake(),
+  });
   const events = createEventsService({
     repository: createEventsRepository(database),
     unitOfWork,
     dataVersions,
     clock,
     feedSignal,
+    outbox: webhookOutbox,
   });
   const feedFollowers = createFeedFollowers({
     events,
@@ -147,12 +191,15 @@ export async function createAppContext(config: Config, options: AppContextOption
     unitOfWork,
     dataVersions,
     clock,
+    outbox: webhookOutbox,
   });
   const recordTokens = createRecordTokensService({
     repository: createRecordTokensRepository(database.db),
     records,
     signer: tokenSigner,
     clock,
+    unitOfWork,
+    outbox: webhookOutbox,
   });
   const authenticator = createAuthenticator(jwtVerifier, recordTokens);
   const pdfRenderer =
@@ -184,6 +231,7 @@ export async function createAppContext(config: Config, options: AppContextOption
       inputLimitBytes: config.pdf.inputLimitBytes,
       files: fileService,
       clock,
+      outbox: webhookOutbox,
     }),
   });
   const checksRepository = createChecksRepository(database.db);
@@ -196,7 +244,7 @@ export async function createAppContext(config: Config, options: AppContextOption
   };
   const checkProviders = createCheckProviderSettings({
     credentials: createCheckProviderCredentialsRepository(database.db),
-    secretBox: createSecretBox(config.encryptionKey),
+    secretBox,
     clock,
     globalLobKey: config.lob.apiKey,
     local: createLocalCheckProvider(checksRepository),
@@ -234,7 +282,11 @@ export async function createAppContext(config: Config, options: AppContextOption
     checkProviders,
     idempotency,
     dataVersions,
+    webhooks,
+    webhookOutbox,
+    webhookDelivery,
     async close() {
+      await webhookDelivery.stop();
       feedFollowers.close();
       await feedSignal.close();
       await pdfRenderer.close();

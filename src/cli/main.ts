@@ -11,6 +11,7 @@ import { seedDemoCommand } from './commands/seed-demo.js';
 import { serveCommand } from './commands/serve.js';
 import { templateDeleteCommand, templateGetCommand, templatePutCommand } from './commands/template.js';
 import { tokenCommand } from './commands/token.js';
+import { webhooksFailedCommand, webhooksListCommand } from './commands/webhooks.js';
 
 const COMMANDS: CliCommand[] = [
   serveCommand,
@@ -29,6 +30,8 @@ const COMMANDS: CliCommand[] = [
   checksAddCommand,
   providerLobCommand,
   providerShowCommand,
+  webhooksListCommand,
+  webhooksFailedCommand,
 ];
 
 function usage(): string {

@@ -6,6 +6,7 @@ import { NetworkEnv, networkSettings, type NetworkSettings } from './network.js'
 import { DataEnv, dataSettings, type DataLocation } from './data-location.js';
 import { chooseLogFormat, LogFormatEnv, type LogFormat } from './log-format.js';
 import { StreamEnv, streamSettings, type StreamSettings } from './streams.js';
+import { WebhooksEnv, webhookSettings, type WebhookSettings } from './webhooks.js';
 
 /** Every setting the service reads from its environment, with its default. */
 const EnvSchema = Type.Object({
@@ -43,6 +44,7 @@ const EnvSchema = Type.Object({
   ...OperationsEnv,
   ...NetworkEnv,
   ...StreamEnv,
+  ...WebhooksEnv,
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -90,6 +92,7 @@ export interface Config extends OperationsSettings, NetworkSettings {
   };
   /** The live event stream: heartbeat, slow-client bound, safety re-check. */
   readonly stream: StreamSettings;
+  readonly webhooks: WebhookSettings;
   /** Names of secrets that were unset and generated for this process (development only). */
   readonly generatedSecrets: readonly string[];
 }
@@ -172,6 +175,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, surroundings
     ...network,
     ...dataSettings(env, surroundings.cwd),
     ...streamSettings(env),
+    ...webhookSettings(env),
     env: env.NODE_ENV,
     host: env.HOST ?? (env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     port: env.PORT,

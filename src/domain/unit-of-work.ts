@@ -11,4 +11,6 @@ export interface TransactionScope {
 /** One transaction idiom: everything written through the scope is stored if `work` resolves, nothing if it throws. */
 export interface UnitOfWork {
   run<T>(work: (scope: TransactionScope) => Promise<T>): Promise<T>;
+  /** Calls `callback` once the scope's transaction has committed (never if it rolls back). */
+  afterCommit(scope: TransactionScope, callback: () => void): void;
 }

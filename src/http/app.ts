@@ -36,6 +36,9 @@ import { adminEventIngestRoutes } from './routes/events/ingest-events.js';
 import { listEventsRoutes } from './routes/events/list-events.js';
 import { eventStreamRoutes } from './routes/events/stream.js';
 import { healthRoutes } from './routes/health.js';
+import { adminWebhookRoutes } from './routes/webhooks/admin-webhooks.js';
+import { webhookDeliveryRoutes } from './routes/webhooks/deliveries.js';
+import { webhookRoutes } from './routes/webhooks/webhooks.js';
 import { parseQueryString, registerQueryEncodingCheck } from './query-string.js';
 import { serverTimeoutOptions } from './server-options.js';
 
@@ -97,6 +100,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await v1.register(fileRoutes, { ctx });
       await v1.register(listFileRoutes, { ctx });
       await v1.register(recordTypeRoutes, { ctx });
+      await v1.register(webhookRoutes, { ctx });
+      await v1.register(webhookDeliveryRoutes, { ctx });
     },
     { prefix: '/v1' },
   );
@@ -113,6 +118,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await admin.register(adminTemplateRoutes, { ctx });
       await admin.register(adminRecordTypeRoutes, { ctx });
       await admin.register(adminRecordImportRoutes, { ctx });
+      await admin.register(adminWebhookRoutes, { ctx });
     },
     { prefix: '/admin/v1' },
   );

@@ -5,6 +5,7 @@ import type { IdempotencyTables } from './tables/idempotency-keys.js';
 import type { PdfTables } from './tables/pdf.js';
 import type { RecordTokensTables } from './tables/record-tokens.js';
 import type { RecordsTables } from './tables/records.js';
+import type { WebhooksTables } from './tables/webhooks.js';
 
 /**
  * The database as Kysely sees it: one interface per feature's tables, merged here.
@@ -18,4 +19,5 @@ export interface DB
     RecordsTables,
     RecordTokensTables,
     DataVersionsTables,
-    IdempotencyTables {}
+    IdempotencyTables,
+    WebhooksTables {}

@@ -262,6 +262,26 @@ export function clientOperationsSuite(start: () => Promise<ServiceUnderTest>): v
     assert.equal(answered(await globex.GET('/v1/checks'), 200).count, 0);
   });
 
+  it('manages webhooks and their deliveries: createWebhook, listWebhooks, getWebhook, updateWebhook, listWebhookDeliveries, redeliverWebhookDelivery, deleteWebhook', async () => {
+    const created = answered(await acme.POST('/v1/webhooks', { body: { url: 'https://93.184.215.14/client-hook', events: ['record.created'] } }), 201);
+    assert.match(created.secret, /^whsec_/);
+    assert.deepEqual(answered(await acme.GET('/v1/webhooks'), 200).results.map((hook) => hook.id), [created.id]);
+    assert.equal(answered(await acme.GET('/v1/webhooks/{id}', { params: { path: { id: created.id } } }), 200).url, 'https://93.184.215.14/client-hook');
+    const patched = answered(await acme.PATCH('/v1/webhooks/{id}', { params: { path: { id: created.id } }, body: { description: 'from the client' } }), 200);
+    assert.equal(patched.description, 'from the client');
+    answered(await acme.POST('/v1/records/{typeId}', { params: { path: { typeId: 'invoice' } }, body: { f_customer: 'Hooked Ltd' } }), 201);
+    const deliveries = answered(await acme.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: created.id } } }), 200);
+    assert.equal(deliveries.count, 1);
+    assert.equal(deliveries.results[0]!.event_type, 'record.created');
+    const again = answered(
+      await acme.POST('/v1/webhooks/{id}/deliveries/{delivery}/redeliver', { params: { path: { id: created.id, delivery: deliveries.results[0]!.id } } }),
+      202,
+    );
+    assert.equal(again.status, 'pending');
+    refused(await globex.GET('/v1/webhooks/{id}', { params: { path: { id: created.id } } }), 404, 'not_found');
+    assert.equal((await acme.DELETE('/v1/webhooks/{id}', { params: { path: { id: created.id } } })).response.status, 204);
+  });
+
   it('has called every /v1 operation of the served document through the client', async () => {
     const documented = await documentedOperationIds(service.baseUrl, '/v1/');
     const called = new Set([...recorder.called].map((operation) => documented.get(operation) ?? `undocumented: ${operation}`));

@@ -52,6 +52,7 @@ describeEachDatabase('Idempotency-Key', (kind) => {
   // The gate holds a request before its transaction begins: on SQLite a transaction held open
   // would keep the one writer, and the second request's key claim would wait for it.
   const wrapUnitOfWork = (unitOfWork: UnitOfWork): UnitOfWork => ({
+    afterCommit: (scope, callback) => unitOfWork.afterCommit(scope, callback),
     async run(work) {
       await gate.pass();
       return unitOfWork.run(work);

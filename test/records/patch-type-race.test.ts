@@ -55,6 +55,7 @@ describeEachDatabase('PATCH and a record type replaced meanwhile', (kind) => {
   });
 
   const wrapUnitOfWork = (unitOfWork: UnitOfWork): UnitOfWork => ({
+    afterCommit: (scope, callback) => unitOfWork.afterCommit(scope, callback),
     async run(work) {
       await beforeWrite?.();
       return unitOfWork.run(work);

@@ -19,6 +19,8 @@ import { createRecordTypesRepository } from '../../src/storage/repositories/reco
 import { createRecordsRepository } from '../../src/storage/repositories/records-repository.js';
 import { createTemplatesRepository } from '../../src/storage/repositories/templates-repository.js';
 import { createUnitOfWork } from '../../src/storage/unit-of-work.js';
+import { createWebhookDeliveriesRepository } from '../../src/storage/repositories/webhook-deliveries-repository.js';
+import { createWebhooksRepository } from '../../src/storage/repositories/webhooks-repository.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../helpers/databases.js';
 import { statementsOf } from './sql-capture.js';
 
@@ -212,6 +214,47 @@ const scripts: Record<string, Script> = {
     await step('complete', () => keys.complete(target, 't2', 'h1', answer, T1));
     await step('release', () => keys.release(target, 't2'));
     await step('deleteExpired', () => keys.deleteExpired(T1));
+  },
+
+  webhooks: async (step, { db }) => {
+    const webhooks = createWebhooksRepository(db);
+    const webhook = {
+      id: 'w1', url: 'https://hooks.example.com/x', events: '["record.created","record.updated"]', description: null, enabled: true,
+      secret: 'v1:sealed', created_at: T0, updated_at: T0,
+    };
+    await step('insert', () => webhooks.insert(C, webhook));
+    await step('list', () => webhooks.list(C));
+    await step('find', () => webhooks.find(C, 'w1'));
+    await step('update: events', () => webhooks.update(C, 'w1', { events: '["*"]', updated_at: T1 }));
+    await step('update: disabled', () => webhooks.update(C, 'w1', { enabled: false, updated_at: T1 }));
+    await step('unitOfWork.run + subscribers', () =>
+      createUnitOfWork(db).run((scope) => webhooks.subscribers(C, 'record.created', scope)),
+    );
+    await step('remove', () => webhooks.remove(C, 'w1'));
+  },
+
+  'webhook-deliveries': async (step, database) => {
+    const deliveries = createWebhookDeliveriesRepository(database);
+    const delivery = { id: 'msg_1', webhookId: 'w1', eventType: 'record.created' as const, payload: '{}', createdAt: T0 };
+    await step('unitOfWork.run + insertMany', () =>
+      createUnitOfWork(database.db).run((scope) => deliveries.insertMany(C, [delivery, { ...delivery, id: 'msg_2' }], scope)),
+    );
+    await step('claim', () => deliveries.claim({ now: T1, leaseUntil: T1, owner: 'o1', limit: 1, perWebhook: 4, inFlight: new Map() }));
+    await step('claim: a webhook at its share is skipped', () =>
+      deliveries.claim({ now: T1, leaseUntil: T1, owner: 'o1', limit: 2, perWebhook: 1, inFlight: new Map([['w2', 1]]) }),
+    );
+    await step('finish', () =>
+      deliveries.finish('o1', [
+        {
+          company_id: C,
+          id: 'msg_1',
+          outcome: { status: 'delivered', attempts: 1, last_status_code: 200, last_error: null, next_attempt_at: T1, delivered_at: T1, lease_until: T1 },
+        },
+      ]),
+    );
+    await step('redeliver', () => deliveries.redeliver(C, 'w1', 'msg_1', T1));
+    await step('listForWebhook', () => deliveries.listForWebhook(C, 'w1', 100));
+    await step('listForCompany: failed', () => deliveries.listForCompany(C, 'failed', 100));
   },
 
   blobs: async (step, { db }) => {

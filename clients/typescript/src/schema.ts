@@ -354,6 +354,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the company's webhooks
+         * @description Every webhook of the company, oldest first, without secrets.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook
+         * @description Changes of the subscribed types are POSTed to the URL, signed by the Standard Webhooks rules. The answer is the only one that shows the signing secret. 400 for an unknown event type, or a URL that is not https or names a loopback, private or other non-public address.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a webhook
+         * @description The webhook without its secret.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Deletes the webhook and its delivery history; pending deliveries are not sent.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook
+         * @description Changes the fields given (url, events, description, enabled); the secret stays. Re-enables a webhook a 410 disabled.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's deliveries
+         * @description The newest 100 deliveries of the webhook, newest first, with the state of their attempts.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{delivery}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Makes the delivery pending and due now: a new attempt with the same body and the same webhook-id (a receiver that already has it can tell). Answers at once; the attempt follows.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/tokens": {
         parameters: {
             query?: never;
@@ -568,6 +660,46 @@ export interface paths {
          * @description A JSON array, or NDJSON (application/x-ndjson, one record per line). All or nothing: any problem refuses the whole request with a 400 listing the problems (errors: [{index, field, message}], index 0-based, for NDJSON the line number minus one; at most 100 listed, error_count the total); an existing id is a problem.
          */
         post: operations["adminImportRecords"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/companies/{company}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a company's webhooks
+         * @description Every webhook of the company, oldest first, without secrets.
+         */
+        get: operations["adminListWebhooks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/companies/{company}/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A company's webhook deliveries
+         * @description The newest 100 deliveries of all the company's webhooks, newest first; status=failed shows what gave up.
+         */
+        get: operations["adminListWebhookDeliveries"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3985,6 +4117,946 @@ export interface operations {
             };
         };
     };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the webhooks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "results": [
+                     *         {
+                     *           "id": "019aa5d0-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *           "url": "https://hooks.example.com/wrs",
+                     *           "events": [
+                     *             "record.created",
+                     *             "record.updated"
+                     *           ],
+                     *           "description": "CRM sync",
+                     *           "enabled": true,
+                     *           "created_at": "2026-11-21T15:04:05.123Z",
+                     *           "updated_at": "2026-11-21T15:04:05.123Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        count: number;
+                        /** @description oldest first */
+                        results: {
+                            /** @description webhook ID */
+                            id: string;
+                            /**
+                             * Format: uri
+                             * @description where deliveries are POSTed
+                             */
+                            url: string;
+                            /** @description the event types delivered */
+                            events: ("record.created" | "record.updated" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
+                            /** @description free text, null if none */
+                            description: string | null;
+                            /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
+                            enabled: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description the credential may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description https URL of the receiver; never a loopback, private or other non-public address (unless the service allows them) */
+                    url: string;
+                    /** @description event types to deliver, at least one; ["*"] for all */
+                    events: ("record.created" | "record.updated" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
+                    /** @description free text for people, at most 500 characters */
+                    description?: null | string;
+                    /** @description deliver (default true) */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description webhook registered; keep its secret */
+            201: {
+                headers: {
+                    /** @description absolute URL of the created resource */
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019aa5d0-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *       "url": "https://hooks.example.com/wrs",
+                     *       "events": [
+                     *         "record.created",
+                     *         "record.updated"
+                     *       ],
+                     *       "description": "CRM sync",
+                     *       "enabled": true,
+                     *       "created_at": "2026-11-21T15:04:05.123Z",
+                     *       "updated_at": "2026-11-21T15:04:05.123Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwq0o2m0aQnqE="
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description webhook ID */
+                        id: string;
+                        /**
+                         * Format: uri
+                         * @description where deliveries are POSTed
+                         */
+                        url: string;
+                        /** @description the event types delivered */
+                        events: ("record.created" | "record.updated" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
+                        /** @description free text, null if none */
+                        description: string | null;
+                        /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
+                        enabled: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC with milliseconds
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC with milliseconds
+                         */
+                        updated_at: string;
+                        /** @description signing secret: "whsec_" + base64 of 32 random bytes. Shown only in this answer; keep it to verify webhook-signature */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description the credential may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description webhook ID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019aa5d0-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *       "url": "https://hooks.example.com/wrs",
+                     *       "events": [
+                     *         "record.created",
+                     *         "record.updated"
+                     *       ],
+                     *       "description": "CRM sync",
+                     *       "enabled": true,
+                     *       "created_at": "2026-11-21T15:04:05.123Z",
+                     *       "updated_at": "2026-11-21T15:04:05.123Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description webhook ID */
+                        id: string;
+                        /**
+                         * Format: uri
+                         * @description where deliveries are POSTed
+                         */
+                        url: string;
+                        /** @description the event types delivered */
+                        events: ("record.created" | "record.updated" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
+                        /** @description free text, null if none */
+                        description: string | null;
+                        /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
+                        enabled: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC with milliseconds
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC with milliseconds
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description the credential may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description webhook ID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description the credential may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description webhook ID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description the fields to change, at least one */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description https URL of the receiver; never a loopback, private or other non-public address (unless the service allows them) */
+                    url?: string;
+                    /** @description event types to deliver, at least one; ["*"] for all */
+                    events?: ("record.created" | "record.updated" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
+                    /** @description free text for people, at most 500 characters */
+                    description?: null | string;
+                    /** @description deliver (default true) */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description the changed webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019aa5d0-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *       "url": "https://hooks.example.com/wrs",
+                     *       "events": [
+                     *         "record.created",
+                     *         "record.updated"
+                     *       ],
+                     *       "description": "CRM sync",
+                     *       "enabled": true,
+                     *       "created_at": "2026-11-21T15:04:05.123Z",
+                     *       "updated_at": "2026-11-21T15:04:05.123Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description webhook ID */
+                        id: string;
+                        /**
+                         * Format: uri
+                         * @description where deliveries are POSTed
+                         */
+                        url: string;
+                        /** @description the event types delivered */
+                        events: ("record.created" | "record.updated" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
+                        /** @description free text, null if none */
+                        description: string | null;
+                        /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
+                        enabled: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC with milliseconds
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC with milliseconds
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description the credential may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description webhook ID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "results": [
+                     *         {
+                     *           "id": "msg_019aa5d1-2c3d-7e4f-9051-6b7c8d9e0f1a",
+                     *           "webhook_id": "019aa5d0-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *           "event_type": "record.created",
+                     *           "status": "delivered",
+                     *           "attempts": 1,
+                     *           "last_status_code": 200,
+                     *           "last_error": null,
+                     *           "next_attempt_at": null,
+                     *           "created_at": "2026-11-21T15:05:00.000Z",
+                     *           "delivered_at": "2026-11-21T15:05:00.042Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        count: number;
+                        /** @description newest first, at most 100 */
+                        results: {
+                            /** @description delivery ID: the webhook-id header, the same on every attempt */
+                            id: string;
+                            /** @description the webhook it is for */
+                            webhook_id: string;
+                            /** @description the event type */
+                            event_type: string;
+                            status: "pending" | "delivered" | "failed";
+                            /** @description attempts made so far */
+                            attempts: number;
+                            /** @description the receiver's status of the last attempt, null if it gave none */
+                            last_status_code: number | null;
+                            /** @description why the last attempt failed, null if it did not */
+                            last_error: string | null;
+                            /** @description when the next attempt is due (pending only) */
+                            next_attempt_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            created_at: string;
+                            /** @description when a 2xx arrived */
+                            delivered_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description the credential may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description webhook ID */
+                id: string;
+                /** @description delivery ID (the webhook-id header) */
+                delivery: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the delivery, pending */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "msg_019aa5d1-2c3d-7e4f-9051-6b7c8d9e0f1a",
+                     *       "webhook_id": "019aa5d0-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *       "event_type": "record.created",
+                     *       "status": "pending",
+                     *       "attempts": 1,
+                     *       "last_status_code": 200,
+                     *       "last_error": null,
+                     *       "next_attempt_at": "2026-11-21T16:00:00.000Z",
+                     *       "created_at": "2026-11-21T15:05:00.000Z",
+                     *       "delivered_at": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description delivery ID: the webhook-id header, the same on every attempt */
+                        id: string;
+                        /** @description the webhook it is for */
+                        webhook_id: string;
+                        /** @description the event type */
+                        event_type: string;
+                        status: "pending" | "delivered" | "failed";
+                        /** @description attempts made so far */
+                        attempts: number;
+                        /** @description the receiver's status of the last attempt, null if it gave none */
+                        last_status_code: number | null;
+                        /** @description why the last attempt failed, null if it did not */
+                        last_error: string | null;
+                        /** @description when the next attempt is due (pending only) */
+                        next_attempt_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC with milliseconds
+                         */
+                        created_at: string;
+                        /** @description when a 2xx arrived */
+                        delivered_at: string | null;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description the credential may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     adminMintToken: {
         parameters: {
             query?: never;
@@ -6436,6 +7508,236 @@ export interface operations {
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminListWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description company ID: a company ID is 1 to 200 visible characters (no control or format characters, NUL or unpaired surrogates), with no leading or trailing blank, and is not '.' or '..' nor has a '.' or '..' segment */
+                company: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the webhooks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "results": [
+                     *         {
+                     *           "id": "019aa5d0-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *           "url": "https://hooks.example.com/wrs",
+                     *           "events": [
+                     *             "record.created",
+                     *             "record.updated"
+                     *           ],
+                     *           "description": "CRM sync",
+                     *           "enabled": true,
+                     *           "created_at": "2026-11-21T15:04:05.123Z",
+                     *           "updated_at": "2026-11-21T15:04:05.123Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        count: number;
+                        /** @description oldest first */
+                        results: {
+                            /** @description webhook ID */
+                            id: string;
+                            /**
+                             * Format: uri
+                             * @description where deliveries are POSTed
+                             */
+                            url: string;
+                            /** @description the event types delivered */
+                            events: ("record.created" | "record.updated" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
+                            /** @description free text, null if none */
+                            description: string | null;
+                            /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
+                            enabled: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminListWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description only deliveries of this status */
+                status?: "pending" | "delivered" | "failed";
+            };
+            header?: never;
+            path: {
+                /** @description company ID: a company ID is 1 to 200 visible characters (no control or format characters, NUL or unpaired surrogates), with no leading or trailing blank, and is not '.' or '..' nor has a '.' or '..' segment */
+                company: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "results": [
+                     *         {
+                     *           "id": "msg_019aa5d1-2c3d-7e4f-9051-6b7c8d9e0f1a",
+                     *           "webhook_id": "019aa5d0-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *           "event_type": "record.created",
+                     *           "status": "failed",
+                     *           "attempts": 8,
+                     *           "last_status_code": 500,
+                     *           "last_error": "the receiver answered 500",
+                     *           "next_attempt_at": null,
+                     *           "created_at": "2026-11-21T15:05:00.000Z",
+                     *           "delivered_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        count: number;
+                        /** @description newest first, at most 100 */
+                        results: {
+                            /** @description delivery ID: the webhook-id header, the same on every attempt */
+                            id: string;
+                            /** @description the webhook it is for */
+                            webhook_id: string;
+                            /** @description the event type */
+                            event_type: string;
+                            status: "pending" | "delivered" | "failed";
+                            /** @description attempts made so far */
+                            attempts: number;
+                            /** @description the receiver's status of the last attempt, null if it gave none */
+                            last_status_code: number | null;
+                            /** @description why the last attempt failed, null if it did not */
+                            last_error: string | null;
+                            /** @description when the next attempt is due (pending only) */
+                            next_attempt_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            created_at: string;
+                            /** @description when a 2xx arrived */
+                            delivered_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -65,6 +65,8 @@ async function serveHttp(ctx: AppContext): Promise<number> {
   try {
     await app.listen({ host, port });
     closeGracefullyOnSignals(app, ctx, ctx.config.server.shutdownTimeoutMs);
+    // Every serving process delivers webhooks; leases keep each attempt to one of them.
+    ctx.webhookDelivery.start((error) => app.log.error({ err: error }, 'webhook delivery worker failed; it retries at its next poll'));
     return (app.server.address() as AddressInfo).port;
   } catch (error) {
     await app.close().catch(() => undefined);

@@ -11,6 +11,7 @@ import type { StoredEvent } from './event.js';
 import { decodeFeedCursor, encodeFeedCursor } from './feed-cursor.js';
 import { FEED_START, type FeedPosition } from './feed-position.js';
 import type { FeedSignal } from './feed-signal.port.js';
+import type { WebhookOutbox } from '../webhooks/outbox.js';
 
 export interface IngestOptions {
   readonly format: JsonItemsFormat;
@@ -75,6 +76,8 @@ export interface EventsServiceDeps {
   readonly clock: Clock;
   /** Told after each committed ingest, so that stream clients wake up. */
   readonly feedSignal?: FeedSignal;
+  /** Announces `events.ingested` in the ingest's own transaction. */
+  readonly outbox: WebhookOutbox;
 }
 
 /**
@@ -86,7 +89,7 @@ const WRITE_BATCH_EVENTS = 5000;
 /** Thrown inside the transaction to roll it back once a bad event is found. */
 const ROLL_BACK = Symbol('roll back');
 
-export function createEventsService({ repository, unitOfWork, dataVersions, clock, feedSignal }: EventsServiceDeps): EventsService {
+export function createEventsService({ repository, unitOfWork, dataVersions, clock, feedSignal, outbox }: EventsServiceDeps): EventsService {
   return {
     feedPosition(companyId, cursor, source) {
       if (cursor === undefined) return FEED_START;
@@ -198,6 +201,8 @@ export function createEventsService({ repository, unitOfWork, dataVersions, cloc
                 batch = await readBatch(WRITE_BATCH_EVENTS);
               }
               if (refused()) throw ROLL_BACK;
+              const cursor = encodeFeedCursor(companyId, before!);
+              await outbox.enqueue(scope, companyId, 'events.ingested', { count: ingested, cursor });
               await dataVersions.bump(scope, companyId);
             })
             .then(

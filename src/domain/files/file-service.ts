@@ -1,7 +1,7 @@
 import { internalError, notFound } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
-import type { UnitOfWork } from '../unit-of-work.js';
+import type { TransactionScope, UnitOfWork } from '../unit-of-work.js';
 import type { BlobStore } from './blob-store.port.js';
 import type { FileRow, FilesRepository } from './files-repository.port.js';
 import type { StoredFile } from './stored-file.js';
@@ -17,8 +17,11 @@ export interface NewStoredFile {
 }
 
 export interface FileService {
-  /** Writes the metadata and the bytes in one transaction: both are stored, or neither. */
-  store(companyId: string, file: NewStoredFile): Promise<StoredFile>;
+  /**
+   * Writes the metadata and the bytes in one transaction: both are stored, or neither.
+   * `alsoWrite` runs in that transaction too (the step's webhook announcement).
+   */
+  store(companyId: string, file: NewStoredFile, alsoWrite?: (scope: TransactionScope, stored: StoredFile) => Promise<void>): Promise<StoredFile>;
   /**
    * A record's file with its bytes, or a 404 (also for another company's file). When `skipBytes`
    * says the caller holds them already (its copy has the file's hash), `bytes` is null, unread.
@@ -45,7 +48,7 @@ export interface FileServiceDeps {
 export function createFileService(deps: FileServiceDeps): FileService {
   const { unitOfWork, files, blobs, clock, recordExists } = deps;
   return {
-    async store(companyId, file) {
+    async store(companyId, file, alsoWrite) {
       const now = clock.now();
       const id = uuidv7(now.getTime());
       const row = await unitOfWork.run(async (scope) => {
@@ -66,6 +69,7 @@ export function createFileService(deps: FileServiceDeps): FileService {
           scope,
         );
         await blobs.put(companyId, inserted.blob_key, file.bytes, scope);
+        await alsoWrite?.(scope, toStoredFile(inserted));
         return inserted;
       });
       return toStoredFile(row);

@@ -1,8 +1,9 @@
+import type { TransactionScope } from '../unit-of-work.js';
 import type { RecordTokenDocument } from './record-token.js';
 
 /** Record token documents of a company; a token is honoured only while its document is live. */
 export interface RecordTokensRepository {
-  insert(companyId: string, document: Omit<RecordTokenDocument, 'revoked_at'>): Promise<void>;
+  insert(companyId: string, document: Omit<RecordTokenDocument, 'revoked_at'>, scope?: TransactionScope): Promise<void>;
   find(companyId: string, key: string): Promise<RecordTokenDocument | undefined>;
   /** The record's tokens that are neither revoked nor expired at `now`, oldest first. */
   listLive(companyId: string, recordId: string, now: string): Promise<RecordTokenDocument[]>;

@@ -6,6 +6,8 @@ import type { RecordTokenResolver } from '../auth/authenticator.js';
 import type { Identity, RecordTokenIdentity } from '../auth/identity.js';
 import type { TokenSigner } from '../auth/token-signer.js';
 import type { RecordsService } from '../records/records-service.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { parseMintRequest } from './mint-request.js';
 import type { RecordTokenDocument } from './record-token.js';
 import type { RecordTokensRepository } from './record-tokens-repository.port.js';
@@ -43,11 +45,14 @@ export interface RecordTokensServiceDeps {
   records: RecordsService;
   signer: TokenSigner;
   clock: Clock;
+  unitOfWork: UnitOfWork;
+  /** Announces record_token.created in the mint's own transaction. */
+  outbox: WebhookOutbox;
 }
 
 export const RECORD_TOKEN_TYPE = 'record';
 
-export function createRecordTokensService({ repository, records, signer, clock }: RecordTokensServiceDeps): RecordTokensService {
+export function createRecordTokensService({ repository, records, signer, clock, unitOfWork, outbox }: RecordTokensServiceDeps): RecordTokensService {
   async function assertRecord(identity: Identity, recordId: string): Promise<string> {
     if (identity.kind !== 'user') throw forbidden('a record token cannot manage record tokens');
     if (!(await records.exists(identity.companyId, recordId))) throw notFound(`record '${recordId}' not found`);
@@ -73,8 +78,12 @@ export function createRecordTokensService({ repository, records, signer, clock }
         created_at: signed.issuedAt.toISOString(),
         expires_at: signed.expiresAt.toISOString(),
       };
-      await repository.insert(companyId, document);
-      return { ...view(companyId, { ...document, revoked_at: null }), token: signed.token };
+      const minted = view(companyId, { ...document, revoked_at: null });
+      await unitOfWork.run(async (scope) => {
+        await repository.insert(companyId, document, scope);
+        await outbox.enqueue(scope, companyId, 'record_token.created', minted);
+      });
+      return { ...minted, token: signed.token };
     },
 
     async listLive(identity, recordId) {

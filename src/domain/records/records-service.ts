@@ -7,6 +7,7 @@ import { isPlainObject } from '../record-types/definition.js';
 import type { DataVersions } from '../data-versions.port.js';
 import type { RecordTypesService } from '../record-types/record-types-service.js';
 import type { UnitOfWork } from '../unit-of-work.js';
+import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { importProblem, importRefused, parseImportedRecords, type ImportEntry } from './import.js';
 import type { RecordListQuery } from './list-query.js';
 import { recordMatches, type RecordMatch } from './record-tag.js';
@@ -51,9 +52,11 @@ export interface RecordsServiceDeps {
   unitOfWork: UnitOfWork;
   dataVersions: DataVersions;
   clock: Clock;
+  /** Announces record.created and record.updated in the write's own transaction. */
+  outbox: WebhookOutbox;
 }
 
-export function createRecordsService({ repository, recordTypes, unitOfWork, dataVersions, clock }: RecordsServiceDeps): RecordsService {
+export function createRecordsService({ repository, recordTypes, unitOfWork, dataVersions, clock, outbox }: RecordsServiceDeps): RecordsService {
   const nowIso = () => clock.now().toISOString();
 
   async function typeOf(companyId: string, row: StoredRecord): Promise<CompiledRecordType | undefined> {
@@ -94,11 +97,13 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
       };
+      const resource = toRecordResource(row, type);
       await unitOfWork.run(async (scope) => {
         await repository.insertMany(companyId, [row], scope);
+        await outbox.enqueue(scope, companyId, 'record.created', resource);
         await dataVersions.bump(scope, companyId);
       });
-      return toRecordResource(row, type);
+      return resource;
     },
 
     async get(companyId, recordId) {
@@ -131,11 +136,14 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
           },
           scope,
         );
-        if (written) await dataVersions.bump(scope, companyId);
-        return written;
+        if (!written) return undefined;
+        const resource = toRecordResource(written, type);
+        await outbox.enqueue(scope, companyId, 'record.updated', resource);
+        await dataVersions.bump(scope, companyId);
+        return resource;
       });
       if (!updated) throw notFound(`record '${recordId}' not found`);
-      return toRecordResource(updated, type);
+      return updated;
     },
 
     async list(companyId, query) {

@@ -1,7 +1,9 @@
 import { cannotRender, invalidBody, notFound, templateNotFound } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { RenderRejectedError, type PdfRenderer } from '../templates/pdf-renderer.port.js';
+import { fileDetails } from '../files/file-details.js';
 import type { FileService } from '../files/file-service.js';
+import type { WebhookOutbox } from '../webhooks/outbox.js';
 import type { StoredFile } from '../files/stored-file.js';
 import type { TemplateService } from '../templates/template-service.js';
 import { checkPdfFilename } from './pdf-filename.js';
@@ -45,12 +47,15 @@ export interface PdfCreateStepDeps {
   inputLimitBytes: number;
   files: FileService;
   clock: Clock;
+  /** Announces step.completed in the transaction that stores the PDF. */
+  outbox: WebhookOutbox;
 }
 
 /** Renders a company's template with one of its records and stores the PDF. */
 export function createPdfCreateStep(deps: PdfCreateStepDeps) {
-  const { findRecord, templates, renderer, inputLimitBytes, files, clock } = deps;
-  return async function runPdfCreate(companyId: string, recordId: string, inputs: PdfCreateInputs): Promise<StoredFile> {
+  const { findRecord, templates, renderer, inputLimitBytes, files, clock, outbox } = deps;
+  /** `baseUrl`: the base of the download link the step's details (and its webhook) carry. */
+  return async function runPdfCreate(companyId: string, recordId: string, inputs: PdfCreateInputs, baseUrl: string): Promise<StoredFile> {
     const record = await findRecord(companyId, recordId);
     if (!record) throw notFound(`no record '${recordId}'`);
     const template = await templates.find(companyId, inputs.templateId);
@@ -81,14 +86,19 @@ export function createPdfCreateStep(deps: PdfCreateStepDeps) {
       }
       throw renderFailure(error);
     }
-    return files.store(companyId, {
-      recordId,
-      filename: inputs.pdfFilename,
-      contentType: PDF_CONTENT_TYPE,
-      templateId: inputs.templateId,
-      bytes: rendered.bytes,
-      pages: rendered.pages,
-      sha256: rendered.sha256,
-    });
+    return files.store(
+      companyId,
+      {
+        recordId,
+        filename: inputs.pdfFilename,
+        contentType: PDF_CONTENT_TYPE,
+        templateId: inputs.templateId,
+        bytes: rendered.bytes,
+        pages: rendered.pages,
+        sha256: rendered.sha256,
+      },
+      (scope, stored) =>
+        outbox.enqueue(scope, companyId, 'step.completed', { record_id: recordId, type: 'pdf_create', details: fileDetails(stored, baseUrl) }),
+    );
   };
 }

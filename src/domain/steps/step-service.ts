@@ -13,7 +13,8 @@ export type StepResult = { type: 'pdf_create'; message: string; file: StoredFile
 
 /** Runs a workflow step against a record. */
 export interface StepService {
-  run(companyId: string, recordId: string, step: StepRequest): Promise<StepResult>;
+  /** `baseUrl`: the base of the links in the result's details (and in its step.completed webhook). */
+  run(companyId: string, recordId: string, step: StepRequest, baseUrl: string): Promise<StepResult>;
 }
 
 /** What the step service is built from. */
@@ -23,7 +24,7 @@ export interface StepServiceDeps {
 
 export function createStepService(deps: StepServiceDeps): StepService {
   return {
-    async run(companyId, recordId, step) {
+    async run(companyId, recordId, step, baseUrl) {
       if (step.type !== 'pdf_create') {
         throw invalidBody(
           `unsupported step type '${step.type}'; supported types: ${SUPPORTED_STEP_TYPES.join(', ')}`,
@@ -32,7 +33,7 @@ export function createStepService(deps: StepServiceDeps): StepService {
       }
       // Inputs are checked before the record is looked up: a malformed request is a 400 for any record.
       const inputs = checkPdfCreateInputs(step.inputs);
-      const file = await deps.pdfCreate(companyId, recordId, inputs);
+      const file = await deps.pdfCreate(companyId, recordId, inputs, baseUrl);
       return { type: 'pdf_create', message: 'PDF created', file };
     },
   };

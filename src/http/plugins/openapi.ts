@@ -29,6 +29,10 @@ export const OPENAPI_TAGS = [
   },
   { name: 'checks', description: "Mailed checks from the company's check provider (the embedded one or Lob)." },
   {
+    name: 'webhooks',
+    description: 'Outgoing webhooks (Standard Webhooks): the company users register URLs; each change is delivered, signed, at least once.',
+  },
+  {
     name: 'operator',
     description: 'The operator API under /admin/v1, authorised by WRS_ADMIN_TOKEN: tokens, record types, templates, providers, imports.',
   },

@@ -1,13 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { RecordTokensRepository } from '../../domain/record-tokens/record-tokens-repository.port.js';
 import type { DB } from '../schema.js';
+import { executorOf } from '../unit-of-work.js';
 
 const COLUMNS = ['key', 'record_id', 'user_id', 'created_at', 'expires_at', 'revoked_at'] as const;
 
 export function createRecordTokensRepository(db: Kysely<DB>): RecordTokensRepository {
   return {
-    async insert(companyId, document) {
-      await db
+    async insert(companyId, document, scope) {
+      await executorOf(db, scope)
         .insertInto('record_tokens')
         .values({ ...document, company_id: companyId, revoked_at: null })
         .execute();

@@ -31,12 +31,9 @@ export const stepRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     },
     async (request) => {
       const { companyId } = identityOf(request);
-      const result = await ctx.steps.run(companyId, request.params.record, request.body);
-      const { file } = result;
-      return {
-        message: result.message,
-        details: fileDetails(file, publicBaseUrl(request, ctx.config)),
-      };
+      const baseUrl = publicBaseUrl(request, ctx.config);
+      const result = await ctx.steps.run(companyId, request.params.record, request.body, baseUrl);
+      return { message: result.message, details: fileDetails(result.file, baseUrl) };
     },
   );
 };

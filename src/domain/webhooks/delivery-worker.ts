@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../lib/clock.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { ClaimedDelivery, DeliveriesRepository, DeliveryOutcome } from './deliveries-repository.port.js';
+import { retryDelayMs } from './retry-schedule.js';
+import { signingKey, webhookSignature } from './signature.js';
+import type { WebhookSender } from './webhook-sender.port.js';
+import type { WebhooksRepository } from './webhooks-repository.port.js';
+import { secretContext } from './webhooks-service.js';
+
+/** How long wakes and outcomes wait to be served together. */
+const BATCH_WINDOW_MS = 10;
+const OUTCOME_BATCH = 128;
+
+export interface DeliveryWorkerSettings {
+  readonly timeoutMs: number;
+  readonly retryBaseMs: number;
+  readonly maxAttempts: number;
+  readonly concurrency: number;
+  readonly pollMs: number;
+}
+
+export interface DeliveryWorkerDeps {
+  deliveries: DeliveriesRepository;
+  webhooks: Pick<WebhooksRepository, 'update'>;
+  sender: WebhookSender;
+  secretBox: SecretBox;
+  clock: Clock;
+  settings: DeliveryWorkerSettings;
+}
+
+/**
+ * Delivers the outbox: claims due deliveries under a lease, makes each attempt, records the
+ * outcome. Every serving process runs one; a lease keeps an attempt to one of them, and a
+ * lease that ends (its process died) makes the delivery due again.
+ */
+export interface DeliveryWorker {
+  /** `onError`: where a failure of the worker itself (not of a receiver, e.g. the database) is reported. */
+  start(onError?: (error: unknown) => void): void;
+  /** Something was enqueued or made due: look now rather than at the next poll. */
+  wake(): void;
+  /** Stops claiming and waits for the attempts in flight (each ends by its timeout). */
+  stop(): Promise<void>;
+}
+
+export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
+  const { deliveries, webhooks, sender, secretBox, clock, settings } = deps;
+  const owner = randomUUID();
+  // One receiver may hold at most this many of the attempts in flight: a slow one cannot stall the rest.
+  const perWebhook = Math.max(1, Math.floor(settings.concurrency / 4));
+  // Long enough for the attempt and its outcome; a process that dies holding it delays the retry by this much.
+  const leaseMs = 2 * settings.timeoutMs + 5000;
+  const inFlight = new Set<Promise<void>>();
+  const perWebhookInFlight = new Map<string, number>();
+  const keys = new Map<string, Buffer>();
+  let started = false;
+  let stopped = false;
+  let claiming = false;
+  let wakeRequested = false;
+  let moreDue = false;
+  let poll: NodeJS.Timeout | undefined;
+  let wakeTimer: NodeJS.Timeout | undefined;
+  // Outcomes are written together: one transaction for many attempts, not one each.
+  let outcomes: Array<{ company_id: string; id: string; outcome: DeliveryOutcome; done: () => void }> = [];
+  let flushTimer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> = Promise.resolve();
+
+  let report: (error: unknown) => void = () => undefined;
+
+  function pump(): void {
+    if (!started || stopped) return;
+    if (claiming) {
+      wakeRequested = true;
+      return;
+    }
+    claiming = true;
+    void claimWhileRoom()
+      .catch(report)
+      .finally(() => {
+        claiming = false;
+        if (wakeRequested) pump();
+      });
+  }
+
+  async function claimWhileRoom(): Promise<void> {
+    for (;;) {
+      wakeRequested = false;
+      const room = settings.concurrency - inFlight.size;
+      if (room <= 0 || stopped) return;
+      const now = clock.now();
+      const claim = await deliveries.claim({
+        now: now.toISOString(),
+        leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
+        owner,
+        limit: room,
+        perWebhook,
+        inFlight: perWebhookInFlight,
+      });
+      for (const delivery of claim.deliveries) begin(delivery);
+      moreDue = claim.moreDue;
+      if (!wakeRequested && claim.deliveries.length < room) return;
+    }
+  }
+
+  /** Commits (and attempts) that end close together are served by one claim. */
+  function wakeSoon(): void {
+    if (!started || stopped) return;
+    wakeTimer ??= setTimeout(() => {
+      wakeTimer = undefined;
+      pump();
+    }, BATCH_WINDOW_MS);
+  }
+
+  function begin(delivery: ClaimedDelivery): void {
+    perWebhookInFlight.set(delivery.webhook_id, (perWebhookInFlight.get(delivery.webhook_id) ?? 0) + 1);
+    const run: Promise<void> = attempt(delivery)
+      .catch(report)
+      .finally(() => {
+        inFlight.delete(run);
+        const left = (perWebhookInFlight.get(delivery.webhook_id) ?? 1) - 1;
+        if (left === 0) perWebhookInFlight.delete(delivery.webhook_id);
+        else perWebhookInFlight.set(delivery.webhook_id, left);
+        if (moreDue || wakeRequested) wakeSoon();
+      });
+    inFlight.add(run);
+  }
+
+  function keyOf(delivery: ClaimedDelivery, sealed: string): Buffer {
+    let key = keys.get(sealed);
+    if (!key) {
+      key = signingKey(secretBox.open(sealed, secretContext(delivery.company_id, delivery.webhook_id)));
+      if (keys.size >= 10_000) keys.clear();
+      keys.set(sealed, key);
+    }
+    return key;
+  }
+
+  async function attempt(delivery: ClaimedDelivery): Promise<void> {
+    const { webhook } = delivery;
+    const attempts = delivery.attempts + 1;
+    if (!webhook || !webhook.enabled) {
+      await finish(delivery, failed(attempts, null, webhook ? 'the webhook is disabled' : 'the webhook was deleted'));
+      return;
+    }
+    const started = clock.now();
+    const timestamp = Math.floor(started.getTime() / 1000);
+    let signature: string;
+    try {
+      signature = webhookSignature(keyOf(delivery, webhook.secret), delivery.id, timestamp, delivery.payload);
+    } catch {
+      await finish(delivery, retryOrFail(attempts, null, 'the signing secret cannot be opened (was WRS_ENCRYPTION_KEY changed?)'));
+      return;
+    }
+    const answer = await sender.send({
+      url: webhook.url,
+      body: delivery.payload,
+      timeoutMs: settings.timeoutMs,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'wrs-webhooks/1',
+        'webhook-id': delivery.id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signature,
+      },
+    });
+    const now = clock.now().toISOString();
+    if ('error' in answer) {
+      await finish(delivery, retryOrFail(attempts, null, answer.error));
+    } else if (answer.statusCode >= 200 && answer.statusCode < 300) {
+      await finish(delivery, {
+        status: 'delivered',
+        attempts,
+        last_status_code: answer.statusCode,
+        last_error: null,
+        next_attempt_at: now,
+        delivered_at: now,
+        lease_until: now,
+      });
+    } else if (answer.statusCode === 410) {
+      await webhooks.update(delivery.company_id, delivery.webhook_id, { enabled: false, updated_at: now });
+      await finish(delivery, failed(attempts, 410, 'the receiver answered 410 Gone: the webhook is disabled'));
+    } else {
+      const reason =
+        answer.statusCode >= 300 && answer.statusCode < 400
+          ? `the receiver answered ${answer.statusCode} (redirects are not followed)`
+          : `the receiver answered ${answer.statusCode}`;
+      await finish(delivery, retryOrFail(attempts, answer.statusCode, reason));
+    }
+  }
+
+  function failed(attempts: number, statusCode: number | null, error: string): DeliveryOutcome {
+    const now = clock.now().toISOString();
+    return { status: 'failed', attempts, last_status_code: statusCode, last_error: error, next_attempt_at: now, delivered_at: null, lease_until: now };
+  }
+
+  function retryOrFail(attempts: number, statusCode: number | null, error: string): DeliveryOutcome {
+    if (attempts >= settings.maxAttempts) return failed(attempts, statusCode, error);
+    const now = clock.now();
+    return {
+      status: 'pending',
+      attempts,
+      last_status_code: statusCode,
+      last_error: error,
+      next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts, settings.retryBaseMs)).toISOString(),
+      delivered_at: null,
+      lease_until: now.toISOString(),
+    };
+  }
+
+  function finish(delivery: ClaimedDelivery, outcome: DeliveryOutcome): Promise<void> {
+    return new Promise((resolve) => {
+      outcomes.push({ company_id: delivery.company_id, id: delivery.id, outcome, done: resolve });
+      if (outcomes.length >= OUTCOME_BATCH) flush();
+      else flushTimer ??= setTimeout(flush, BATCH_WINDOW_MS);
+    });
+  }
+
+  function flush(): void {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = undefined;
+    const at = clock.now().toISOString();
+    // Deliveries that succeeded in one batch share their times, so that they are stored by one statement.
+    const batch = outcomes.map((item) =>
+      item.outcome.status === 'delivered' ? { ...item, outcome: { ...item.outcome, next_attempt_at: at, delivered_at: at, lease_until: at } } : item,
+    );
+    outcomes = [];
+    if (batch.length === 0) return;
+    // Batches are written one after the other; a failed write leaves the leases to end, and the attempts to be made again.
+    flushing = flushing
+      .then(() => deliveries.finish(owner, batch))
+      .catch(report)
+      .finally(() => {
+        for (const item of batch) item.done();
+      });
+  }
+
+  return {
+    start(onError) {
+      if (started) return;
+      started = true;
+      if (onError) report = onError;
+      poll = setInterval(pump, settings.pollMs);
+      poll.unref();
+      pump();
+    },
+    wake: wakeSoon,
+    async stop() {
+      stopped = true;
+      if (poll) clearInterval(poll);
+      if (wakeTimer) clearTimeout(wakeTimer);
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      flush();
+      await flushing;
+      sender.close();
+    },
+  };
+}

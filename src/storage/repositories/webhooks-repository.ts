@@ -1,0 +1,80 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { StoredWebhook } from '../../domain/webhooks/stored-webhook.js';
+import type { WebhooksRepository } from '../../domain/webhooks/webhooks-repository.port.js';
+import type { DB } from '../schema.js';
+import type { WebhooksTable } from '../tables/webhooks.js';
+import { executorOf } from '../unit-of-work.js';
+
+const COLUMNS = ['id', 'url', 'events', 'description', 'enabled', 'secret', 'created_at', 'updated_at'] as const;
+
+export function createWebhooksRepository(db: Kysely<DB>): WebhooksRepository {
+  async function writeSubscriptions(trx: Transaction<DB>, companyId: string, webhook: Pick<StoredWebhook, 'id' | 'events' | 'enabled'>) {
+    await trx.deleteFrom('webhook_subscriptions').where('company_id', '=', companyId).where('webhook_id', '=', webhook.id).execute();
+    if (!webhook.enabled) return;
+    const events = JSON.parse(webhook.events) as string[];
+    await trx
+      .insertInto('webhook_subscriptions')
+      .values(events.map((eventType) => ({ company_id: companyId, event_type: eventType, webhook_id: webhook.id })))
+      .execute();
+  }
+
+  return {
+    async insert(companyId, webhook) {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('webhooks').values({ ...webhook, company_id: companyId, enabled: webhook.enabled ? 1 : 0 }).execute();
+        await writeSubscriptions(trx, companyId, webhook);
+      });
+    },
+
+    async list(companyId) {
+      const rows = await db.selectFrom('webhooks').select(COLUMNS).where('company_id', '=', companyId).orderBy('id').execute();
+      return rows.map(toStored);
+    },
+
+    async find(companyId, id) {
+      const row = await db.selectFrom('webhooks').select(COLUMNS).where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+      return row && toStored(row);
+    },
+
+    async update(companyId, id, change) {
+      return db.transaction().execute(async (trx) => {
+        const { enabled, ...rest } = change;
+        const updated = await trx
+          .updateTable('webhooks')
+          .set({ ...rest, ...(enabled === undefined ? {} : { enabled: enabled ? 1 : 0 }) })
+          .where('company_id', '=', companyId)
+          .where('id', '=', id)
+          .returning(COLUMNS)
+          .executeTakeFirst();
+        if (!updated) return undefined;
+        const stored = toStored(updated);
+        await writeSubscriptions(trx, companyId, stored);
+        return stored;
+      });
+    },
+
+    async remove(companyId, id) {
+      return db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('webhook_subscriptions').where('company_id', '=', companyId).where('webhook_id', '=', id).execute();
+        await trx.deleteFrom('webhook_deliveries').where('company_id', '=', companyId).where('webhook_id', '=', id).execute();
+        const deleted = await trx.deleteFrom('webhooks').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+        return deleted.numDeletedRows > 0n;
+      });
+    },
+
+    async subscribers(companyId, eventType, scope) {
+      const rows = await executorOf(db, scope)
+        .selectFrom('webhook_subscriptions')
+        .select('webhook_id')
+        .distinct()
+        .where('company_id', '=', companyId)
+        .where('event_type', 'in', [eventType, '*'])
+        .execute();
+      return rows.map((row) => row.webhook_id);
+    },
+  };
+}
+
+function toStored(row: Omit<WebhooksTable, 'company_id'>): StoredWebhook {
+  return { ...row, enabled: Number(row.enabled) === 1 };
+}
