@@ -36,6 +36,28 @@ describeEachDatabase('webhooks: management', (kind) => {
     assert.ok(list.results.some((webhook: { id: string; secret?: string }) => webhook.id === created.id && webhook.secret === undefined));
   });
 
+  it('takes an Idempotency-Key: a retried create answers the same webhook and registers no second one', async () => {
+    const send = (events: string[]) =>
+      t.as('initech', {
+        method: 'POST',
+        url: '/v1/webhooks',
+        headers: { 'idempotency-key': 'register-crm-hook' },
+        payload: { url: 'http://127.0.0.1:9/once', events },
+      });
+    const first = await send(['record.created']);
+    const created = expectStatus(first, 201);
+    const replay = await send(['record.created']);
+    assert.equal(replay.statusCode, 201);
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.equal(replay.body, first.body);
+    expectStatus(await send(['*']), 422, 'idempotency_key_reused');
+    const list = expectStatus(await t.as('initech', { method: 'GET', url: '/v1/webhooks' }), 200);
+    assert.deepEqual(
+      list.results.filter((webhook: { url: string }) => webhook.url.endsWith('/once')).map((webhook: { id: string }) => webhook.id),
+      [created.id],
+    );
+  });
+
   it('stores the secret sealed, never as sent', async () => {
     const created = expectStatus(await create({ url: 'http://127.0.0.1:9/sealed', events: ['*'] }), 201);
     const row = await t.ctx.database.db.selectFrom('webhooks').select('secret').where('id', '=', created.id).executeTakeFirstOrThrow();
