@@ -74,6 +74,8 @@ const pathValues = (f: Fixture, record = f.recordId) => ({
   fileId: f.fileId,
   company: COMPANY,
   templateId: 'invoice',
+  id: 'wh-unknown',
+  delivery: 'msg_unknown',
 });
 
 /** Calls every operation with one Authorization header and checks the answer. */

@@ -8,6 +8,7 @@ import { documentedOperations, operationKey } from '../helpers/openapi-operation
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { minimalTemplate } from '../pdf/fixtures/templates.js';
 import { LOAN_TYPE, VALID_LOAN } from '../records/fixtures.js';
+import { FAST_WEBHOOKS } from '../webhooks/receiver.js';
 
 /**
  * Company B against company A's data, route by route: every /v1 operation of the OpenAPI
@@ -27,6 +28,8 @@ interface World {
   fileA: string;
   recordB: string;
   checkCursorA: string;
+  webhookA: string;
+  deliveryA: string;
 }
 
 interface Row {
@@ -209,6 +212,56 @@ const ROWS: Row[] = [
       assert.deepEqual(withCursorOfA.json().invalid_params, ['after'], 'a cursor of A is not B\'s');
     },
   },
+  {
+    operation: 'GET /v1/webhooks',
+    async run(t) {
+      assert.deepEqual(expectOk(await asB(t, { method: 'GET', url: '/v1/webhooks' }), 'list'), { count: 0, results: [] });
+    },
+  },
+  {
+    operation: 'POST /v1/webhooks',
+    async run(t) {
+      // Nothing of A to address: a refused registration of B stores nothing, and B still sees none of A's.
+      const refused = await asB(t, { method: 'POST', url: '/v1/webhooks', payload: { url: 'http://127.0.0.1:9/b', events: [] } });
+      assert.equal(refused.statusCode, 400, refused.body);
+      assert.equal(expectOk(await asB(t, { method: 'GET', url: '/v1/webhooks' }), 'list').count, 0);
+    },
+  },
+  {
+    operation: 'GET /v1/webhooks/{id}',
+    async run(t, w) {
+      await sameAsUnknown(t, (id) => ({ method: 'GET', url: `/v1/webhooks/${id}` }), w.webhookA, 'a webhook of A');
+    },
+  },
+  {
+    operation: 'PATCH /v1/webhooks/{id}',
+    async run(t, w) {
+      await sameAsUnknown(t, (id) => ({ method: 'PATCH', url: `/v1/webhooks/${id}`, payload: { enabled: false } }), w.webhookA, 'disabling a webhook of A');
+    },
+  },
+  {
+    operation: 'DELETE /v1/webhooks/{id}',
+    async run(t, w) {
+      await sameAsUnknown(t, (id) => ({ method: 'DELETE', url: `/v1/webhooks/${id}` }), w.webhookA, 'deleting a webhook of A');
+    },
+  },
+  {
+    operation: 'GET /v1/webhooks/{id}/deliveries',
+    async run(t, w) {
+      await sameAsUnknown(t, (id) => ({ method: 'GET', url: `/v1/webhooks/${id}/deliveries` }), w.webhookA, 'the deliveries of a webhook of A');
+    },
+  },
+  {
+    operation: 'POST /v1/webhooks/{id}/deliveries/{delivery}/redeliver',
+    async run(t, w) {
+      await sameAsUnknown(
+        t,
+        (id) => ({ method: 'POST', url: `/v1/webhooks/${id}/deliveries/${w.deliveryA}/redeliver` }),
+        w.webhookA,
+        'redelivering a delivery of A',
+      );
+    },
+  },
 ];
 
 describeEachDatabase('company isolation, route by route', (kind) => {
@@ -216,12 +269,14 @@ describeEachDatabase('company isolation, route by route', (kind) => {
   let w: World;
 
   before(async () => {
-    t = await createTestApp(kind);
+    // A's webhook points at this machine; no delivery worker runs here, its deliveries stay pending.
+    t = await createTestApp(kind, { env: FAST_WEBHOOKS });
     const admin = async (method: 'PUT' | 'POST', url: string, payload: unknown) =>
       expectOk(await t.admin({ method, url, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payload) }), url);
     const viewA = { ...LOAN_TYPE, views: [...LOAN_TYPE.views, { id: 'open-a', name: 'Open', statuses: [] }] };
     await admin('PUT', `/admin/v1/companies/${A}/record-types/loan-a`, viewA);
     await admin('PUT', `/admin/v1/companies/${B}/record-types/loan-b`, LOAN_TYPE);
+    const webhookA = expectOk(await asA(t, { method: 'POST', url: '/v1/webhooks', payload: { url: 'http://127.0.0.1:9/a', events: ['*'] } }), 'webhook of A');
     const recordA = expectOk(await asA(t, { method: 'POST', url: '/v1/records/loan-a', payload: VALID_LOAN }), 'record of A');
     const otherRecordA = expectOk(await asA(t, { method: 'POST', url: '/v1/records/loan-a', payload: VALID_LOAN }), 'record of A');
     const recordB = expectOk(await asB(t, { method: 'POST', url: '/v1/records/loan-b', payload: VALID_LOAN }), 'record of B');
@@ -241,7 +296,10 @@ describeEachDatabase('company isolation, route by route', (kind) => {
       { id: 'evt-a-2', type: 'user_flow_session_started', flow_key: 'flow-of-a', version_key: 'v-of-a' },
     ]);
     await admin('POST', `/admin/v1/companies/${B}/events`, [{ id: 'evt-b-1', type: 'user_flow_session_started', flow_key: 'flow-b' }]);
+    const deliveriesA = expectOk(await asA(t, { method: 'GET', url: `/v1/webhooks/${webhookA.id}/deliveries` }), 'deliveries of A');
     w = {
+      webhookA: webhookA.id,
+      deliveryA: deliveriesA.results[0].id,
       recordA: recordA.id,
       otherRecordA: otherRecordA.id,
       tokenKeyA: minted.key,
