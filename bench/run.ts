@@ -168,6 +168,8 @@ async function main(): Promise<void> {
             settings,
             token: tokens.get(LARGE_COMPANY)!,
             recordTypeId: loaded.recordTypeId,
+            adminToken: ADMIN_TOKEN,
+            company: LARGE_COMPANY,
             smoke,
           })),
         );

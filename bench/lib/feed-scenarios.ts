@@ -10,12 +10,15 @@ const FEED_TARGET_SQLITE = 200_000;
  * Follows GET /v1/events/changes?limit=10000 from the beginning to the end of every company's
  * feed, as a warehouse copying every event would: one client, one request at a time. The client
  * reads `count` and `next_cursor` without parsing the page (it shares the machine's CPUs).
+ * `identity` asks for the page as it is (a follower beside the service); `gzip` for it
+ * compressed (a follower across a slow link), which adds the service's compression to each page.
  */
 export async function followFeed(
   service: RunningProcess,
   tokenOf: (company: string) => string,
   companies: number,
   dbKind: string,
+  encoding: 'identity' | 'gzip',
 ): Promise<ScenarioRow> {
   let events = 0;
   let pages = 0;
@@ -25,7 +28,7 @@ export async function followFeed(
     let cursor: string | undefined;
     for (;;) {
       const url = `${service.baseUrl}/v1/events/changes?limit=10000${cursor ? `&after=${cursor}` : ''}`;
-      const response = await fetch(url, { headers: { authorization: `Bearer ${tokenOf(company)}` } });
+      const response = await fetch(url, { headers: { authorization: `Bearer ${tokenOf(company)}`, 'accept-encoding': encoding } });
       const text = await response.text();
       if (response.status !== 200) throw new Error(`change feed answered ${response.status}: ${text.slice(0, 300)}`);
       pages++;
@@ -39,9 +42,9 @@ export async function followFeed(
   }
   const seconds = (performance.now() - started) / 1000;
   const rate = events / seconds;
-  const target = dbKind === 'sqlite' ? FEED_TARGET_SQLITE : undefined;
+  const target = dbKind === 'sqlite' && encoding === 'identity' ? FEED_TARGET_SQLITE : undefined;
   return {
-    name: 'feed-follow: GET /v1/events/changes?limit=10000 following next_cursor, every company',
+    name: `feed-follow: GET /v1/events/changes?limit=10000 following next_cursor, every company, accept-encoding ${encoding}`,
     value: rate,
     unit: 'events/s',
     detail: `${events} events in ${pages} pages, ${seconds.toFixed(1)} s`,

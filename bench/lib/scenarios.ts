@@ -150,7 +150,9 @@ export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]>
     rows.push(row('checks: GET /v1/checks?limit=100 (local provider)', m));
   }
 
-  if (selected('feed-follow')) rows.push(await followFeed(service, ctx.tokenOf, ctx.companies, ctx.dbKind));
+  if (selected('feed-follow')) {
+    for (const encoding of ['identity', 'gzip'] as const) rows.push(await followFeed(service, ctx.tokenOf, ctx.companies, ctx.dbKind, encoding));
+  }
 
   if (selected('stream-fanout')) {
     rows.push(...(await streamFanOut(service, ctx.token, ctx.adminToken, ctx.largeCompany, settings.streamClients, settings.streamRounds)));

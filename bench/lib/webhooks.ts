@@ -12,6 +12,9 @@ export interface WebhookBenchContext {
   settings: BenchSettings;
   token: string;
   recordTypeId: string;
+  /** The operator token and the company the ingest scenario writes events into. */
+  adminToken: string;
+  company: string;
   /** Fewer idle samples (the smoke run). */
   smoke: boolean;
 }
@@ -174,9 +177,71 @@ export async function webhookScenarios(ctx: WebhookBenchContext): Promise<Scenar
       target: '>= 1,000 deliveries/s',
       met: perSecond >= 1000 && drained,
     });
-    for (const id of hooks) await jsonRequest('DELETE', `${base}/v1/webhooks/${id}`, token);
+    for (const id of hooks.splice(0)) await jsonRequest('DELETE', `${base}/v1/webhooks/${id}`, token);
+
+    rows.push(await ingestCost(ctx, () => subscribe(['events.ingested']), (id) => jsonRequest('DELETE', `${base}/v1/webhooks/${id}`, token)));
   } finally {
     await receiver.close();
   }
   return rows;
+}
+
+const INGEST_BATCH_EVENTS = 5000;
+
+/**
+ * Ingest with and without a webhook subscribed to `events.ingested` (one delivery per ingest
+ * request): one client sends NDJSON batches of new events for the run's duration, alternating
+ * runs; the ratio of the best events/s.
+ */
+async function ingestCost(
+  ctx: WebhookBenchContext,
+  subscribe: () => Promise<string>,
+  unsubscribe: (id: string) => Promise<unknown>,
+): Promise<ScenarioRow> {
+  const url = `${ctx.service.baseUrl}/admin/v1/companies/${ctx.company}/events`;
+  let sequence = 0;
+  const batchBody = () => {
+    const lines: string[] = [];
+    for (let i = 0; i < INGEST_BATCH_EVENTS; i++) {
+      sequence++;
+      lines.push(JSON.stringify({ id: `wh-bench-${sequence}`, type: 'step_completed', flow_key: 'bench-flow', step_key: `step-${sequence % 50}`, user_id: `user-${sequence % 200}` }));
+    }
+    return lines.join('\n');
+  };
+  const run = async (): Promise<number> => {
+    const until = performance.now() + ctx.settings.durationSeconds * 1000;
+    const started = performance.now();
+    let events = 0;
+    while (performance.now() < until) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ctx.adminToken}`, 'content-type': 'application/x-ndjson' },
+        body: batchBody(),
+      });
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`ingest answered ${response.status}: ${text.slice(0, 300)}`);
+      events += INGEST_BATCH_EVENTS;
+    }
+    return events / ((performance.now() - started) / 1000);
+  };
+  const without: number[] = [];
+  const withHook: number[] = [];
+  for (let round = 0; round < ctx.settings.runs; round++) {
+    without.push(await run());
+    const id = await subscribe();
+    withHook.push(await run());
+    await unsubscribe(id);
+  }
+  const bestWithout = Math.max(...without);
+  const bestWith = Math.max(...withHook);
+  const ratio = bestWith / bestWithout;
+  return {
+    name: `webhook-ingest-cost: NDJSON ingest of ${INGEST_BATCH_EVENTS} events a request with an events.ingested webhook`,
+    value: bestWith,
+    unit: 'events/s',
+    ratio,
+    baseline: `the same without a webhook (${bestWithout.toFixed(0)} events/s)`,
+    target: '>= 0.90x',
+    met: ratio >= 0.9,
+  };
 }
