@@ -1,3 +1,5 @@
+import type { StoredDelivery } from '../../domain/webhooks/stored-webhook.js';
+
 /** Webhooks, the event types each enabled one subscribes to, and the outbox of deliveries. */
 export interface WebhooksTable {
   company_id: string;
@@ -21,22 +23,12 @@ export interface WebhookSubscriptionsTable {
   webhook_id: string;
 }
 
-export interface WebhookDeliveriesTable {
+/**
+ * The outbox: a delivery as the domain stores it, keyed by company. `lease_until` is when a
+ * worker's hold ends (the creation time, already past, when none holds it).
+ */
+export interface WebhookDeliveriesTable extends StoredDelivery {
   company_id: string;
-  id: string;
-  webhook_id: string;
-  event_type: string;
-  payload: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  next_attempt_at: string;
-  /** A worker holds the delivery until then; the creation time (already past) when none does. */
-  lease_until: string;
-  lease_owner: string | null;
-  created_at: string;
-  delivered_at: string | null;
 }
 
 export interface WebhooksTables {
