@@ -19,6 +19,7 @@ import { registerOpenApi } from './plugins/openapi.js';
 import { registerRateLimiting } from './plugins/rate-limit.js';
 import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers.js';
 import { registerTextInputRules } from './plugins/text-input.js';
+import { registerWebPages } from './plugins/web-pages.js';
 import { adminTokenRoutes } from './routes/admin/tokens.js';
 import { adminChecksRoutes } from './routes/checks/admin-checks.js';
 import { adminCheckProviderRoutes } from './routes/checks/admin-providers.js';
@@ -84,6 +85,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await registerCompression(app);
   await registerOpenApi(app, ctx.config.publicUrl);
   await registerDocsPage(app);
+  await registerWebPages(app);
 
   await app.register(healthRoutes, { ctx });
 

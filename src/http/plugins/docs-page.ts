@@ -8,7 +8,6 @@ const OPENAPI_DOCUMENT_PATH = '/v1/openapi.json';
 /**
  * An interactive reference of the OpenAPI document (Swagger UI), its scripts, styles and images
  * all served from the package by the service, so it works offline and behind a firewall.
- * `GET /` leads to it.
  */
 export async function registerDocsPage(app: FastifyInstance): Promise<void> {
   await app.register(swaggerUi, {
@@ -25,5 +24,4 @@ export async function registerDocsPage(app: FastifyInstance): Promise<void> {
       },
     },
   });
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect(DOCS_PATH));
 }

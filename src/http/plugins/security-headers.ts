@@ -8,7 +8,10 @@ import type { BrowserSettings } from '../../config/operations.js';
 export function registerSecurityHeaders(app: FastifyInstance, settings: BrowserSettings): void {
   const headers = securityHeaders(settings);
   app.addHook('onSend', async (_request, reply, payload) => {
-    reply.headers(headers);
+    for (const [name, value] of Object.entries(headers)) {
+      // The docs page and the web pages set their own, wider policy.
+      if (name !== 'content-security-policy' || !reply.hasHeader(name)) reply.header(name, value);
+    }
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     reply.removeHeader('server');
     reply.removeHeader('x-powered-by');
@@ -26,6 +29,23 @@ export const DOCS_CONTENT_SECURITY_POLICY = [
   "base-uri 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * The console and the hosted record form (plugins/web-pages.ts): scripts, styles and data only
+ * from this origin, no inline script, no framing, no base or form target elsewhere.
+ */
+export const WEB_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "base-uri 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",

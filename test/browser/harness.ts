@@ -1,0 +1,117 @@
+// Browser tests: the real service on a real database with the demo data, driven through Debian's
+// Chromium by playwright-core (`.ci/run` installs the `chromium` package; nothing is downloaded).
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { DEMO_COMPANY_ID } from '../../src/cli/welcome.js';
+import { seedDemo } from '../../src/demo/seed-demo.js';
+import { ROOT } from '../helpers/cli-process.js';
+import type { DatabaseKind } from '../helpers/databases.js';
+import { createTestApp, type TestApp, type TestAppOptions } from '../helpers/test-app.js';
+
+export { DEMO_COMPANY_ID };
+
+export const CHROMIUM_PATH = process.env.WRS_CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The flags the machine's closed network needs: no background connections, no GPU, no sandbox as root. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export interface ConsoleService {
+  readonly t: TestApp;
+  readonly baseUrl: string;
+  /** A demo-company user's token, as `npm start` prints one. */
+  demoToken(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The real app with the demo company seeded, listening on a free port of 127.0.0.1. */
+export async function startConsoleService(kind: DatabaseKind, options: TestAppOptions = {}): Promise<ConsoleService> {
+  const t = await createTestApp(kind, {
+    ...options,
+    env: { WRS_PUBLIC_URL: undefined as unknown as string, WRS_WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WRS_PDF_WORKERS: '1', ...options.env },
+  });
+  await seedDemo(t.ctx, DEMO_COMPANY_ID);
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  return { t, baseUrl, demoToken: () => t.userToken(DEMO_COMPANY_ID, 'demo-user'), close: () => t.close() };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+/**
+ * A fresh page whose script errors and console errors (a Content-Security-Policy violation is
+ * one) are collected; `assertNoPageErrors` fails the test on any of them.
+ */
+export async function newPage(browser: Browser, options: { width?: number; height?: number } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 860 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console error: ${message.text()}`);
+  });
+  return { context, page, errors };
+}
+
+/** Console errors that a test provoked on purpose (a failed request the page then explains). */
+export function assertNoPageErrors(errors: readonly string[], expected: RegExp[] = []): void {
+  const unexpected = errors.filter((error) => !expected.some((pattern) => pattern.test(error)) && !/Failed to load resource/.test(error));
+  assert.deepEqual(unexpected, [], 'the page logged errors');
+}
+
+/** Opens the console and signs in with a bearer token, as a person would: paste, submit. */
+export async function signIn(page: Page, baseUrl: string, token: string): Promise<void> {
+  await page.goto(`${baseUrl}/app/`);
+  await page.getByLabel('Bearer token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Console' }).waitFor();
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/** Runs axe-core on the page as it is now; fails on any serious or critical violation. */
+export async function assertAccessible(page: Page, what: string): Promise<void> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target) }));
+  });
+  const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  assert.deepEqual(serious, [], `${what}: axe-core found serious or critical violations`);
+}
+
+/**
+ * Saves a screenshot: into docs/screenshots (the README shows them) when
+ * WRS_UPDATE_SCREENSHOTS=1, otherwise into a temporary folder so a test run leaves the tree clean.
+ */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const dir = process.env.WRS_UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs/screenshots') : join(tmpdir(), 'wrs-screenshots');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${name}.png`);
+  await page.screenshot({ path, fullPage: false });
+  return path;
+}

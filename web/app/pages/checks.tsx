@@ -1,0 +1,4 @@
+// Scaffolding for the page's author to replace.
+export function ChecksPage() {
+  return <h1>Checks</h1>;
+}
