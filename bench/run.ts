@@ -15,6 +15,7 @@ import { runScenarios } from './lib/scenarios.js';
 import type { BenchSettings } from './lib/settings.js';
 import { formatSoak, soak, type SoakResult } from './lib/soak.js';
 import { webhookScenarios } from './lib/webhooks.js';
+import { consoleFirstLoad } from './lib/console-size.js';
 
 const { values } = parseArgs({
   options: {
@@ -161,6 +162,7 @@ async function main(): Promise<void> {
           })),
         );
       }
+      if (!settings.only || settings.only.includes('console')) rows.push(...(await consoleFirstLoad(running.baseUrl)));
       if (!settings.only || settings.only.includes('webhooks')) {
         rows.push(
           ...(await webhookScenarios({

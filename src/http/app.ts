@@ -29,6 +29,7 @@ import { listFileRoutes } from './routes/files/list-files.js';
 import { recordTypeRoutes } from './routes/record-types/record-types.js';
 import { stepRoutes } from './routes/steps/steps.js';
 import { adminTemplateRoutes } from './routes/templates/admin-templates.js';
+import { templateRoutes } from './routes/templates/templates.js';
 import { adminRecordImportRoutes } from './routes/records/admin-records-import.js';
 import { adminRecordTypeRoutes } from './routes/records/admin-record-types.js';
 import { recordTokenRoutes } from './routes/record-tokens/record-tokens.js';
@@ -102,6 +103,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await v1.register(fileRoutes, { ctx });
       await v1.register(listFileRoutes, { ctx });
       await v1.register(recordTypeRoutes, { ctx });
+      await v1.register(templateRoutes, { ctx });
       await v1.register(webhookRoutes, { ctx });
       await v1.register(webhookDeliveryRoutes, { ctx });
     },

@@ -40,6 +40,7 @@ describe('benchmark harness (smoke run)', () => {
       'pdf-burst',
       'feed-follow',
       'stream-fanout',
+      'console first load',
     ]) {
       const row = report.split('\n').find((line) => line.startsWith(`| ${scenario}`));
       assert.ok(row, `row for ${scenario}`);

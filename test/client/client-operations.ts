@@ -193,6 +193,12 @@ export function clientOperationsSuite(start: () => Promise<ServiceUnderTest>): v
     refused(await acme.DELETE('/v1/records/{record}/tokens/{key}', { params: { path: { record: invoiceId, key: 'no-such-key' } } }), 404, 'not_found');
   });
 
+  it('lists the templates a pdf_create step may name: listTemplates', async () => {
+    const templates = answered(await acme.GET('/v1/templates'), 200);
+    assert.deepEqual(templates.results.map((template) => template.id), ['invoice']);
+    assert.equal(answered(await globex.GET('/v1/templates'), 200).count, 0);
+  });
+
   it('runs pdf_create and downloads the PDF as bytes: runRecordStep, listRecordFiles, downloadRecordFile', async () => {
     const step = answered(
       await acme.PUT('/v1/records/{record}/steps', { params: { path: { record: invoiceId } }, body: { type: 'pdf_create', inputs: { pdf_filename: 'Invoice 42', template_id: 'invoice' } } }),

@@ -193,6 +193,15 @@ const ROWS: Row[] = [
     },
   },
   {
+    operation: 'GET /v1/templates',
+    async run(t) {
+      const ofB = expectOk(await asB(t, { method: 'GET', url: '/v1/templates' }), 'list');
+      assert.ok(!JSON.stringify(ofB).includes('invoice-a'), 'nothing of A\'s templates');
+      const ofA = expectOk(await asA(t, { method: 'GET', url: '/v1/templates' }), 'list');
+      assert.deepEqual(ofA.results.map((template: { id: string }) => template.id), ['invoice-a']);
+    },
+  },
+  {
     operation: 'GET /v1/record-types/{typeId}',
     async run(t, w) {
       await sameAsUnknown(t, (id) => ({ method: 'GET', url: `/v1/record-types/${id}` }), 'loan-a', 'a record type of A');

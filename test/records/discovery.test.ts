@@ -145,6 +145,28 @@ describeEachDatabase('discovery: record types, a record\'s files, templates', (k
     });
   });
 
+  describe('GET /v1/templates', () => {
+    it('lists the caller\'s company\'s templates by ID, without bodies, as the operator listing does', async () => {
+      expectStatus(await t.admin({ method: 'PUT', url: '/admin/v1/companies/acme/templates/statement', payload: invoiceTemplate() }), 201);
+      const operator = expectStatus(await t.admin({ method: 'GET', url: '/admin/v1/companies/acme/templates' }), 200);
+      const user = expectStatus(await t.as('acme', { method: 'GET', url: '/v1/templates' }), 200);
+      assert.deepEqual(user, operator);
+      assert.ok(user.results.some((template: { id: string }) => template.id === 'statement'));
+      assert.ok(!JSON.stringify(user).includes('schemas'), 'no template bodies');
+    });
+
+    it('shows another company only its own', async () => {
+      const none = expectStatus(await t.as('initech', { method: 'GET', url: '/v1/templates' }), 200);
+      assert.deepEqual(none, { count: 0, results: [] });
+      const globex = expectStatus(await t.as('globex', { method: 'GET', url: '/v1/templates' }), 200);
+      assert.ok(!JSON.stringify(globex).includes('statement'));
+    });
+
+    it('refuses record tokens', async () => {
+      expectStatus(await withToken(loanToken, { method: 'GET', url: '/v1/templates' }), 403, 'forbidden');
+    });
+  });
+
   describe('GET /admin/v1/companies/{company}/templates', () => {
     it('lists the company\'s templates by ID, without bodies, as the template PUT answered them', async () => {
       const put = expectStatus(await t.admin({ method: 'PUT', url: '/admin/v1/companies/acme/templates/invoice', payload: invoiceTemplate() }), 201);
@@ -172,6 +194,7 @@ describeEachDatabase('discovery: record types, a record\'s files, templates', (k
       ['/v1/record-types', 'listRecordTypes', 'record-types'],
       ['/v1/record-types/{typeId}', 'getRecordType', 'record-types'],
       ['/v1/records/{record}/files', 'listRecordFiles', 'files'],
+      ['/v1/templates', 'listTemplates', 'steps'],
       ['/admin/v1/companies/{company}/templates', 'adminListTemplates', 'operator'],
     ];
     for (const [path, operationId, tag] of expected) {
