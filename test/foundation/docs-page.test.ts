@@ -62,12 +62,12 @@ describeEachDatabase('docs page', (kind) => {
     assert.equal(document.json().openapi, '3.1.0');
   });
 
-  it('redirects / to /docs, and neither is in the OpenAPI document', async () => {
+  it('redirects / to the web console (built by npm ci), and none of the pages is in the OpenAPI document', async () => {
     const root = await t.app.inject({ method: 'GET', url: '/' });
     assert.equal(root.statusCode, 302);
-    assert.equal(root.headers.location, '/docs');
+    assert.equal(root.headers.location, '/app/');
     const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as { paths: Record<string, unknown> };
-    const listed = Object.keys(document.paths).filter((path) => path === '/' || path.startsWith('/docs'));
+    const listed = Object.keys(document.paths).filter((path) => path === '/' || /^\/(docs|app|forms|assets)\b/.test(path));
     assert.deepEqual(listed, []);
   });
 });

@@ -147,9 +147,9 @@ describeEachDatabase('discovery: record types, a record\'s files, templates', (k
 
   describe('GET /v1/templates', () => {
     it('lists the caller\'s company\'s templates by ID, without bodies, as the operator listing does', async () => {
-      expectStatus(await t.admin({ method: 'PUT', url: '/admin/v1/companies/acme/templates/statement', payload: invoiceTemplate() }), 201);
-      const operator = expectStatus(await t.admin({ method: 'GET', url: '/admin/v1/companies/acme/templates' }), 200);
-      const user = expectStatus(await t.as('acme', { method: 'GET', url: '/v1/templates' }), 200);
+      expectStatus(await t.admin({ method: 'PUT', url: '/admin/v1/companies/soylent/templates/statement', payload: invoiceTemplate() }), 201);
+      const operator = expectStatus(await t.admin({ method: 'GET', url: '/admin/v1/companies/soylent/templates' }), 200);
+      const user = expectStatus(await t.as('soylent', { method: 'GET', url: '/v1/templates' }), 200);
       assert.deepEqual(user, operator);
       assert.ok(user.results.some((template: { id: string }) => template.id === 'statement'));
       assert.ok(!JSON.stringify(user).includes('schemas'), 'no template bodies');
@@ -158,8 +158,8 @@ describeEachDatabase('discovery: record types, a record\'s files, templates', (k
     it('shows another company only its own', async () => {
       const none = expectStatus(await t.as('initech', { method: 'GET', url: '/v1/templates' }), 200);
       assert.deepEqual(none, { count: 0, results: [] });
-      const globex = expectStatus(await t.as('globex', { method: 'GET', url: '/v1/templates' }), 200);
-      assert.ok(!JSON.stringify(globex).includes('statement'));
+      const acme = expectStatus(await t.as('acme', { method: 'GET', url: '/v1/templates' }), 200);
+      assert.ok(!JSON.stringify(acme).includes('statement'));
     });
 
     it('refuses record tokens', async () => {
