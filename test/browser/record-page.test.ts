@@ -108,7 +108,8 @@ describeEachDatabase('web console: the record page', (kind) => {
   });
 
   it('creates a PDF from a template, lists it newest first and downloads it with the bearer', async () => {
-    const { context, page, errors } = await newPage(browser);
+    // Tall enough for the screenshot to show every panel.
+    const { context, page, errors } = await newPage(browser, { height: 1250 });
     await signIn(page, service.baseUrl, await service.demoToken());
     await openRecord(page, 'demo-loan-02');
     const template = page.getByLabel(/^Template/);
