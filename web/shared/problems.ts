@@ -22,6 +22,9 @@ interface ErrorBody {
   type_errors?: unknown;
 }
 
+/** The message of a field the record type does not list (invalid_fields), so pages can tell that case apart. */
+export const FIELD_NOT_IN_TYPE = 'This field is not part of the record type any more.';
+
 const EXPECTED: Record<string, string> = {
   string: 'text',
   number: 'a number',
@@ -33,7 +36,7 @@ const EXPECTED: Record<string, string> = {
 export function problemOf(status: number, body: unknown): ApiProblem {
   const error = (typeof body === 'object' && body !== null ? body : {}) as ErrorBody;
   const fields: Record<string, string> = {};
-  for (const uid of listOf(error.invalid_fields)) if (typeof uid === 'string') fields[uid] = 'This field is not part of the record type any more.';
+  for (const uid of listOf(error.invalid_fields)) if (typeof uid === 'string') fields[uid] = FIELD_NOT_IN_TYPE;
   for (const missing of listOf(error.required_fields)) {
     const uid = uidOf(missing);
     if (uid) fields[uid] = 'This field is required.';

@@ -1,4 +1,45 @@
-// Scaffolding for the page's author to replace.
+import { useCallback, useState } from 'preact/hooks';
+import { useRoute } from 'preact-iso';
+import { RecordEditorForm } from '../../shared/record-editor';
+import { useRecordEditor } from '../../shared/use-record-editor';
+import { useConsole } from '../console-context';
+import { FilesPanel } from './record/files-panel';
+import { PdfPanel } from './record/pdf-panel';
+import { TokensPanel } from './record/tokens-panel';
+import { useSessionEnded } from './record/use-session-ended';
+import './record/record-page.css';
+
+/** One record: its fields and status to edit, its form links (record tokens), PDFs to create and download. */
 export function RecordPage() {
-  return <h1>Record</h1>;
+  const recordId = useRoute().params.id ?? '';
+  const { client } = useConsole();
+  const sessionEnded = useSessionEnded();
+  // Bumped after a PDF is created, so the files list loads again.
+  const [filesVersion, setFilesVersion] = useState(0);
+  const editor = useRecordEditor({ client, recordId, onUnauthorized: sessionEnded });
+  const pdfCreated = useCallback(() => setFilesVersion((version) => version + 1), []);
+
+  return (
+    <div class="record-page">
+      <p class="record-page-back">
+        <a href="/app/records">← Records</a>
+      </p>
+      <h1>
+        Record <span class="mono">{recordId}</span>
+      </h1>
+      <div class="record-page-grid">
+        <section class="card" aria-labelledby="record-fields-heading">
+          <h2 id="record-fields-heading">Fields</h2>
+          <RecordEditorForm editor={editor} statusEditable />
+        </section>
+        {editor.version && (
+          <div class="record-page-side">
+            <TokensPanel recordId={recordId} />
+            <PdfPanel recordId={recordId} onCreated={pdfCreated} />
+            <FilesPanel recordId={recordId} version={filesVersion} />
+          </div>
+        )}
+      </div>
+    </div>
+  );
 }

@@ -1,0 +1,219 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { describeEachDatabase } from '../helpers/databases.js';
+import { assertAccessible, assertNoPageErrors, launchBrowser, newPage, screenshot, startConsoleService, type ConsoleService } from './harness.js';
+import { deleteRecordRow, getRecord, mintRecordToken, putLoanType, replaceLoanType, revokeRecordToken } from './record-api.js';
+
+describeEachDatabase('hosted record form (/forms/#<record token>)', (kind) => {
+  let service: ConsoleService;
+  let browser: Browser;
+  before(async () => {
+    service = await startConsoleService(kind);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+
+  const openForm = async (page: Page, token: string) => {
+    await page.goto(`${service.baseUrl}/forms/#${token}`);
+    await page.getByRole('heading', { level: 1, name: 'Update a record' }).waitFor();
+  };
+  const formLoaded = (page: Page) => page.getByLabel('Borrower').waitFor();
+  const alert = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
+
+  it('at phone width, by keyboard: the link opens its record, the token leaves the address bar, and a save shows through the API', async () => {
+    const { token } = await mintRecordToken(service, 'demo-loan-02');
+    const { context, page, errors } = await newPage(browser, { width: 375, height: 780 });
+    await openForm(page, token);
+    await formLoaded(page);
+    assert.equal(new URL(page.url()).hash, '', 'the token is no longer in the address bar');
+    assert.ok(!page.url().includes('eyJ'));
+    assert.match(await page.locator('main').innerText(), /demo-loan-02/);
+    assert.equal(await page.getByLabel('Borrower').getAttribute('aria-required'), 'true');
+    assert.equal(await page.getByLabel('Borrower').inputValue(), 'Contoso Ltd');
+
+    // Keyboard only: type into the first field, tab through the others, Enter submits.
+    await page.getByLabel('Borrower').focus();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('Contoso Capital');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('41250.5');
+    await page.keyboard.press('Tab');
+    await page.getByLabel('First payment').fill('2027-03-01');
+    await page.getByLabel('Signed').focus();
+    await page.keyboard.press('Space');
+    await page.getByLabel('Borrower').focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const fields = (await getRecord(service, 'demo-loan-02')).fields;
+    assert.deepEqual(fields, { Borrower: 'Contoso Capital', Amount: 41250.5, 'First payment': '2027-03-01', Signed: true });
+
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    assert.ok(overflow <= 0, 'nothing scrolls sideways at 375px');
+    await assertAccessible(page, 'hosted form at phone width');
+    await screenshot(page, 'hosted-form');
+
+    // A reload of the tab still opens the record: the token moved to sessionStorage.
+    await page.reload();
+    await formLoaded(page);
+    assert.equal(await page.getByLabel('Borrower').inputValue(), 'Contoso Capital');
+    assertNoPageErrors(errors);
+    await context.close();
+  });
+
+  it('an unparseable number and an emptied required field are explained beside the fields, and nothing is sent', async () => {
+    const { token } = await mintRecordToken(service, 'demo-loan-03');
+    const before = await getRecord(service, 'demo-loan-03');
+    const { context, page, errors } = await newPage(browser);
+    await openForm(page, token);
+    await formLoaded(page);
+    await page.getByLabel('Amount').fill('12,5 thousand');
+    await page.getByLabel('Borrower').fill('');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await alert(page, 'Nothing was sent').waitFor();
+    const amount = page.getByLabel('Amount');
+    assert.equal(await amount.getAttribute('aria-invalid'), 'true');
+    const describedBy = await amount.getAttribute('aria-describedby');
+    assert.match(await page.locator(`#${describedBy}`).innerText(), /Enter a number/);
+    assert.match(await page.locator(`#${await page.getByLabel('Borrower').getAttribute('aria-describedby')}`).innerText(), /required/);
+    assert.equal(await amount.inputValue(), '12,5 thousand', 'what was typed stays');
+    await assertAccessible(page, 'hosted form with field errors');
+    assert.deepEqual((await getRecord(service, 'demo-loan-03')).fields, before.fields);
+    assertNoPageErrors(errors);
+    await context.close();
+  });
+
+  it('no token, a malformed token or a company token: "this link is not valid"', async () => {
+    const { context, page, errors } = await newPage(browser);
+    for (const fragment of ['', '#not-a-token', '#eyJhbGciOiJIUzI1NiJ9.e30.c2ln', `#${await service.demoToken()}`]) {
+      await page.evaluate('sessionStorage.clear()').catch(() => undefined);
+      await page.goto(`${service.baseUrl}/forms/${fragment}`);
+      await alert(page, 'This link is not valid.').waitFor();
+      assert.equal(await page.getByLabel('Borrower').count(), 0);
+    }
+    await assertAccessible(page, 'hosted form, invalid link');
+    assertNoPageErrors(errors);
+    await context.close();
+  });
+
+  it('an expired link says so, both when opened and when the token expires while the form is open (values kept)', async () => {
+    const { token } = await mintRecordToken(service, 'demo-loan-04', 3);
+    const { context, page, errors } = await newPage(browser);
+    await openForm(page, token);
+    await formLoaded(page);
+    await page.getByLabel('Borrower').fill('Typed before expiry');
+    await sleep(3_200);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await alert(page, 'This link has expired.').waitFor();
+    assert.equal(await page.getByLabel('Borrower').inputValue(), 'Typed before expiry');
+    assert.ok(await page.getByRole('button', { name: 'Save' }).isDisabled());
+
+    const second = await newPage(browser);
+    await openForm(second.page, token);
+    await alert(second.page, 'This link has expired.').waitFor();
+    assert.equal(await second.page.getByLabel('Borrower').count(), 0);
+    assertNoPageErrors([...errors, ...second.errors], [/401/]);
+    await second.context.close();
+    await context.close();
+  });
+
+  it('a revoked link says it was withdrawn, when opened and at save (values kept)', async () => {
+    const { token, key } = await mintRecordToken(service, 'demo-loan-05');
+    const { context, page, errors } = await newPage(browser);
+    await openForm(page, token);
+    await formLoaded(page);
+    await revokeRecordToken(service, 'demo-loan-05', key);
+    await page.getByLabel('Borrower').fill('Typed before revocation');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await alert(page, 'This link has been withdrawn.').waitFor();
+    assert.equal(await page.getByLabel('Borrower').inputValue(), 'Typed before revocation');
+
+    const second = await newPage(browser);
+    await openForm(second.page, token);
+    await alert(second.page, 'This link has been withdrawn.').waitFor();
+    await assertAccessible(second.page, 'hosted form, revoked link');
+    assertNoPageErrors([...errors, ...second.errors], [/401/]);
+    await second.context.close();
+    await context.close();
+  });
+
+  it('a network failure mid-submit keeps the typed values and says so; saving again works', async () => {
+    const { token } = await mintRecordToken(service, 'demo-loan-06');
+    const { context, page, errors } = await newPage(browser);
+    await openForm(page, token);
+    await formLoaded(page);
+    await page.route('**/v1/records/**', (route) => (route.request().method() === 'PATCH' ? route.abort('connectionreset') : route.continue()));
+    await page.getByLabel('Borrower').fill('Offline Borrower');
+    await page.getByLabel('Amount').fill('77000');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await alert(page, 'the service could not be reached').waitFor();
+    assert.equal(await page.getByLabel('Borrower').inputValue(), 'Offline Borrower');
+    assert.equal(await page.getByLabel('Amount').inputValue(), '77000');
+    assert.notEqual((await getRecord(service, 'demo-loan-06')).fields.Borrower, 'Offline Borrower');
+
+    await page.unroute('**/v1/records/**');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const fields = (await getRecord(service, 'demo-loan-06')).fields;
+    assert.equal(fields.Borrower, 'Offline Borrower');
+    assert.equal(fields.Amount, 77000);
+    assertNoPageErrors(errors, [/ERR_CONNECTION_RESET|net::/]);
+    await context.close();
+  });
+
+  it('a field the record type no longer has is explained beside it; values stay; a reload continues with the current fields', async () => {
+    const { token } = await mintRecordToken(service, 'demo-loan-07');
+    const { context, page, errors } = await newPage(browser);
+    await openForm(page, token);
+    await formLoaded(page);
+    const original = await replaceLoanType(service, (type) => ({ ...type, fields: type.fields.filter((field) => field.uid !== 'fld_signed') }));
+    try {
+      const signedBefore = await page.getByLabel('Signed').isChecked();
+      await page.getByLabel('Signed').setChecked(!signedBefore);
+      await page.getByLabel('Borrower').fill('Kept Borrower');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await alert(page, "The record's type changed").waitFor();
+      const signed = page.getByLabel('Signed');
+      assert.equal(await signed.getAttribute('aria-invalid'), 'true');
+      assert.match(await page.locator(`#${await signed.getAttribute('aria-describedby')}`).innerText(), /not part of the record type/);
+      assert.equal(await signed.isChecked(), !signedBefore);
+      assert.equal(await page.getByLabel('Borrower').inputValue(), 'Kept Borrower');
+      await assertAccessible(page, 'hosted form, field no longer in the type');
+
+      await page.getByRole('button', { name: 'Reload the record' }).click();
+      await page.getByLabel('Signed').waitFor({ state: 'detached' });
+      assert.equal(await page.getByLabel('Borrower').inputValue(), 'Kept Borrower');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      assert.equal((await getRecord(service, 'demo-loan-07')).fields.Borrower, 'Kept Borrower');
+    } finally {
+      await putLoanType(service, original);
+    }
+    assertNoPageErrors(errors, [/400/]);
+    await context.close();
+  });
+
+  it('a record deleted after the form opened: the save says so and keeps the values', async () => {
+    const { token } = await mintRecordToken(service, 'demo-loan-12');
+    const { context, page, errors } = await newPage(browser);
+    await openForm(page, token);
+    await formLoaded(page);
+    await deleteRecordRow(service, 'demo-loan-12');
+    await page.getByLabel('Borrower').fill('Too late');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await alert(page, 'This record no longer exists').waitFor();
+    assert.equal(await page.getByLabel('Borrower').inputValue(), 'Too late');
+
+    const second = await newPage(browser);
+    await openForm(second.page, token);
+    await alert(second.page, 'This record was not found').waitFor();
+    assertNoPageErrors([...errors, ...second.errors], [/404/]);
+    await second.context.close();
+    await context.close();
+  });
+});

@@ -1,0 +1,71 @@
+import type { FieldDefinition, InputValue } from './record-values';
+
+interface FieldInputProps {
+  field: FieldDefinition;
+  value: InputValue;
+  error: string | undefined;
+  disabled?: boolean;
+  onChange(value: InputValue): void;
+}
+
+/** A DOM id for a field UID (UIDs may hold characters an id should not). */
+export const fieldInputId = (uid: string) => `field-${uid.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+
+/** One labelled input for a record field, by its type, with its error beside it. */
+export function FieldInput({ field, value, error, disabled, onChange }: FieldInputProps) {
+  const id = fieldInputId(field.uid);
+  const errorId = `${id}-error`;
+  const common = {
+    id,
+    name: field.uid,
+    disabled,
+    'aria-invalid': error ? ('true' as const) : undefined,
+    'aria-describedby': error ? errorId : undefined,
+  };
+  const label = (
+    <label for={id}>
+      {field.field_name}
+      {field.required && (
+        <span class="required-mark">
+          <span aria-hidden="true"> *</span>
+          <span class="visually-hidden"> (required)</span>
+        </span>
+      )}
+    </label>
+  );
+  const message = error && (
+    <span class="error" id={errorId}>
+      {error}
+    </span>
+  );
+
+  if (field.type === 'boolean') {
+    return (
+      <div class="field checkbox">
+        <input {...common} type="checkbox" checked={value === true} onChange={(event) => onChange(event.currentTarget.checked)} />
+        {label}
+        {message}
+      </div>
+    );
+  }
+  const textProps = {
+    ...common,
+    autoComplete: 'off',
+    required: field.required,
+    'aria-required': field.required ? ('true' as const) : undefined,
+    value: typeof value === 'string' ? value : '',
+    onInput: (event: { currentTarget: HTMLInputElement }) => onChange(event.currentTarget.value),
+  };
+  return (
+    <div class="field">
+      {label}
+      {field.type === 'date' ? (
+        <input {...textProps} type="date" />
+      ) : (
+        // A number is typed as text so that what the person typed stays visible and can be checked here.
+        <input {...textProps} type="text" inputMode={field.type === 'number' ? 'decimal' : undefined} />
+      )}
+      {message}
+    </div>
+  );
+}
