@@ -1,15 +1,17 @@
+import type { ResponseBody } from '@wrs/client';
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../../../shared/api';
 import { useConsole } from '../../console-context';
-import { listTemplates, type TemplateSummary } from './templates-api';
 import { endsSession, useSessionEnded } from './use-session-ended';
 
-/** Templates to pick from, or free text when the service cannot list them. */
+type TemplateSummary = ResponseBody<'listTemplates', 200>['results'][number];
+
+/** Templates to pick from, or free text when they could not be listed. */
 type TemplateChoice = { kind: 'loading' } | { kind: 'list'; templates: TemplateSummary[] } | { kind: 'free-text'; why: string };
 
 /** Runs the pdf_create step: renders a template with the record into a stored PDF. */
 export function PdfPanel({ recordId, onCreated }: { recordId: string; onCreated(): void }) {
-  const { client, session } = useConsole();
+  const { client } = useConsole();
   const sessionEnded = useSessionEnded();
   const [choice, setChoice] = useState<TemplateChoice>({ kind: 'loading' });
   const [templateId, setTemplateId] = useState('');
@@ -19,16 +21,15 @@ export function PdfPanel({ recordId, onCreated }: { recordId: string; onCreated(
   const [created, setCreated] = useState<string>();
 
   useEffect(() => {
-    void listTemplates(session.token).then((result) => {
+    void call(() => client.GET('/v1/templates')).then((result) => {
       if (result.ok) {
         setChoice({ kind: 'list', templates: result.data.results });
         setTemplateId((current) => current || result.data.results[0]?.id || '');
       } else if (!endsSession(result.problem, sessionEnded)) {
-        const why = result.problem.status === 404 ? 'This service does not list templates yet: type the template ID.' : `The templates could not be listed (${result.problem.message}): type the template ID.`;
-        setChoice({ kind: 'free-text', why });
+        setChoice({ kind: 'free-text', why: `The templates could not be listed (${result.problem.message}): type the template ID.` });
       }
     });
-  }, [session.token, sessionEnded]);
+  }, [client, sessionEnded]);
 
   async function create(event: Event) {
     event.preventDefault();
@@ -61,7 +62,7 @@ export function PdfPanel({ recordId, onCreated }: { recordId: string; onCreated(
             <select id="pdf-template" value={templateId} onChange={(event) => setTemplateId(event.currentTarget.value)}>
               {choice.templates.map((template) => (
                 <option key={template.id} value={template.id}>
-                  {template.name && template.name !== template.id ? `${template.name} (${template.id})` : template.id}
+                  {template.id} ({template.pages} {template.pages === 1 ? 'page' : 'pages'})
                 </option>
               ))}
             </select>
