@@ -32,7 +32,7 @@ export function EventsPage() {
       <h1>Events</h1>
       <FilterBuilder state={state} problem={list.state === 'refused' ? list.problem : undefined} onApply={go} />
       <LiveTailPanel tail={tail} type={streamType} />
-      <section class="card" aria-labelledby="results-heading">
+      <section class="card event-results" aria-labelledby="results-heading" aria-busy={list.state === 'loading'}>
         <div class="row results-bar">
           <h2 id="results-heading">Results</h2>
           <span role="status" class="muted">
