@@ -98,13 +98,13 @@ describeEachDatabase('web console: the board', (kind) => {
     await approve.waitFor();
     await page.keyboard.press('Tab'); // New
     await page.keyboard.press('Tab'); // Approved
-    assert.equal(await approve.evaluate((button) => button === document.activeElement), true);
+    assert.equal(await approve.evaluate((button) => button.matches(':focus')), true);
     await page.keyboard.press('Enter');
     await page.getByRole('status').filter({ hasText: 'Moved demo-loan-02 from In review to Approved.' }).waitFor();
     assert.equal(await statusOf('demo-loan-02'), 'approved');
     const moved = card(page, 'approved', 'demo-loan-02');
     await moved.waitFor();
-    await page.waitForFunction(() => document.activeElement?.closest('[data-view-id="approved"] article')?.getAttribute('data-record-id') === 'demo-loan-02');
+    await moved.locator('summary:focus').waitFor();
     assertNoPageErrors(errors);
     await context.close();
   });

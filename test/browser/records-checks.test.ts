@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { assertAccessible, assertNoPageErrors, DEMO_COMPANY_ID, launchBrowser, newPage, signIn, startConsoleService, type ConsoleService } from './harness.js';
+import { assertAccessible, assertNoPageErrors, DEMO_COMPANY_ID, launchBrowser, newPage, screenshot, signIn, startConsoleService, type ConsoleService } from './harness.js';
 
 describeEachDatabase('web console: the records table and the checks', (kind) => {
   let service: ConsoleService;
@@ -41,6 +41,7 @@ describeEachDatabase('web console: the records table and the checks', (kind) => 
     assert.equal(await loan.getByRole('link', { name: 'demo-loan-01' }).getAttribute('href'), '/app/records/demo-loan-01');
     assert.match(await page.locator('tr[data-record-id="demo-ucc-1"]').innerText(), /uccfiling[\s\S]*Filed[\s\S]*ucc-active[\s\S]*filing_number: 2026-48000/);
     await assertAccessible(page, 'records table');
+    await screenshot(page, 'records-table');
     assertNoPageErrors(errors);
     await context.close();
   });
@@ -107,6 +108,7 @@ describeEachDatabase('web console: the records table and the checks', (kind) => 
     const first = page.locator('tr[data-check-id="chk_de0000000000000b"]');
     assert.match(await first.innerText(), /10011[\s\S]*\$4,741\.95[\s\S]*TAILSPIN TOYS[\s\S]*SAN FRANCISCO, CA[\s\S]*Loan disbursement 12/);
     await assertAccessible(page, 'checks');
+    await screenshot(page, 'checks');
     assertNoPageErrors(errors);
     await context.close();
   });

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { statusLabel } from '../../components/status-badge';
 
 interface StatusDropZoneProps {
+  viewId: string;
   viewName: string;
   status: string;
   count: number;
@@ -14,10 +15,10 @@ interface StatusDropZoneProps {
 }
 
 /** The cards of one status within a view's column; dropping a card here gives it that status. */
-export function StatusDropZone({ viewName, status, count, droppable, dragging, onDropRecord, children }: StatusDropZoneProps) {
+export function StatusDropZone({ viewId, viewName, status, count, droppable, dragging, onDropRecord, children }: StatusDropZoneProps) {
   const [over, setOver] = useState(false);
   const classes = ['status-zone', droppable && dragging ? 'drop-ready' : '', over ? 'drop-over' : ''].filter(Boolean).join(' ');
-  const headingId = `zone-${viewName}-${status}`.replace(/[^A-Za-z0-9_-]/g, '-');
+  const headingId = `zone-${viewId}-${status}`.replace(/[^A-Za-z0-9_-]/g, '-');
   return (
     <section
       class={classes}

@@ -38,6 +38,7 @@ export function ViewColumn({ type, column, movingId, dragging, focusRecordId, on
         return (
           <StatusDropZone
             key={status}
+            viewId={view.id}
             viewName={view.name}
             status={status}
             count={inZone.length}

@@ -76,7 +76,7 @@ function DateConditionField({ id, label, condition, onChange }: { id: string; la
         />
       </div>
       <span class="hint" id={`${id}-hint`}>
-        ISO 8601 date (a whole UTC day) or date-time.
+        ISO 8601 date or date-time; “on” a date means that whole UTC day.
       </span>
     </fieldset>
   );

@@ -3,7 +3,7 @@ import type { operations } from '@wrs/client';
 export type ChecksQuery = NonNullable<operations['listChecks']['parameters']['query']>;
 
 export const DATE_OPERATORS = [
-  { suffix: '', label: 'on (that day or instant)' },
+  { suffix: '', label: 'on' },
   { suffix: '__gt', label: 'after' },
   { suffix: '__gte', label: 'on or after' },
   { suffix: '__lt', label: 'before' },

@@ -60,7 +60,7 @@ export function RecordsFilterForm({ initial, recordTypes, onApply }: RecordsFilt
           id="filter-time-value"
           value={filters.time_value}
           disabled={!filters.time_filter}
-          placeholder="2026-11-21 or 2026-11-21T15:04:05Z"
+          placeholder="2026-11-21"
           aria-describedby="filter-time-value-hint"
           onInput={(e) => set({ time_value: e.currentTarget.value })}
         />
