@@ -158,4 +158,24 @@ describeEachDatabase('web console: the board', (kind) => {
     await page.getByLabel('Bearer token').waitFor();
     await context.close();
   });
+  it('a view of more than a page of records shows the first hundred and loads the rest on demand; another type is chosen in the select', async () => {
+    const type = { name: 'Warehouse lease', fields: [{ uid: 'fld_site', field_name: 'Site', type: 'string', required: true }], statuses: ['open', 'closed'], views: [{ id: 'leases', name: 'Leases', statuses: [] }] };
+    assert.equal((await service.t.admin({ method: 'PUT', url: `/admin/v1/companies/${DEMO_COMPANY_ID}/record-types/warehouse-lease`, payload: type })).statusCode, 201);
+    const leases = Array.from({ length: 105 }, (_, i) => ({ id: `lease-${String(i + 1).padStart(3, '0')}`, record_type: 'custom', uid: 'warehouse-lease', status: 'open', child_records: [], fields: { Site: `Site ${i + 1}` } }));
+    const imported = await service.t.admin({ method: 'POST', url: `/admin/v1/companies/${DEMO_COMPANY_ID}/records`, payload: leases });
+    assert.equal(imported.statusCode, 201, imported.body);
+
+    const { context, page, errors } = await openBoard();
+    await page.getByLabel('Record type').selectOption('warehouse-lease');
+    await page.waitForURL(/\?type=warehouse-lease$/);
+    await page.getByRole('heading', { name: 'Leases (100+)' }).waitFor();
+    assert.equal(await page.locator('[data-view-id="leases"] article').count(), 100);
+    await page.getByRole('button', { name: 'Load more of Leases' }).click();
+    await page.getByRole('heading', { name: 'Leases (105)' }).waitFor();
+    assert.equal(await page.locator('[data-view-id="leases"] article').count(), 105);
+    assert.equal(await page.getByRole('button', { name: 'Load more of Leases' }).count(), 0);
+    assert.match(await card(page, 'leases', 'lease-105').innerText(), /Site[\s\S]*Site 105/);
+    assertNoPageErrors(errors);
+    await context.close();
+  });
 });
