@@ -1,4 +1,6 @@
+import type { ApiResult } from '../../shared/api';
 import type { ApiProblem } from '../../shared/problems';
+import type { Console } from '../console-context';
 
 export const SESSION_EXPIRED_MESSAGE = 'Your session expired or the token was revoked. Sign in again.';
 
@@ -7,4 +9,9 @@ export function signedOutOnUnauthorized(problem: ApiProblem, signOut: (reason?: 
   if (problem.status !== 401) return false;
   signOut(SESSION_EXPIRED_MESSAGE);
   return true;
+}
+
+/** The same for a whole call's result; answers whether it signed out. */
+export function signOutIfUnauthorized(console: Console, result: ApiResult<unknown>): boolean {
+  return !result.ok && signedOutOnUnauthorized(result.problem, console.signOut);
 }

@@ -1,4 +1,69 @@
-// Scaffolding for the page's author to replace.
+import type { RecordType, RecordsListResponse } from '@wrs/client';
+import { useEffect, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { call, type ApiResult } from '../../shared/api';
+import { ApiProblemNotice } from '../components/api-problem-notice';
+import { CursorPager } from '../components/cursor-pager';
+import { signOutIfUnauthorized } from '../components/session-expiry';
+import { useConsole } from '../console-context';
+import { RecordsFilterForm } from './records/records-filter-form';
+import { apiQueryOf, consoleRecordsHref, filtersOf } from './records/records-query';
+import { RecordsResultsTable } from './records/records-results-table';
+import './records/records.css';
+
+/** Every record of the company, filtered as GET /v1/records allows, a cursor page at a time. */
 export function RecordsTablePage() {
-  return <h1>Records</h1>;
+  const console = useConsole();
+  const { url, query, route } = useLocation();
+  const [recordTypes, setRecordTypes] = useState<RecordType[]>([]);
+  const [answer, setAnswer] = useState<{ url: string; result: ApiResult<RecordsListResponse> }>();
+  const request = apiQueryOf(query);
+
+  useEffect(() => {
+    void call(() => console.client.GET('/v1/record-types')).then((result) => {
+      if (!signOutIfUnauthorized(console, result) && result.ok) setRecordTypes(result.data.results);
+    });
+  }, [console]);
+
+  useEffect(() => {
+    if (!request.ok) return;
+    let current = true;
+    void call(() => console.client.GET('/v1/records', { params: { query: request.query } })).then((result) => {
+      if (current && !signOutIfUnauthorized(console, result)) setAnswer({ url, result });
+    });
+    return () => {
+      current = false;
+    };
+    // The URL is the whole input of the request.
+  }, [console, url]);
+
+  const result = answer?.url === url ? answer.result : undefined;
+  return (
+    <div class="records-page">
+      <h1>Records</h1>
+      <RecordsFilterForm key={url} initial={filtersOf(query)} recordTypes={recordTypes} onApply={(params) => route(consoleRecordsHref(params))} />
+      {!request.ok && (
+        <p class="notice error" role="alert">
+          {request.message}
+        </p>
+      )}
+      {request.ok && !result && (
+        <p class="muted" aria-busy="true">
+          Loading records…
+        </p>
+      )}
+      {result && !result.ok && <ApiProblemNotice title="The records could not be listed." problem={result.problem} />}
+      {result?.ok && (
+        <section aria-label="Results">
+          <div class="list-summary">
+            <p role="status">
+              {result.data.count === 0 ? 'No records match these filters.' : `${result.data.count} record${result.data.count === 1 ? '' : 's'} on this page.`}
+            </p>
+            <CursorPager label="Record pages" basePath="/app/records" prevUrl={result.data.prev} nextUrl={result.data.next} />
+          </div>
+          {result.data.count > 0 && <RecordsResultsTable records={result.data.results} />}
+        </section>
+      )}
+    </div>
+  );
 }

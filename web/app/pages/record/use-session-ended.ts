@@ -1,13 +1,12 @@
 import { useCallback } from 'preact/hooks';
 import type { ApiProblem } from '../../../shared/problems';
+import { SESSION_EXPIRED_MESSAGE } from '../../components/session-expiry';
 import { useConsole } from '../../console-context';
-
-export const SESSION_ENDED = 'Your session expired or the token was revoked. Sign in again.';
 
 /** A 401 anywhere on the page ends the console session with one explanation. */
 export function useSessionEnded(): () => void {
   const { signOut } = useConsole();
-  return useCallback(() => signOut(SESSION_ENDED), [signOut]);
+  return useCallback(() => signOut(SESSION_EXPIRED_MESSAGE), [signOut]);
 }
 
 /** Ends the session on a 401 and answers true; any other problem is the caller's to show. */
