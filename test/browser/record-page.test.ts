@@ -81,7 +81,7 @@ describeEachDatabase('web console: the record page', (kind) => {
     const link = await linkInput.inputValue();
     assert.match(link, new RegExp(`^${service.baseUrl}/forms/#eyJ`));
     await page.getByRole('button', { name: 'Copy link' }).click();
-    await page.getByText('Form link copied to the clipboard.').waitFor();
+    await page.locator('.minted-link').getByText('Copied.').waitFor();
     assert.equal(await page.evaluate<string>('navigator.clipboard.readText()'), link);
     const minted = (await liveTokenKeys(service, 'demo-loan-02')).filter((key) => !keysBefore.includes(key));
     assert.equal(minted.length, 1);

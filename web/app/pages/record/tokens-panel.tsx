@@ -4,6 +4,7 @@ import { call } from '../../../shared/api';
 import { useConsole } from '../../console-context';
 import { formatDateTime } from './format';
 import { endsSession, useSessionEnded } from './use-session-ended';
+import { CopyToClipboardButton } from '../../components/copy-to-clipboard-button';
 
 const EXPIRIES = [
   { label: '1 hour', seconds: 3_600 },
@@ -55,15 +56,6 @@ export function TokensPanel({ recordId }: { recordId: string }) {
     await refresh();
   }
 
-  async function copy(link: string) {
-    try {
-      await navigator.clipboard.writeText(link);
-      setStatus('Form link copied to the clipboard.');
-    } catch {
-      setStatus('The browser did not allow copying: select the link in the box and copy it.');
-    }
-  }
-
   async function revoke(key: string) {
     setError(undefined);
     setStatus(undefined);
@@ -99,9 +91,7 @@ export function TokensPanel({ recordId }: { recordId: string }) {
           <label for="minted-link">New form link (valid until {formatDateTime(minted.expiresAt)})</label>
           <div class="row">
             <input id="minted-link" type="text" readOnly value={minted.link} onFocus={(event) => event.currentTarget.select()} />
-            <button type="button" onClick={() => void copy(minted.link)}>
-              Copy link
-            </button>
+            <CopyToClipboardButton text={minted.link} label="Copy link" />
           </div>
         </div>
       )}
