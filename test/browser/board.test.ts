@@ -1,23 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { assertAccessible, assertNoPageErrors, DEMO_COMPANY_ID, launchBrowser, newPage, screenshot, signIn, startConsoleService, type ConsoleService } from './harness.js';
+import { assertAccessible, assertNoPageErrors, DEMO_COMPANY_ID, newPage, screenshot, signIn, browserSuite } from './harness.js';
 
 describeEachDatabase('web console: the board', (kind) => {
-  let service: ConsoleService;
-  let browser: Browser;
-  before(async () => {
-    service = await startConsoleService(kind);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+  const suite = browserSuite(kind);
 
   const statusOf = async (id: string): Promise<string> => {
-    const answer = await service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: `/v1/records/${id}` });
+    const answer = await suite.service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: `/v1/records/${id}` });
     assert.equal(answer.statusCode, 200);
     return (answer.json() as { status: string }).status;
   };
@@ -28,9 +19,9 @@ describeEachDatabase('web console: the board', (kind) => {
   const dropTarget = (page: Page, viewId: string, status: string) => zone(page, viewId, status).locator('h3');
 
   async function openBoard(path = '/app/') {
-    const opened = await newPage(browser);
-    await signIn(opened.page, service.baseUrl, await service.demoToken());
-    if (path !== '/app/') await opened.page.goto(`${service.baseUrl}${path}`);
+    const opened = await newPage(suite.browser);
+    await signIn(opened.page, suite.service.baseUrl, await suite.service.demoToken());
+    if (path !== '/app/') await opened.page.goto(`${suite.service.baseUrl}${path}`);
     await opened.page.getByRole('heading', { name: /^Pipeline/ }).waitFor();
     await card(opened.page, 'all-loans', 'demo-loan-12').waitFor();
     return opened;
@@ -116,7 +107,7 @@ describeEachDatabase('web console: the board', (kind) => {
       if (route.request().method() !== 'PATCH') return route.continue();
       intercepted += 1;
       // Someone else changes the record after the page read its ETag, before the PATCH lands.
-      const other = await service.t.as(DEMO_COMPANY_ID, { method: 'PATCH', url: '/v1/records/demo-loan-09', payload: { status: 'in_review' } });
+      const other = await suite.service.t.as(DEMO_COMPANY_ID, { method: 'PATCH', url: '/v1/records/demo-loan-09', payload: { status: 'in_review' } });
       assert.equal(other.statusCode, 200);
       await route.continue();
     });
@@ -133,7 +124,7 @@ describeEachDatabase('web console: the board', (kind) => {
 
   it('a card the board shows out of date is not moved: the record changed since the board loaded', async () => {
     const { context, page, errors } = await openBoard();
-    const other = await service.t.as(DEMO_COMPANY_ID, { method: 'PATCH', url: '/v1/records/demo-loan-06', payload: { fld_signed: true } });
+    const other = await suite.service.t.as(DEMO_COMPANY_ID, { method: 'PATCH', url: '/v1/records/demo-loan-06', payload: { fld_signed: true } });
     assert.equal(other.statusCode, 200);
     let patches = 0;
     page.on('request', (request) => {
@@ -160,9 +151,9 @@ describeEachDatabase('web console: the board', (kind) => {
   });
   it('a view of more than a page of records shows the first hundred and loads the rest on demand; another type is chosen in the select', async () => {
     const type = { name: 'Warehouse lease', fields: [{ uid: 'fld_site', field_name: 'Site', type: 'string', required: true }], statuses: ['open', 'closed'], views: [{ id: 'leases', name: 'Leases', statuses: [] }] };
-    assert.equal((await service.t.admin({ method: 'PUT', url: `/admin/v1/companies/${DEMO_COMPANY_ID}/record-types/warehouse-lease`, payload: type })).statusCode, 201);
+    assert.equal((await suite.service.t.admin({ method: 'PUT', url: `/admin/v1/companies/${DEMO_COMPANY_ID}/record-types/warehouse-lease`, payload: type })).statusCode, 201);
     const leases = Array.from({ length: 105 }, (_, i) => ({ id: `lease-${String(i + 1).padStart(3, '0')}`, record_type: 'custom', uid: 'warehouse-lease', status: 'open', child_records: [], fields: { Site: `Site ${i + 1}` } }));
-    const imported = await service.t.admin({ method: 'POST', url: `/admin/v1/companies/${DEMO_COMPANY_ID}/records`, payload: leases });
+    const imported = await suite.service.t.admin({ method: 'POST', url: `/admin/v1/companies/${DEMO_COMPANY_ID}/records`, payload: leases });
     assert.equal(imported.statusCode, 201, imported.body);
 
     const { context, page, errors } = await openBoard();

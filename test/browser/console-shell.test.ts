@@ -1,27 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { it } from 'node:test';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { assertAccessible, assertNoPageErrors, launchBrowser, newPage, signIn, startConsoleService, type ConsoleService } from './harness.js';
+import { assertAccessible, assertNoPageErrors, newPage, signIn, browserSuite } from './harness.js';
 
 describeEachDatabase('web console: sign-in and the shell', (kind) => {
-  let service: ConsoleService;
-  let browser: Browser;
-  before(async () => {
-    service = await startConsoleService(kind);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+  const suite = browserSuite(kind);
 
   it('GET / leads to the console, which asks for a token and keeps it in sessionStorage only', async () => {
-    const { context, page, errors } = await newPage(browser);
-    await page.goto(`${service.baseUrl}/`);
+    const { context, page, errors } = await newPage(suite.browser);
+    await page.goto(`${suite.service.baseUrl}/`);
     assert.equal(new URL(page.url()).pathname, '/app/');
     await assertAccessible(page, 'sign-in page');
-    await signIn(page, service.baseUrl, await service.demoToken());
+    await signIn(page, suite.service.baseUrl, await suite.service.demoToken());
     assert.match(await page.locator('header').innerText(), /demo-company/);
     // Strings run in the page: the tests compile without the DOM library.
     const stored = await page.evaluate('({ session: Object.keys(sessionStorage), local: Object.keys(localStorage), cookie: document.cookie })');
@@ -35,12 +25,12 @@ describeEachDatabase('web console: sign-in and the shell', (kind) => {
   });
 
   it('a token the service refuses, or no JWT at all, is explained on the sign-in page', async () => {
-    const { context, page } = await newPage(browser);
-    await page.goto(`${service.baseUrl}/app/`);
+    const { context, page } = await newPage(suite.browser);
+    await page.goto(`${suite.service.baseUrl}/app/`);
     await page.getByLabel('Bearer token').fill('not a token');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'not a company user token' }).waitFor();
-    const forged = (await service.demoToken()).replace(/\.[^.]+$/, '.c2lnbmF0dXJl');
+    const forged = (await suite.service.demoToken()).replace(/\.[^.]+$/, '.c2lnbmF0dXJl');
     await page.getByLabel('Bearer token').fill(forged);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'The service refused the token' }).waitFor();
@@ -48,19 +38,19 @@ describeEachDatabase('web console: sign-in and the shell', (kind) => {
   });
 
   it('pages carry a strict Content-Security-Policy and load nothing from another origin; assets are cached for a year', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(suite.browser);
     const origins = new Set<string>();
     page.on('request', (request) => origins.add(new URL(request.url()).origin));
-    const answer = await page.goto(`${service.baseUrl}/app/`);
+    const answer = await page.goto(`${suite.service.baseUrl}/app/`);
     const csp = answer!.headers()['content-security-policy'] ?? '';
     assert.match(csp, /default-src 'self'/);
     assert.match(csp, /script-src 'self'(;|$)/);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
     assert.equal(answer!.headers()['cache-control'], 'no-cache');
     const script = await page.locator('script[type=module]').getAttribute('src');
-    const asset = await page.request.get(`${service.baseUrl}${script}`);
+    const asset = await page.request.get(`${suite.service.baseUrl}${script}`);
     assert.equal(asset.headers()['cache-control'], 'public, max-age=31536000, immutable');
-    assert.deepEqual([...origins], [service.baseUrl]);
+    assert.deepEqual([...origins], [suite.service.baseUrl]);
     await context.close();
   });
 });

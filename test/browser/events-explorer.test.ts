@@ -1,44 +1,25 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { describeEachDatabase } from '../helpers/databases.js';
-import {
-  DEMO_COMPANY_ID,
-  assertAccessible,
-  assertNoPageErrors,
-  launchBrowser,
-  newPage,
-  screenshot,
-  signIn,
-  startConsoleService,
-  type ConsoleService,
-} from './harness.js';
+import { DEMO_COMPANY_ID, assertAccessible, assertNoPageErrors, newPage, screenshot, signIn, browserSuite } from './harness.js';
 
 const TYPE = 1;
 const FLOW = 2;
 const SESSION = 3;
 
 describeEachDatabase('web console: events explorer', (kind) => {
-  let service: ConsoleService;
-  let browser: Browser;
-  before(async () => {
-    service = await startConsoleService(kind);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+  const suite = browserSuite(kind);
 
   async function openExplorer(query = ''): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
-    const { context, page, errors } = await newPage(browser);
-    await signIn(page, service.baseUrl, await service.demoToken());
-    await whileListing(page, () => page.goto(`${service.baseUrl}/app/events${query}`));
+    const { context, page, errors } = await newPage(suite.browser);
+    await signIn(page, suite.service.baseUrl, await suite.service.demoToken());
+    await whileListing(page, () => page.goto(`${suite.service.baseUrl}/app/events${query}`));
     return { page, errors, close: () => context.close() };
   }
 
   async function ingest(events: Record<string, unknown>[]): Promise<void> {
-    const response = await service.t.admin({
+    const response = await suite.service.t.admin({
       method: 'POST',
       url: `/admin/v1/companies/${DEMO_COMPANY_ID}/events`,
       headers: { 'content-type': 'application/json' },
@@ -107,7 +88,7 @@ describeEachDatabase('web console: events explorer', (kind) => {
     const { page, errors, close } = await openExplorer();
     await addFilter(page, 1, 'flow_session', 'eq', '1.5');
     await whileListing(page, () => page.getByRole('button', { name: 'Apply' }).click());
-    const refusal = await service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: '/v1/events?flow_session=1.5' });
+    const refusal = await suite.service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: '/v1/events?flow_session=1.5' });
     assert.equal(refusal.statusCode, 400);
     const alert = page.getByRole('alert');
     assert.match(await alert.innerText(), new RegExp(escape(refusal.json().message)));
@@ -166,7 +147,7 @@ describeEachDatabase('web console: events explorer', (kind) => {
   });
 
   async function expected(path: string): Promise<number> {
-    const response = await service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: path }, 'demo-user');
+    const response = await suite.service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: path }, 'demo-user');
     assert.equal(response.statusCode, 200, response.body);
     return (response.json() as { count: number }).count;
   }

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { DEMO_COMPANY_ID } from '../../src/cli/welcome.js';
 import { seedDemo } from '../../src/demo/seed-demo.js';
@@ -115,4 +116,36 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(dir, `${name}.png`);
   await page.screenshot({ path, fullPage: false });
   return path;
+}
+
+export interface BrowserSuite {
+  readonly service: ConsoleService;
+  readonly browser: Browser;
+}
+
+/**
+ * Starts the service (with the demo company) and one browser before the suite's tests and
+ * closes both after them; read `suite.service` and `suite.browser` inside the tests.
+ */
+export function browserSuite(kind: DatabaseKind, options: TestAppOptions = {}): BrowserSuite {
+  let service: ConsoleService | undefined;
+  let browser: Browser | undefined;
+  before(async () => {
+    service = await startConsoleService(kind, options);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+  return {
+    get service() {
+      if (!service) throw new Error('the suite has not started');
+      return service;
+    },
+    get browser() {
+      if (!browser) throw new Error('the suite has not started');
+      return browser;
+    },
+  };
 }

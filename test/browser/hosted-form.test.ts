@@ -1,33 +1,24 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { assertAccessible, assertNoPageErrors, launchBrowser, newPage, screenshot, startConsoleService, type ConsoleService } from './harness.js';
+import { assertAccessible, assertNoPageErrors, newPage, screenshot, browserSuite } from './harness.js';
 import { deleteRecordRow, getRecord, mintRecordToken, putLoanType, replaceLoanType, revokeRecordToken } from './record-api.js';
 
 describeEachDatabase('hosted record form (/forms/#<record token>)', (kind) => {
-  let service: ConsoleService;
-  let browser: Browser;
-  before(async () => {
-    service = await startConsoleService(kind);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+  const suite = browserSuite(kind);
 
   const openForm = async (page: Page, token: string) => {
-    await page.goto(`${service.baseUrl}/forms/#${token}`);
+    await page.goto(`${suite.service.baseUrl}/forms/#${token}`);
     await page.getByRole('heading', { level: 1, name: 'Update a record' }).waitFor();
   };
   const formLoaded = (page: Page) => page.getByLabel('Borrower').waitFor();
   const alert = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
 
   it('at phone width, by keyboard: the link opens its record, the token leaves the address bar, and a save shows through the API', async () => {
-    const { token } = await mintRecordToken(service, 'demo-loan-02');
-    const { context, page, errors } = await newPage(browser, { width: 375, height: 780 });
+    const { token } = await mintRecordToken(suite.service, 'demo-loan-02');
+    const { context, page, errors } = await newPage(suite.browser, { width: 375, height: 780 });
     await openForm(page, token);
     await formLoaded(page);
     assert.equal(new URL(page.url()).hash, '', 'the token is no longer in the address bar');
@@ -50,7 +41,7 @@ describeEachDatabase('hosted record form (/forms/#<record token>)', (kind) => {
     await page.getByLabel('Borrower').focus();
     await page.keyboard.press('Enter');
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    const fields = (await getRecord(service, 'demo-loan-02')).fields;
+    const fields = (await getRecord(suite.service, 'demo-loan-02')).fields;
     assert.deepEqual(fields, { Borrower: 'Contoso Capital', Amount: 41250.5, 'First payment': '2027-03-01', Signed: true });
 
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
@@ -67,9 +58,9 @@ describeEachDatabase('hosted record form (/forms/#<record token>)', (kind) => {
   });
 
   it('an unparseable number and an emptied required field are explained beside the fields, and nothing is sent', async () => {
-    const { token } = await mintRecordToken(service, 'demo-loan-03');
-    const before = await getRecord(service, 'demo-loan-03');
-    const { context, page, errors } = await newPage(browser);
+    const { token } = await mintRecordToken(suite.service, 'demo-loan-03');
+    const before = await getRecord(suite.service, 'demo-loan-03');
+    const { context, page, errors } = await newPage(suite.browser);
     await openForm(page, token);
     await formLoaded(page);
     await page.getByLabel('Amount').fill('12,5 thousand');
@@ -83,16 +74,16 @@ describeEachDatabase('hosted record form (/forms/#<record token>)', (kind) => {
     assert.match(await page.locator(`#${await page.getByLabel('Borrower').getAttribute('aria-describedby')}`).innerText(), /required/);
     assert.equal(await amount.inputValue(), '12,5 thousand', 'what was typed stays');
     await assertAccessible(page, 'hosted form with field errors');
-    assert.deepEqual((await getRecord(service, 'demo-loan-03')).fields, before.fields);
+    assert.deepEqual((await getRecord(suite.service, 'demo-loan-03')).fields, before.fields);
     assertNoPageErrors(errors);
     await context.close();
   });
 
   it('no token, a malformed token or a company token: "this link is not valid"', async () => {
-    const { context, page, errors } = await newPage(browser);
-    for (const fragment of ['', '#not-a-token', '#eyJhbGciOiJIUzI1NiJ9.e30.c2ln', `#${await service.demoToken()}`]) {
+    const { context, page, errors } = await newPage(suite.browser);
+    for (const fragment of ['', '#not-a-token', '#eyJhbGciOiJIUzI1NiJ9.e30.c2ln', `#${await suite.service.demoToken()}`]) {
       await page.evaluate('sessionStorage.clear()').catch(() => undefined);
-      await page.goto(`${service.baseUrl}/forms/${fragment}`);
+      await page.goto(`${suite.service.baseUrl}/forms/${fragment}`);
       await alert(page, 'This link is not valid.').waitFor();
       assert.equal(await page.getByLabel('Borrower').count(), 0);
     }
@@ -102,8 +93,8 @@ describeEachDatabase('hosted record form (/forms/#<record token>)', (kind) => {
   });
 
   it('an expired link says so, both when opened and when the token expires while the form is open (values kept)', async () => {
-    const { token } = await mintRecordToken(service, 'demo-loan-04', 3);
-    const { context, page, errors } = await newPage(browser);
+    const { token } = await mintRecordToken(suite.service, 'demo-loan-04', 3);
+    const { context, page, errors } = await newPage(suite.browser);
     await openForm(page, token);
     await formLoaded(page);
     await page.getByLabel('Borrower').fill('Typed before expiry');
@@ -113,7 +104,7 @@ describeEachDatabase('hosted record form (/forms/#<record token>)', (kind) => {
     assert.equal(await page.getByLabel('Borrower').inputValue(), 'Typed before expiry');
     assert.ok(await page.getByRole('button', { name: 'Save' }).isDisabled());
 
-    const second = await newPage(browser);
+    const second = await newPage(suite.browser);
     await openForm(second.page, token);
     await alert(second.page, 'This link has expired.').waitFor();
     assert.equal(await second.page.getByLabel('Borrower').count(), 0);
@@ -123,17 +114,17 @@ describeEachDatabase('hosted record form (/forms/#<record token>)', (kind) => {
   });
 
   it('a revoked link says it was withdrawn, when opened and at save (values kept)', async () => {
-    const { token, key } = await mintRecordToken(service, 'demo-loan-05');
-    const { context, page, errors } = await newPage(browser);
+    const { token, key } = await mintRecordToken(suite.service, 'demo-loan-05');
+    const { context, page, errors } = await newPage(suite.browser);
     await openForm(page, token);
     await formLoaded(page);
-    await revokeRecordToken(service, 'demo-loan-05', key);
+    await revokeRecordToken(suite.service, 'demo-loan-05', key);
     await page.getByLabel('Borrower').fill('Typed before revocation');
     await page.getByRole('button', { name: 'Save' }).click();
     await alert(page, 'This link has been withdrawn.').waitFor();
     assert.equal(await page.getByLabel('Borrower').inputValue(), 'Typed before revocation');
 
-    const second = await newPage(browser);
+    const second = await newPage(suite.browser);
     await openForm(second.page, token);
     await alert(second.page, 'This link has been withdrawn.').waitFor();
     await assertAccessible(second.page, 'hosted form, revoked link');
@@ -143,8 +134,8 @@ describeEachDatabase('hosted record form (/forms/#<record token>)', (kind) => {
   });
 
   it('a network failure mid-submit keeps the typed values and says so; saving again works', async () => {
-    const { token } = await mintRecordToken(service, 'demo-loan-06');
-    const { context, page, errors } = await newPage(browser);
+    const { token } = await mintRecordToken(suite.service, 'demo-loan-06');
+    const { context, page, errors } = await newPage(suite.browser);
     await openForm(page, token);
     await formLoaded(page);
     await page.route('**/v1/records/**', (route) => (route.request().method() === 'PATCH' ? route.abort('connectionreset') : route.continue()));
@@ -154,12 +145,12 @@ describeEachDatabase('hosted record form (/forms/#<record token>)', (kind) => {
     await alert(page, 'the service could not be reached').waitFor();
     assert.equal(await page.getByLabel('Borrower').inputValue(), 'Offline Borrower');
     assert.equal(await page.getByLabel('Amount').inputValue(), '77000');
-    assert.notEqual((await getRecord(service, 'demo-loan-06')).fields.Borrower, 'Offline Borrower');
+    assert.notEqual((await getRecord(suite.service, 'demo-loan-06')).fields.Borrower, 'Offline Borrower');
 
     await page.unroute('**/v1/records/**');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    const fields = (await getRecord(service, 'demo-loan-06')).fields;
+    const fields = (await getRecord(suite.service, 'demo-loan-06')).fields;
     assert.equal(fields.Borrower, 'Offline Borrower');
     assert.equal(fields.Amount, 77000);
     assertNoPageErrors(errors, [/ERR_CONNECTION_RESET|net::/]);
@@ -167,11 +158,11 @@ describeEachDatabase('hosted record form (/forms/#<record token>)', (kind) => {
   });
 
   it('a field the record type no longer has is explained beside it; values stay; a reload continues with the current fields', async () => {
-    const { token } = await mintRecordToken(service, 'demo-loan-07');
-    const { context, page, errors } = await newPage(browser);
+    const { token } = await mintRecordToken(suite.service, 'demo-loan-07');
+    const { context, page, errors } = await newPage(suite.browser);
     await openForm(page, token);
     await formLoaded(page);
-    const original = await replaceLoanType(service, (type) => ({ ...type, fields: type.fields.filter((field) => field.uid !== 'fld_signed') }));
+    const original = await replaceLoanType(suite.service, (type) => ({ ...type, fields: type.fields.filter((field) => field.uid !== 'fld_signed') }));
     try {
       const signedBefore = await page.getByLabel('Signed').isChecked();
       await page.getByLabel('Signed').setChecked(!signedBefore);
@@ -190,26 +181,26 @@ describeEachDatabase('hosted record form (/forms/#<record token>)', (kind) => {
       assert.equal(await page.getByLabel('Borrower').inputValue(), 'Kept Borrower');
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-      assert.equal((await getRecord(service, 'demo-loan-07')).fields.Borrower, 'Kept Borrower');
+      assert.equal((await getRecord(suite.service, 'demo-loan-07')).fields.Borrower, 'Kept Borrower');
     } finally {
-      await putLoanType(service, original);
+      await putLoanType(suite.service, original);
     }
     assertNoPageErrors(errors, [/400/]);
     await context.close();
   });
 
   it('a record deleted after the form opened: the save says so and keeps the values', async () => {
-    const { token } = await mintRecordToken(service, 'demo-loan-12');
-    const { context, page, errors } = await newPage(browser);
+    const { token } = await mintRecordToken(suite.service, 'demo-loan-12');
+    const { context, page, errors } = await newPage(suite.browser);
     await openForm(page, token);
     await formLoaded(page);
-    await deleteRecordRow(service, 'demo-loan-12');
+    await deleteRecordRow(suite.service, 'demo-loan-12');
     await page.getByLabel('Borrower').fill('Too late');
     await page.getByRole('button', { name: 'Save' }).click();
     await alert(page, 'This record no longer exists').waitFor();
     assert.equal(await page.getByLabel('Borrower').inputValue(), 'Too late');
 
-    const second = await newPage(browser);
+    const second = await newPage(suite.browser);
     await openForm(second.page, token);
     await alert(second.page, 'This record was not found').waitFor();
     assertNoPageErrors([...errors, ...second.errors], [/404/]);

@@ -1,33 +1,24 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { assertAccessible, assertNoPageErrors, DEMO_COMPANY_ID, launchBrowser, newPage, screenshot, signIn, startConsoleService, type ConsoleService } from './harness.js';
+import { assertAccessible, assertNoPageErrors, DEMO_COMPANY_ID, newPage, screenshot, signIn, browserSuite } from './harness.js';
 import { getRecord, liveTokenKeys, patchRecord } from './record-api.js';
 
 describeEachDatabase('web console: the record page', (kind) => {
-  let service: ConsoleService;
-  let browser: Browser;
-  before(async () => {
-    service = await startConsoleService(kind);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+  const suite = browserSuite(kind);
 
   const openRecord = async (page: Page, recordId: string) => {
-    await page.goto(`${service.baseUrl}/app/records/${recordId}`);
+    await page.goto(`${suite.service.baseUrl}/app/records/${recordId}`);
     await page.getByRole('heading', { level: 1, name: `Record ${recordId}` }).waitFor();
     await page.getByLabel('Borrower').waitFor();
   };
   const saved = (page: Page) => page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
 
   it('edits fields and the status; the change shows through the API', async () => {
-    const { context, page, errors } = await newPage(browser);
-    await signIn(page, service.baseUrl, await service.demoToken());
+    const { context, page, errors } = await newPage(suite.browser);
+    await signIn(page, suite.service.baseUrl, await suite.service.demoToken());
     await openRecord(page, 'demo-loan-01');
     assert.deepEqual(await page.getByLabel('Status').locator('option').allInnerTexts(), ['new', 'in_review', 'approved', 'funded']);
     await page.getByLabel('Borrower').fill('Northwind Holdings');
@@ -35,7 +26,7 @@ describeEachDatabase('web console: the record page', (kind) => {
     await page.getByLabel('Status').selectOption('approved');
     await page.getByRole('button', { name: 'Save' }).click();
     await saved(page);
-    const record = await getRecord(service, 'demo-loan-01');
+    const record = await getRecord(suite.service, 'demo-loan-01');
     assert.equal(record.status, 'approved');
     assert.equal(record.fields.Borrower, 'Northwind Holdings');
     assert.equal(record.fields['First payment'] ?? null, null);
@@ -45,14 +36,14 @@ describeEachDatabase('web console: the record page', (kind) => {
   });
 
   it('an edit conflict says so; a reload keeps the unsaved edit on top of the new version, and the save then succeeds', async () => {
-    const { context, page, errors } = await newPage(browser);
-    await signIn(page, service.baseUrl, await service.demoToken());
+    const { context, page, errors } = await newPage(suite.browser);
+    await signIn(page, suite.service.baseUrl, await suite.service.demoToken());
     await openRecord(page, 'demo-loan-08');
-    await patchRecord(service, 'demo-loan-08', { fld_borrower: 'Changed elsewhere' });
+    await patchRecord(suite.service, 'demo-loan-08', { fld_borrower: 'Changed elsewhere' });
     await page.getByLabel('Amount').fill('99999');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('alert').filter({ hasText: 'The record changed meanwhile' }).waitFor();
-    assert.equal((await getRecord(service, 'demo-loan-08')).fields.Amount, 77_500, 'nothing was saved');
+    assert.equal((await getRecord(suite.service, 'demo-loan-08')).fields.Amount, 77_500, 'nothing was saved');
     await assertAccessible(page, 'record page with a conflict');
 
     await page.getByRole('button', { name: 'Reload the record' }).click();
@@ -61,7 +52,7 @@ describeEachDatabase('web console: the record page', (kind) => {
     assert.equal(await page.getByLabel('Amount').inputValue(), '99999');
     await page.getByRole('button', { name: 'Save' }).click();
     await saved(page);
-    const fields = (await getRecord(service, 'demo-loan-08')).fields;
+    const fields = (await getRecord(suite.service, 'demo-loan-08')).fields;
     assert.equal(fields.Borrower, 'Changed elsewhere');
     assert.equal(fields.Amount, 99_999);
     assertNoPageErrors(errors, [/412/]);
@@ -69,37 +60,37 @@ describeEachDatabase('web console: the record page', (kind) => {
   });
 
   it('mints a form link, copies it, the hosted form saves through it, and revoking it closes it', async () => {
-    const { context, page, errors } = await newPage(browser);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: service.baseUrl });
-    await signIn(page, service.baseUrl, await service.demoToken());
+    const { context, page, errors } = await newPage(suite.browser);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.service.baseUrl });
+    await signIn(page, suite.service.baseUrl, await suite.service.demoToken());
     await openRecord(page, 'demo-loan-02');
-    const keysBefore = await liveTokenKeys(service, 'demo-loan-02');
+    const keysBefore = await liveTokenKeys(suite.service, 'demo-loan-02');
     await page.getByLabel('Valid for').selectOption({ label: '7 days' });
     await page.getByRole('button', { name: 'Create form link' }).click();
     const linkInput = page.getByLabel(/New form link/);
     await linkInput.waitFor();
     const link = await linkInput.inputValue();
-    assert.match(link, new RegExp(`^${service.baseUrl}/forms/#eyJ`));
+    assert.match(link, new RegExp(`^${suite.service.baseUrl}/forms/#eyJ`));
     await page.getByRole('button', { name: 'Copy link' }).click();
     await page.locator('.minted-link').getByText('Copied.').waitFor();
     assert.equal(await page.evaluate<string>('navigator.clipboard.readText()'), link);
-    const minted = (await liveTokenKeys(service, 'demo-loan-02')).filter((key) => !keysBefore.includes(key));
+    const minted = (await liveTokenKeys(suite.service, 'demo-loan-02')).filter((key) => !keysBefore.includes(key));
     assert.equal(minted.length, 1);
     const key = minted[0]!;
     await page.locator(`tr[data-token-key="${key}"]`).waitFor();
 
-    const form = await newPage(browser);
+    const form = await newPage(suite.browser);
     await form.page.goto(link);
     await form.page.getByLabel('Borrower').fill('Signed through the link');
     await form.page.getByRole('button', { name: 'Save' }).click();
     await saved(form.page);
-    assert.equal((await getRecord(service, 'demo-loan-02')).fields.Borrower, 'Signed through the link');
+    assert.equal((await getRecord(suite.service, 'demo-loan-02')).fields.Borrower, 'Signed through the link');
 
     await page.locator(`tr[data-token-key="${key}"]`).getByRole('button', { name: /^Revoke/ }).click();
     await page.getByText('Form link revoked').waitFor();
     await page.locator(`tr[data-token-key="${key}"]`).waitFor({ state: 'detached' });
-    assert.ok(!(await liveTokenKeys(service, 'demo-loan-02')).includes(key));
-    const closed = await newPage(browser);
+    assert.ok(!(await liveTokenKeys(suite.service, 'demo-loan-02')).includes(key));
+    const closed = await newPage(suite.browser);
     await closed.page.goto(link);
     await closed.page.getByRole('alert').filter({ hasText: 'This link has been withdrawn.' }).waitFor();
     assertNoPageErrors([...errors, ...form.errors, ...closed.errors], [/401/]);
@@ -109,8 +100,8 @@ describeEachDatabase('web console: the record page', (kind) => {
 
   it('creates a PDF from a template, lists it newest first and downloads it with the bearer', async () => {
     // Tall enough for the screenshot to show every panel.
-    const { context, page, errors } = await newPage(browser, { height: 1250 });
-    await signIn(page, service.baseUrl, await service.demoToken());
+    const { context, page, errors } = await newPage(suite.browser, { height: 1250 });
+    await signIn(page, suite.service.baseUrl, await suite.service.demoToken());
     await openRecord(page, 'demo-loan-02');
     // The picker lists the company's templates (GET /v1/templates).
     await page.getByLabel('Template').selectOption('loan-summary');
@@ -137,9 +128,9 @@ describeEachDatabase('web console: the record page', (kind) => {
   });
 
   it('a 401 signs the console out with an explanation', async () => {
-    const { context, page, errors } = await newPage(browser);
-    const shortLived = await service.t.userToken(DEMO_COMPANY_ID, 'demo-user', { exp: Math.floor(Date.now() / 1000) + 3 });
-    await signIn(page, service.baseUrl, shortLived);
+    const { context, page, errors } = await newPage(suite.browser);
+    const shortLived = await suite.service.t.userToken(DEMO_COMPANY_ID, 'demo-user', { exp: Math.floor(Date.now() / 1000) + 3 });
+    await signIn(page, suite.service.baseUrl, shortLived);
     await openRecord(page, 'demo-loan-09');
     await page.getByLabel('Borrower').fill('After expiry');
     await sleep(3_200);

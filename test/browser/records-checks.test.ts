@@ -1,24 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { assertAccessible, assertNoPageErrors, DEMO_COMPANY_ID, launchBrowser, newPage, screenshot, signIn, startConsoleService, type ConsoleService } from './harness.js';
+import { assertAccessible, assertNoPageErrors, DEMO_COMPANY_ID, newPage, screenshot, signIn, browserSuite } from './harness.js';
 
 describeEachDatabase('web console: the records table and the checks', (kind) => {
-  let service: ConsoleService;
-  let browser: Browser;
-  before(async () => {
-    service = await startConsoleService(kind);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+  const suite = browserSuite(kind);
 
   /** The IDs the API itself answers for a query, to compare the page with. */
   async function apiIds(path: string): Promise<string[]> {
-    const answer = await service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: path });
+    const answer = await suite.service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: path });
     assert.equal(answer.statusCode, 200, answer.body);
     return (answer.json() as { results: { id: string }[] }).results.map((item) => item.id);
   }
@@ -26,8 +17,8 @@ describeEachDatabase('web console: the records table and the checks', (kind) => 
   const checkRows = (page: Page) => page.locator('table.checks-table tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-check-id')));
 
   async function openPage(path: string) {
-    const opened = await newPage(browser);
-    await signIn(opened.page, service.baseUrl, await service.demoToken());
+    const opened = await newPage(suite.browser);
+    await signIn(opened.page, suite.service.baseUrl, await suite.service.demoToken());
     await opened.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: path === '/app/records' ? 'Records' : 'Checks' }).click();
     await opened.page.getByRole('status').filter({ hasText: /on this page|match/ }).waitFor();
     return opened;
@@ -79,7 +70,7 @@ describeEachDatabase('web console: the records table and the checks', (kind) => 
     assert.deepEqual(await recordRows(page), firstPage);
 
     // One timestamp filter: records created after the eighth loan.
-    const cutoff = ((await service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: '/v1/records/demo-loan-08' })).json() as { created_at: string }).created_at;
+    const cutoff = ((await suite.service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: '/v1/records/demo-loan-08' })).json() as { created_at: string }).created_at;
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.waitForURL((url) => url.search === '');
     await page.getByLabel('Time filter').selectOption('created_after');
@@ -130,7 +121,7 @@ describeEachDatabase('web console: the records table and the checks', (kind) => 
     assert.deepEqual(await checkRows(page), await apiIds('/v1/checks?scheduled=true&sort_by=send_date'));
     assert.equal(await page.locator('.scheduled-mark').count(), 3);
 
-    const sixth = ((await service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: '/v1/checks?sort_by=date_created' })).json() as { results: { date_created: string }[] }).results[5]!.date_created;
+    const sixth = ((await suite.service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: '/v1/checks?sort_by=date_created' })).json() as { results: { date_created: string }[] }).results[5]!.date_created;
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.waitForURL((url) => url.search === '');
     await page.getByLabel('Created: comparison').selectOption('__gte');
@@ -145,7 +136,7 @@ describeEachDatabase('web console: the records table and the checks', (kind) => 
     await page.getByRole('link', { name: 'Next →' }).click();
     await page.waitForURL(/after=/);
     await page.getByRole('status').filter({ hasText: '3 checks on this page.' }).waitFor();
-    const nextUrl = ((await service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: `/v1/checks?${query}` })).json() as { next_url: string }).next_url;
+    const nextUrl = ((await suite.service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: `/v1/checks?${query}` })).json() as { next_url: string }).next_url;
     assert.deepEqual(await checkRows(page), await apiIds(new URL(nextUrl).pathname + new URL(nextUrl).search));
     assert.equal(await page.getByRole('link', { name: 'Next →' }).count(), 0);
     await page.getByRole('link', { name: '← Previous' }).click();

@@ -1,11 +1,8 @@
-import type { ChecksListResponse } from '@wrs/client';
-import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { call, type ApiResult } from '../../shared/api';
+import { call } from '../../shared/api';
 import { ApiProblemNotice } from '../components/api-problem-notice';
 import { CursorPager } from '../components/cursor-pager';
-import { signOutIfUnauthorized } from '../components/session-expiry';
-import { useConsole } from '../console-context';
+import { useRequestPerUrl } from '../components/use-request-per-url';
 import { ChecksFilterForm } from './checks/checks-filter-form';
 import { checkFiltersOf, checksApiQueryOf, consoleChecksHref } from './checks/checks-query';
 import { ChecksResultsTable } from './checks/checks-results-table';
@@ -13,24 +10,9 @@ import './checks/checks.css';
 
 /** The company's mailed checks (GET /v1/checks), filtered and paged as the URL says. */
 export function ChecksPage() {
-  const console = useConsole();
   const { url, query, route } = useLocation();
-  const [answer, setAnswer] = useState<{ url: string; result: ApiResult<ChecksListResponse> }>();
   const request = checksApiQueryOf(query);
-
-  useEffect(() => {
-    if (!request.ok) return;
-    let current = true;
-    void call(() => console.client.GET('/v1/checks', { params: { query: request.query } })).then((result) => {
-      if (current && !signOutIfUnauthorized(console, result)) setAnswer({ url, result });
-    });
-    return () => {
-      current = false;
-    };
-    // The URL is the whole input of the request.
-  }, [console, url]);
-
-  const result = answer?.url === url ? answer.result : undefined;
+  const result = useRequestPerUrl(url, request.ok ? ({ client }) => call(() => client.GET('/v1/checks', { params: { query: request.query } })) : undefined);
   return (
     <div class="checks-page">
       <h1>Checks</h1>

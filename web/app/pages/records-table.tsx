@@ -1,10 +1,11 @@
-import type { RecordType, RecordsListResponse } from '@wrs/client';
+import type { RecordType } from '@wrs/client';
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { call, type ApiResult } from '../../shared/api';
+import { call } from '../../shared/api';
 import { ApiProblemNotice } from '../components/api-problem-notice';
 import { CursorPager } from '../components/cursor-pager';
 import { signOutIfUnauthorized } from '../components/session-expiry';
+import { useRequestPerUrl } from '../components/use-request-per-url';
 import { useConsole } from '../console-context';
 import { RecordsFilterForm } from './records/records-filter-form';
 import { apiQueryOf, consoleRecordsHref, filtersOf } from './records/records-query';
@@ -16,7 +17,6 @@ export function RecordsTablePage() {
   const console = useConsole();
   const { url, query, route } = useLocation();
   const [recordTypes, setRecordTypes] = useState<RecordType[]>([]);
-  const [answer, setAnswer] = useState<{ url: string; result: ApiResult<RecordsListResponse> }>();
   const request = apiQueryOf(query);
 
   useEffect(() => {
@@ -25,19 +25,7 @@ export function RecordsTablePage() {
     });
   }, [console]);
 
-  useEffect(() => {
-    if (!request.ok) return;
-    let current = true;
-    void call(() => console.client.GET('/v1/records', { params: { query: request.query } })).then((result) => {
-      if (current && !signOutIfUnauthorized(console, result)) setAnswer({ url, result });
-    });
-    return () => {
-      current = false;
-    };
-    // The URL is the whole input of the request.
-  }, [console, url]);
-
-  const result = answer?.url === url ? answer.result : undefined;
+  const result = useRequestPerUrl(url, request.ok ? ({ client }) => call(() => client.GET('/v1/records', { params: { query: request.query } })) : undefined);
   return (
     <div class="records-page">
       <h1>Records</h1>
