@@ -38,6 +38,7 @@ export async function printWelcome(ctx: AppContext, base: string, secretsFile: s
     `  curl -s "$BASE/v1/events?type=user_flow_session_started&limit=5&order_by=-created_at" ${auth}`,
     `  curl -s "$BASE/v1/records?view_id=pipeline&limit=5" ${auth}`,
     `  curl -s -X POST $BASE/admin/v1/tokens -H "Authorization: Bearer $ADMIN_TOKEN" -H 'content-type: application/json' -d '{"company_id":"${DEMO_COMPANY_ID}","user_id":"me"}'`,
+    '  open $BASE/app/    # the web console: paste TOKEN to sign in',
     '  open $BASE/docs    # the API reference, in a browser',
     '',
     `data: ${describeDatabase(config)}   secrets: ${secretsFile ?? 'from the environment'}`,
