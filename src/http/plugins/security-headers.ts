@@ -19,40 +19,31 @@ export function registerSecurityHeaders(app: FastifyInstance, settings: BrowserS
   });
 }
 
+/** What both web page policies hold: scripts, styles, images, fonts and requests of this origin only, never framed. */
+const SAME_ORIGIN_ONLY: Record<string, string> = {
+  'default-src': "'self'",
+  'script-src': "'self'",
+  'img-src': "'self' data:",
+  'font-src': "'self'",
+  'connect-src': "'self'",
+  'object-src': "'none'",
+  'form-action': "'self'",
+  'frame-ancestors': "'none'",
+};
+const policy = (directives: Record<string, string>): string =>
+  Object.entries(directives)
+    .map(([name, sources]) => `${name} ${sources}`)
+    .join('; ');
+
 /**
  * The docs page (plugins/docs-page.ts) loads its scripts, styles and the OpenAPI document from
  * the service only; Swagger UI sets inline styles and draws icons from data: URLs. The API's
  * own answers keep `default-src 'none'`.
  */
-export const DOCS_CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "base-uri 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const DOCS_CONTENT_SECURITY_POLICY = policy({ ...SAME_ORIGIN_ONLY, 'base-uri': "'self'", 'style-src': "'self' 'unsafe-inline'" });
 
-/**
- * The console and the hosted record form (plugins/web-pages.ts): scripts, styles and data only
- * from this origin, no inline script, no framing, no base or form target elsewhere.
- */
-export const WEB_CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "base-uri 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** The console and the hosted record form (plugins/web-pages.ts): no inline style either, and no `<base>`. */
+export const WEB_CONTENT_SECURITY_POLICY = policy({ ...SAME_ORIGIN_ONLY, 'base-uri': "'none'", 'style-src': "'self'" });
 
 /** The headers themselves, also for answers that Fastify makes before any hook runs. */
 export function securityHeaders(settings: BrowserSettings): Record<string, string> {

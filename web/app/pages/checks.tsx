@@ -1,6 +1,6 @@
 import { useLocation } from 'preact-iso';
 import { call } from '../../shared/api';
-import { ApiProblemNotice } from '../components/api-problem-notice';
+import { ListAnswerStates } from '../components/list-answer-states';
 import { CursorPager } from '../components/cursor-pager';
 import { useRequestPerUrl } from '../components/use-request-per-url';
 import { ChecksFilterForm } from './checks/checks-filter-form';
@@ -17,17 +17,7 @@ export function ChecksPage() {
     <div class="checks-page">
       <h1>Checks</h1>
       <ChecksFilterForm key={url} initial={checkFiltersOf(query)} onApply={(params) => route(consoleChecksHref(params))} />
-      {!request.ok && (
-        <p class="notice error" role="alert">
-          {request.message}
-        </p>
-      )}
-      {request.ok && !result && (
-        <p class="muted" aria-busy="true">
-          Loading checks…
-        </p>
-      )}
-      {result && !result.ok && <ApiProblemNotice title="The checks could not be listed." problem={result.problem} />}
+      <ListAnswerStates request={request} result={result} noun="checks" />
       {result?.ok && (
         <section aria-label="Results">
           <div class="list-summary">

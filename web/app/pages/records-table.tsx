@@ -2,7 +2,7 @@ import type { RecordType } from '@wrs/client';
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { call } from '../../shared/api';
-import { ApiProblemNotice } from '../components/api-problem-notice';
+import { ListAnswerStates } from '../components/list-answer-states';
 import { CursorPager } from '../components/cursor-pager';
 import { signOutIfUnauthorized } from '../components/session-expiry';
 import { useRequestPerUrl } from '../components/use-request-per-url';
@@ -30,17 +30,7 @@ export function RecordsTablePage() {
     <div class="records-page">
       <h1>Records</h1>
       <RecordsFilterForm key={url} initial={filtersOf(query)} recordTypes={recordTypes} onApply={(params) => route(consoleRecordsHref(params))} />
-      {!request.ok && (
-        <p class="notice error" role="alert">
-          {request.message}
-        </p>
-      )}
-      {request.ok && !result && (
-        <p class="muted" aria-busy="true">
-          Loading records…
-        </p>
-      )}
-      {result && !result.ok && <ApiProblemNotice title="The records could not be listed." problem={result.problem} />}
+      <ListAnswerStates request={request} result={result} noun="records" />
       {result?.ok && (
         <section aria-label="Results">
           <div class="list-summary">
