@@ -6,7 +6,7 @@ import { useConsole } from '../console-context';
 import { FilesPanel } from './record/files-panel';
 import { PdfPanel } from './record/pdf-panel';
 import { TokensPanel } from './record/tokens-panel';
-import { useSessionEnded } from './record/use-session-ended';
+import { useSessionEnded } from '../components/session-expiry';
 import './record/record-page.css';
 
 /** One record: its fields and status to edit, its form links (record tokens), PDFs to create and download. */

@@ -4,7 +4,7 @@ import { call } from '../../../shared/api';
 import { useConsole } from '../../console-context';
 import { downloadFile } from './download-file';
 import { formatBytes, formatDateTime } from './format';
-import { endsSession, useSessionEnded } from './use-session-ended';
+import { signedOutOnUnauthorized, useSessionEnded } from '../../components/session-expiry';
 
 /** The record's PDFs, newest first, each downloadable with the session's bearer. */
 export function FilesPanel({ recordId, version }: { recordId: string; version: number }) {
@@ -16,7 +16,7 @@ export function FilesPanel({ recordId, version }: { recordId: string; version: n
   useEffect(() => {
     void call(() => client.GET('/v1/records/{record}/files', { params: { path: { record: recordId } }, cache: 'no-store' })).then((result) => {
       if (result.ok) setFiles([...result.data.results].sort((a, b) => b.created_at.localeCompare(a.created_at)));
-      else if (!endsSession(result.problem, sessionEnded)) setError(`The files could not be listed: ${result.problem.message}`);
+      else if (!signedOutOnUnauthorized(result.problem, sessionEnded)) setError(`The files could not be listed: ${result.problem.message}`);
     });
   }, [client, recordId, sessionEnded, version]);
 

@@ -2,7 +2,7 @@ import type { ResponseBody } from '@wrs/client';
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../../../shared/api';
 import { useConsole } from '../../console-context';
-import { endsSession, useSessionEnded } from './use-session-ended';
+import { signedOutOnUnauthorized, useSessionEnded } from '../../components/session-expiry';
 
 type TemplateSummary = ResponseBody<'listTemplates', 200>['results'][number];
 
@@ -25,7 +25,7 @@ export function PdfPanel({ recordId, onCreated }: { recordId: string; onCreated(
       if (result.ok) {
         setChoice({ kind: 'list', templates: result.data.results });
         setTemplateId((current) => current || result.data.results[0]?.id || '');
-      } else if (!endsSession(result.problem, sessionEnded)) {
+      } else if (!signedOutOnUnauthorized(result.problem, sessionEnded)) {
         setChoice({ kind: 'free-text', why: `The templates could not be listed (${result.problem.message}): type the template ID.` });
       }
     });
@@ -45,7 +45,7 @@ export function PdfPanel({ recordId, onCreated }: { recordId: string; onCreated(
     );
     setBusy(false);
     if (!result.ok) {
-      if (endsSession(result.problem, sessionEnded)) return;
+      if (signedOutOnUnauthorized(result.problem, sessionEnded)) return;
       return setError(result.problem.code === 'template_not_found' ? `There is no template "${templateId.trim()}".` : `No PDF was created: ${result.problem.message}`);
     }
     setCreated(`Created ${result.data.details.pdf_filename}.`);

@@ -3,7 +3,7 @@ import type { RecordTokenSummary } from '@wrs/client';
 import { call } from '../../../shared/api';
 import { useConsole } from '../../console-context';
 import { formatDateTime } from './format';
-import { endsSession, useSessionEnded } from './use-session-ended';
+import { signedOutOnUnauthorized, useSessionEnded } from '../../components/session-expiry';
 import { CopyToClipboardButton } from '../../components/copy-to-clipboard-button';
 
 const EXPIRIES = [
@@ -36,7 +36,7 @@ export function TokensPanel({ recordId }: { recordId: string }) {
   const refresh = useCallback(async () => {
     const result = await call(() => client.GET('/v1/records/{record}/tokens', { params: { path: { record: recordId } }, cache: 'no-store' }));
     if (result.ok) setTokens(result.data.results);
-    else if (!endsSession(result.problem, sessionEnded)) setError(`The form links could not be listed: ${result.problem.message}`);
+    else if (!signedOutOnUnauthorized(result.problem, sessionEnded)) setError(`The form links could not be listed: ${result.problem.message}`);
   }, [client, recordId, sessionEnded]);
   useEffect(() => void refresh(), [refresh]);
 
@@ -48,7 +48,7 @@ export function TokensPanel({ recordId }: { recordId: string }) {
     const result = await call(() => client.POST('/v1/records/{record}/tokens', { params: { path: { record: recordId } }, body: { expires_in: expiresIn } }));
     setBusy(false);
     if (!result.ok) {
-      if (!endsSession(result.problem, sessionEnded)) setError(`No link was created: ${result.problem.message}`);
+      if (!signedOutOnUnauthorized(result.problem, sessionEnded)) setError(`No link was created: ${result.problem.message}`);
       return;
     }
     setMinted({ key: result.data.key, link: `${location.origin}/forms/#${result.data.token}`, expiresAt: result.data.expires_at });
@@ -61,7 +61,7 @@ export function TokensPanel({ recordId }: { recordId: string }) {
     setStatus(undefined);
     const result = await call(() => client.DELETE('/v1/records/{record}/tokens/{key}', { params: { path: { record: recordId, key } } }));
     if (!result.ok) {
-      if (!endsSession(result.problem, sessionEnded)) setError(`The link was not revoked: ${result.problem.message}`);
+      if (!signedOutOnUnauthorized(result.problem, sessionEnded)) setError(`The link was not revoked: ${result.problem.message}`);
       return;
     }
     if (minted?.key === key) setMinted(undefined);
