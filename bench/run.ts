@@ -28,6 +28,8 @@ const { values } = parseArgs({
     soak: { type: 'boolean', default: false },
     webhooks: { type: 'boolean', default: false },
     minutes: { type: 'string' },
+    // Another data set size, e.g. 10000000 (the same companies and shares): how costs grow with the data.
+    events: { type: 'string' },
   },
 });
 if (values.db !== 'sqlite' && values.db !== 'postgres') throw new Error('--db is sqlite or postgres');
@@ -35,10 +37,16 @@ const dbKind = values.db;
 const smoke = values.smoke ?? false;
 // --webhooks: only the webhook scenarios, which need no large data set.
 const webhooksOnly = values.webhooks ?? false;
-const plan: DataPlan = smoke || webhooksOnly ? SMOKE_PLAN : FULL_PLAN;
+const basePlan: DataPlan = smoke || webhooksOnly ? SMOKE_PLAN : FULL_PLAN;
+const eventsOption = values.events === undefined ? undefined : Number(values.events);
+if (eventsOption !== undefined && !(Number.isSafeInteger(eventsOption) && eventsOption >= basePlan.companies)) {
+  throw new Error(`--events is a whole number of events, at least one per company (${basePlan.companies})`);
+}
+const plan: DataPlan = eventsOption === undefined ? basePlan : { ...basePlan, events: eventsOption };
 const settings: BenchSettings = {
   durationSeconds: Number(values.duration ?? (smoke ? 1 : 10)),
-  connections: Number(values.connections ?? (smoke ? 2 : 10)),
+  // 50 at once, as the comparison with other services was run, so that tails show.
+  connections: Number(values.connections ?? (smoke ? 2 : 50)),
   warmupSeconds: smoke ? 0 : 2,
   runs: 2,
   only: values.only ? values.only.split(',') : undefined,
@@ -111,12 +119,17 @@ async function main(): Promise<void> {
   };
   let service: RunningProcess | undefined;
   let peakRss = 0;
+  let idleRss = 0;
   let sampler: NodeJS.Timeout | undefined;
   const rows: ScenarioRow[] = [];
   let soakResult: SoakResult | undefined;
   try {
     service = await startProcess(serviceEntry(), serviceEnv, port);
     const running = service;
+    // Settled: what the service holds started and waiting, before any data or request (the
+    // service gives back what its start grew once it has been quiet a few seconds).
+    await new Promise((resolve) => setTimeout(resolve, smoke ? 0 : 20_000));
+    idleRss = running.rss();
     sampler = setInterval(() => (peakRss = Math.max(peakRss, running.rss())), 100);
     const tokens = new Map<string, string>();
     for (let i = 0; i < plan.companies; i++) tokens.set(companyId(i), await userToken(companyId(i)));
@@ -190,13 +203,14 @@ async function main(): Promise<void> {
     settings,
     plan,
     peakRss,
+    idleRss,
     machine: `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB`,
   });
   const fullReport = soakResult ? `${report}\n${formatSoak(soakResult)}` : report;
   console.log(fullReport);
   const outDir = values.out ?? 'bench/results';
   mkdirSync(outDir, { recursive: true });
-  const file = join(outDir, `${new Date().toISOString().slice(0, 10)}-${dbKind}${values.soak ? '-soak' : ''}${webhooksOnly ? '-webhooks' : ''}${smoke ? '-smoke' : ''}.md`);
+  const file = join(outDir, `${new Date().toISOString().slice(0, 10)}-${dbKind}${values.soak ? '-soak' : ''}${webhooksOnly ? '-webhooks' : ''}${eventsOption === undefined ? '' : `-${eventsOption}-events`}${smoke ? '-smoke' : ''}.md`);
   writeFileSync(file, fullReport);
   console.error(`results written to ${file}`);
 }

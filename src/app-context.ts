@@ -24,7 +24,8 @@ import { createLobCheckProvider } from './providers/checks/lob/lob-check-provide
 import { createLobClient } from './providers/checks/lob/lob-client.js';
 import { realSleep, type LobRetryPolicy } from './providers/checks/lob/retry-policy.js';
 import { pdfmeTemplateChecker } from './providers/pdf/pdfme-template-checker.js';
-import { createWorkerPoolRenderer, defaultRenderWorkers } from './providers/pdf/worker-pool-renderer.js';
+import { defaultRenderThreads } from './providers/pdf/render-pool-size.js';
+import { createWorkerPoolRenderer } from './providers/pdf/worker-pool-renderer.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
 import { createCheckProviderCredentialsRepository } from './storage/repositories/check-provider-credentials-repository.js';
@@ -93,7 +94,7 @@ export interface AppContextOptions {
   migrate?: boolean;
   /** Renders PDFs; default: a worker-thread pool sized by `pdfWorkers`. */
   pdfRenderer?: PdfRenderer;
-  /** Threads of the default renderer; default WRS_PDF_WORKERS, else the CPUs shared among the serving processes. */
+  /** Threads of the default renderer; default WRS_PDF_WORKERS, else from the CPUs and memory shared among the serving processes. */
   pdfWorkers?: number;
   /** Overrides of the Lob adapter's retry policy (e.g. a sleep that does not wait, in tests). */
   lobRetry?: Partial<LobRetryPolicy>;
@@ -205,7 +206,9 @@ export async function createAppContext(config: Config, options: AppContextOption
   const pdfRenderer =
     options.pdfRenderer ??
     createWorkerPoolRenderer({
-      workers: options.pdfWorkers ?? config.pdf.workers ?? defaultRenderWorkers(config.server.workers),
+      workers: options.pdfWorkers ?? config.pdf.workers ?? defaultRenderThreads(config.server.workers),
+      rendersPerThread: config.pdf.rendersPerThread,
+      idleShutdownMs: config.pdf.threadIdleMs,
       timeoutMs: config.pdf.timeoutMs,
       queueTimeoutMs: config.pdf.queueTimeoutMs,
     });

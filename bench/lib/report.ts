@@ -7,12 +7,16 @@ export interface ScenarioRow {
   requestsPerSecond?: number;
   p50Ms?: number;
   p99Ms?: number;
+  /** A read scenario: its tail is held to p99 within TAIL_BOUND times p50. */
+  read?: boolean;
   peakRssMb?: number;
   /** For throughput rows (ingest): a figure and its unit. */
   value?: number;
   unit?: string;
   ratio?: number;
   baseline?: string;
+  /** req/s over the same page's prebuilt-bytes baseline (bench/lib/page-baselines.ts). */
+  prebuiltRatio?: number;
   errors?: number;
   target?: string;
   met?: boolean;
@@ -26,13 +30,27 @@ export interface ReportInput {
   settings: BenchSettings;
   plan: DataPlan;
   peakRss: number;
+  /** The service's RSS once started, before any data or load. */
+  idleRss: number;
   machine: string;
+}
+
+/** Reads keep p99 within this many times p50 (a p50 under autocannon's 1 ms resolution counts as 1 ms). */
+export const TAIL_BOUND = 3;
+export const PEAK_RSS_TARGET_MB = 300;
+export const IDLE_RSS_TARGET_MB = 100;
+
+function tail(row: ScenarioRow): string {
+  if (row.p50Ms === undefined || row.p99Ms === undefined) return '';
+  const ratio = row.p99Ms / Math.max(row.p50Ms, 1);
+  return row.read ? `${ratio.toFixed(1)}${ratio <= TAIL_BOUND ? '' : ' (NO)'}` : ratio.toFixed(1);
 }
 
 const fmt = (value: number | undefined, digits = 0) => (value === undefined ? '' : value.toFixed(digits));
 
 export function formatReport(input: ReportInput): string {
   const peakMb = input.peakRss / 2 ** 20;
+  const idleMb = input.idleRss / 2 ** 20;
   const lines = [
     `# wrs benchmark: ${input.dbKind}${input.smoke ? ' (smoke run: tiny data, not a measurement)' : ''}`,
     '',
@@ -40,19 +58,23 @@ export function formatReport(input: ReportInput): string {
     `- machine: ${input.machine}; node ${process.version}`,
     `- data: ${input.plan.events} events over ${input.plan.companies} companies (${input.plan.largeCompanyShare * 100}% in one), ${input.plan.records} records`,
     `- load: autocannon, ${input.settings.connections} connections, ${input.settings.durationSeconds} s a run, ${input.settings.warmupSeconds} s warm-up, ${input.settings.runs} runs each (best shown)`,
-    `- service peak RSS over the whole run: ${peakMb.toFixed(0)} MB (target < 200 MB: ${peakMb < 200 ? 'met' : 'MISSED'})`,
+    `- service RSS idle after start: ${idleMb.toFixed(0)} MB (target < ${IDLE_RSS_TARGET_MB} MB: ${idleMb < IDLE_RSS_TARGET_MB ? 'met' : 'MISSED'})`,
+    `- service peak RSS over the whole run: ${peakMb.toFixed(0)} MB (target < ${PEAK_RSS_TARGET_MB} MB: ${peakMb < PEAK_RSS_TARGET_MB ? 'met' : 'MISSED'})`,
+    `- p99/p50: the tail of each run; reads are held to ${TAIL_BOUND}x ("(NO)" marks a read above it)`,
     '',
-    '| scenario | req/s | p50 ms | p99 ms | peak RSS MB | other | ratio to baseline | errors | target | met |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
+    '| scenario | req/s | p50 ms | p99 ms | p99/p50 | peak RSS MB | other | ratio to baseline | ratio to prebuilt bytes | errors | target | met |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
     ...input.rows.map((row) =>
       [
         row.name,
         fmt(row.requestsPerSecond),
         fmt(row.p50Ms, 1),
         fmt(row.p99Ms, 1),
+        tail(row),
         fmt(row.peakRssMb),
         row.value === undefined ? (row.detail ?? '') : `${fmt(row.value)} ${row.unit ?? ''}${row.detail ? ` (${row.detail})` : ''}`,
         row.ratio === undefined ? '' : `${row.ratio.toFixed(2)}x ${row.baseline ?? ''}`,
+        row.prebuiltRatio === undefined ? '' : `${row.prebuiltRatio.toFixed(2)}x`,
         row.errors === undefined ? '' : String(row.errors),
         row.target ?? '',
         row.met === undefined ? '' : row.met ? 'yes' : 'NO',

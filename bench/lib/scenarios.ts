@@ -6,6 +6,8 @@ import { freePort, startProcess, withPeakRss, type RunningProcess } from './proc
 import type { ScenarioRow } from './report.js';
 import type { BenchSettings } from './settings.js';
 import { followFeed, streamFanOut } from './feed-scenarios.js';
+import { repeatedPageScenarios } from './repeat-scenarios.js';
+import { measurePageBaselines } from './page-baselines.js';
 
 export interface ScenarioContext {
   service: RunningProcess;
@@ -21,7 +23,7 @@ export interface ScenarioContext {
   dbKind: string;
 }
 
-interface Measured {
+export interface Measured {
   best: LoadResult;
   peakRssMb: number;
   addedRssMb: number;
@@ -64,6 +66,9 @@ function row(name: string, measured: Measured, extra: Partial<ScenarioRow> = {})
 export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]> {
   const { service, settings, loaded } = ctx;
   const auth = { authorization: `Bearer ${ctx.token}` };
+  // Lists that repeat one query would be answered by the page cache after the first request;
+  // these measure building the page, so each request asks for a fresh one.
+  const uncached = { ...auth, 'cache-control': 'no-cache' };
   const selected = (name: string) => !settings.only || settings.only.some((word) => name.includes(word));
   const rows: ScenarioRow[] = [];
   const base = service.baseUrl;
@@ -79,34 +84,59 @@ export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]>
   await raw.stop();
   rows.push(row('baseline: raw driver + JSON.stringify, events exact filter', rawMeasured));
 
+  const pages = selected('events-exact') || selected('events-10000')
+    ? await measurePageBaselines(ctx, (process, url, connections = settings.connections) => measure(process, { ...settings, connections }, { url }), row)
+    : undefined;
+  if (pages) rows.push(...pages.rows);
+  const prebuiltRatio = (measured: Measured, baseline: number | undefined) =>
+    baseline === undefined ? undefined : measured.best.requestsPerSecond / baseline;
+
   if (selected('record-get')) {
     const m = await measure(service, settings, { url: `${base}/v1/records/${recordId}`, headers: auth });
     const ratio = m.best.requestsPerSecond / bareMeasured.best.requestsPerSecond;
-    rows.push(row('record-get: GET /v1/records/{id}', m, { ratio, baseline: 'bare', target: '>= 0.6x bare', met: ratio >= 0.6 && m.errors === 0 }));
+    const target = ctx.dbKind === 'postgres' ? 0.2 : 0.5;
+    rows.push(row('record-get: GET /v1/records/{id}', m, { read: true, ratio, baseline: 'bare', target: `>= ${target}x bare`, met: ratio >= target && m.errors === 0 }));
   }
 
   if (selected('events-exact')) {
-    const m = await measure(service, settings, { url: `${base}/v1/events?limit=100&flow_key=${loaded.flowKey}`, headers: auth });
+    // Every request reads and serialises the page, as the raw baseline does (the page cache is events-repeat).
+    const m = await measure(service, settings, { url: `${base}/v1/events?limit=100&flow_key=${loaded.flowKey}`, headers: uncached });
     const ratio = m.best.requestsPerSecond / rawMeasured.best.requestsPerSecond;
-    rows.push(row('events-exact: GET /v1/events?limit=100&flow_key=X', m, { ratio, baseline: 'raw', target: '>= 0.5x raw', met: ratio >= 0.5 && m.errors === 0 }));
+    const prebuilt = prebuiltRatio(m, pages?.smallRequestsPerSecond);
+    rows.push(
+      row('events-exact: GET /v1/events?limit=100&flow_key=X', m, {
+        read: true,
+        ratio, baseline: 'raw', prebuiltRatio: prebuilt, target: '>= 0.5x raw, >= 0.5x prebuilt', met: ratio >= 0.5 && (prebuilt ?? 0) >= 0.5 && m.errors === 0,
+      }),
+    );
   }
 
+  rows.push(...(await repeatedPageScenarios(ctx, rawMeasured, { measure, row, selected })));
+
   if (selected('events-contains')) {
-    const m = await measure(service, settings, { url: `${base}/v1/events?limit=100&flow_key__contains=no-such-flow-zzz`, headers: auth });
-    rows.push(row('events-contains: __contains matching nothing, large company', m, { target: 'p99 < 25 ms', met: m.best.p99Ms < 25 && m.errors === 0 }));
+    const m = await measure(service, settings, { url: `${base}/v1/events?limit=100&flow_key__contains=no-such-flow-zzz`, headers: uncached });
+    rows.push(row('events-contains: __contains matching nothing, large company', m, { read: true, target: 'p99 < 25 ms', met: m.best.p99Ms < 25 && m.errors === 0 }));
   }
 
   if (selected('events-deep')) {
-    const m = await measure(service, settings, { url: `${base}/v1/events?limit=100&flow_session__gt=10&page=50`, headers: auth });
-    rows.push(row('events-deep: flow_session__gt, page 50', m, { target: 'p99 < 25 ms', met: m.best.p99Ms < 25 && m.errors === 0 }));
+    const m = await measure(service, settings, { url: `${base}/v1/events?limit=100&flow_session__gt=10&page=50`, headers: uncached });
+    rows.push(row('events-deep: flow_session__gt, page 50', m, { read: true, target: 'p99 < 15 ms', met: m.best.p99Ms < 15 && m.errors === 0 }));
   }
 
   if (selected('events-10000')) {
     // The target speaks of one page: measured with one connection; ten at once shown beside it.
     const one = await measure(service, { ...settings, connections: 1 }, { url: `${base}/v1/events?limit=10000`, headers: auth });
-    rows.push(row('events-10000: GET /v1/events?limit=10000, 1 connection', one, { detail: `adds ${one.addedRssMb.toFixed(0)} MB RSS`, target: 'adds < 100 MB RSS', met: one.addedRssMb < 100 && one.errors === 0 }));
-    const many = await measure(service, settings, { url: `${base}/v1/events?limit=10000`, headers: auth });
-    rows.push(row(`events-10000: the same, ${settings.connections} connections`, many, { detail: `adds ${many.addedRssMb.toFixed(0)} MB RSS` }));
+    const prebuilt = prebuiltRatio(one, pages?.largeRequestsPerSecond);
+    rows.push(
+      row('events-10000: GET /v1/events?limit=10000, 1 connection', one, {
+        detail: `adds ${one.addedRssMb.toFixed(0)} MB RSS`, prebuiltRatio: prebuilt, target: 'adds < 50 MB RSS, >= 0.3x prebuilt',
+        met: one.addedRssMb < 50 && (prebuilt ?? 0) >= 0.3 && one.errors === 0,
+      }),
+    );
+    // Ten, not the run's fifty: large pages take one of a few places, and fifty would measure the queue for them.
+    const manyConnections = Math.min(settings.connections, 10);
+    const many = await measure(service, { ...settings, connections: manyConnections }, { url: `${base}/v1/events?limit=10000`, headers: auth });
+    rows.push(row(`events-10000: the same, ${manyConnections} connections`, many, { detail: `adds ${many.addedRssMb.toFixed(0)} MB RSS` }));
   }
 
   if (selected('records-walk')) {
@@ -120,8 +150,8 @@ export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]>
         },
       },
     ];
-    const m = await measure(service, settings, { url: base, headers: auth, requests });
-    rows.push(row('records-walk: GET /v1/records following next', m));
+    const m = await measure(service, settings, { url: base, headers: uncached, requests });
+    rows.push(row('records-walk: GET /v1/records following next', m, { read: true }));
   }
 
   if (selected('record-create')) {
@@ -147,7 +177,7 @@ export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]>
 
   if (selected('checks')) {
     const m = await measure(service, settings, { url: `${base}/v1/checks?limit=100`, headers: auth });
-    rows.push(row('checks: GET /v1/checks?limit=100 (local provider)', m));
+    rows.push(row('checks: GET /v1/checks?limit=100 (local provider)', m, { read: true }));
   }
 
   if (selected('feed-follow')) {

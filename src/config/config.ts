@@ -7,6 +7,7 @@ import { DataEnv, dataSettings, type DataLocation } from './data-location.js';
 import { chooseLogFormat, LogFormatEnv, type LogFormat } from './log-format.js';
 import { StreamEnv, streamSettings, type StreamSettings } from './streams.js';
 import { WebhooksEnv, webhookSettings, type WebhookSettings } from './webhooks.js';
+import { PageCacheEnv, pageCacheSettings, type PageCacheSettings } from './page-cache.js';
 
 /** Every setting the service reads from its environment, with its default. */
 const EnvSchema = Type.Object({
@@ -31,6 +32,8 @@ const EnvSchema = Type.Object({
   WRS_PDF_WORKERS: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
   WRS_PDF_TIMEOUT_MS: Type.Integer({ default: 15_000, minimum: 100 }),
   WRS_PDF_QUEUE_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 1 })),
+  WRS_PDF_RENDERS_PER_THREAD: Type.Integer({ default: 4, minimum: 1, maximum: 64 }),
+  WRS_PDF_THREAD_IDLE_MS: Type.Integer({ default: 60_000, minimum: 0 }),
   WRS_PDF_INPUT_LIMIT_BYTES: Type.Integer({ default: 32_768, minimum: 1024 }),
   WRS_TEMPLATE_LIMIT_BYTES: Type.Integer({ default: 5 * 1_048_576, minimum: 1024 }),
   LOB_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
@@ -45,6 +48,7 @@ const EnvSchema = Type.Object({
   ...NetworkEnv,
   ...StreamEnv,
   ...WebhooksEnv,
+  ...PageCacheEnv,
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -71,8 +75,13 @@ export interface Config extends OperationsSettings, NetworkSettings {
   readonly adminToken: string;
   readonly encryptionKey: Buffer;
   readonly pdf: {
+    /** Render threads at most; unset: from the CPUs and the memory free (providers/pdf/render-pool-size.ts). */
     readonly workers: number | undefined;
-    /** One render, from the moment it has a thread. */
+    /** Renders one thread interleaves. */
+    readonly rendersPerThread: number;
+    /** A thread without a render for this long stops; 0 keeps threads once started. */
+    readonly threadIdleMs: number;
+    /** One render's share of its thread, from the moment it has a thread. */
     readonly timeoutMs: number;
     /** Longest wait for a render thread (default: timeoutMs). */
     readonly queueTimeoutMs: number;
@@ -93,6 +102,8 @@ export interface Config extends OperationsSettings, NetworkSettings {
   /** The live event stream: heartbeat, slow-client bound, safety re-check. */
   readonly stream: StreamSettings;
   readonly webhooks: WebhookSettings;
+  /** Recent list answers kept per process, by company and data version. */
+  readonly pageCache: PageCacheSettings;
   /** Names of secrets that were unset and generated for this process (development only). */
   readonly generatedSecrets: readonly string[];
 }
@@ -176,6 +187,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, surroundings
     ...dataSettings(env, surroundings.cwd),
     ...streamSettings(env),
     ...webhookSettings(env),
+    ...pageCacheSettings(env),
     env: env.NODE_ENV,
     host: env.HOST ?? (env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     port: env.PORT,
@@ -194,6 +206,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, surroundings
     encryptionKey: Buffer.from(encryptionKey, 'hex'),
     pdf: Object.freeze({
       workers: env.WRS_PDF_WORKERS,
+      rendersPerThread: env.WRS_PDF_RENDERS_PER_THREAD,
+      threadIdleMs: env.WRS_PDF_THREAD_IDLE_MS,
       timeoutMs: env.WRS_PDF_TIMEOUT_MS,
       queueTimeoutMs: env.WRS_PDF_QUEUE_TIMEOUT_MS ?? env.WRS_PDF_TIMEOUT_MS,
       inputLimitBytes: env.WRS_PDF_INPUT_LIMIT_BYTES,

@@ -46,9 +46,9 @@ function decode(text: string): string | undefined {
 
 /** Answers 400 `invalid_query`, before any validation, for the parameters parseQueryString could not decode. */
 export function registerQueryEncodingCheck(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const malformed = (request.query as ParsedQuery | undefined)?.[MALFORMED];
-    if (malformed === undefined || request.is404) return;
+    if (malformed === undefined || request.is404) return done();
     const names = [...new Set(malformed)];
     throw invalidQuery(
       `query parameter(s) not valid percent-encoded UTF-8 (write a literal % as %25): ${namesWithMore(names.map((name) => `'${name}'`))}`,

@@ -66,6 +66,27 @@ function parseItem(text: string, position: number): JsonItem {
 const NEWLINE = 0x0a;
 const RETURN = 0x0d;
 
+/** The text of whole lines, or undefined when they are not all UTF-8. */
+function decodeRegion(bytes: Buffer): string | undefined {
+  try {
+    return strictRegionDecoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+const strictRegionDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** One line of decoded text, `from` to `to` (the newline), as decodeItem would see its bytes. */
+function textItem(text: string, from: number, to: number, line: number): JsonItem | null {
+  if (to > from && text.charCodeAt(to - 1) === 0x0d) to--;
+  // decodeUtf8 drops a byte order mark at the start of each line.
+  if (to > from && text.charCodeAt(from) === 0xfeff) from++;
+  const lineText = text.slice(from, to);
+  if (lineText.trim() === '') return null;
+  return parseItem(lineText, line);
+}
+
 async function* readNdjson(source: ByteSource): AsyncGenerator<JsonItem> {
   let pending: Buffer[] = [];
   let line = 0;
@@ -82,7 +103,27 @@ async function* readNdjson(source: ByteSource): AsyncGenerator<JsonItem> {
   };
   for await (const chunk of byteChunks(source)) {
     let start = 0;
-    for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = chunk.indexOf(NEWLINE, start)) {
+    // The chunk's whole lines are decoded at once; only a region that is not UTF-8 is taken
+    // line by line, to name the line and byte at fault.
+    const lastNewline = chunk.lastIndexOf(NEWLINE);
+    if (lastNewline !== -1) {
+      const region = pending.length > 0 ? Buffer.concat([...pending, chunk.subarray(0, lastNewline)]) : chunk.subarray(0, lastNewline);
+      const text = decodeRegion(region);
+      if (text !== undefined) {
+        pending = [];
+        start = lastNewline + 1;
+        lineStart += region.length + 1;
+        for (let from = 0; from <= text.length; ) {
+          let to = text.indexOf('\n', from);
+          if (to === -1) to = text.length;
+          line++;
+          const parsed = textItem(text, from, to, line);
+          if (parsed) yield parsed;
+          from = to + 1;
+        }
+      }
+    }
+    for (let newline = chunk.indexOf(NEWLINE, start); newline !== -1; newline = chunk.indexOf(NEWLINE, start)) {
       const piece = chunk.subarray(start, newline);
       const parsed = item(pending.length > 0 ? Buffer.concat([...pending, piece]) : piece);
       pending = [];

@@ -7,6 +7,10 @@ import { databaseUnavailability, isBrokenConnection, type DatabaseUnavailability
 import { ReadWriteSqliteDialect } from './sqlite-dialect.js';
 import { cachingStatements } from './sqlite-statement-cache.js';
 import type { DB } from './schema.js';
+import { preparedNameOf } from './prepared-statements.js';
+import type { ReadSnapshot } from './read-snapshot.js';
+import { openPostgresSnapshot } from './postgres-snapshots.js';
+import { createSqliteSnapshots, wholeQueryReads } from './sqlite-snapshots.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -17,6 +21,8 @@ export interface Database {
   ping(): Promise<void>;
   /** Whether an error of this database says it cannot serve right now, rather than that the request is wrong. */
   unavailability(error: unknown): DatabaseUnavailability | null;
+  /** Reads that see one committed state, on a connection of their own (read-snapshot.ts). */
+  openSnapshot(): Promise<ReadSnapshot>;
   close(): Promise<void>;
 }
 
@@ -59,14 +65,19 @@ function openSqlite(path: string, options: OpenDatabaseOptions): Database {
   }
   const dialect = new ReadWriteSqliteDialect(cachingStatements(writer), reader && cachingStatements(reader));
   const db = new Kysely<DB>({ dialect });
+  const snapshots = inMemory ? undefined : createSqliteSnapshots(path, busyTimeoutMs);
   return {
     db,
     dialect: 'sqlite',
     unavailability: databaseUnavailability,
+    async openSnapshot() {
+      return snapshots ? snapshots.open() : wholeQueryReads(db as Kysely<unknown>);
+    },
     async ping() {
       await sql`select 1`.execute(db);
     },
     async close() {
+      snapshots?.close();
       await db.destroy();
     },
   };
@@ -91,6 +102,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): Database {
     db,
     dialect: 'postgres',
     unavailability: databaseUnavailability,
+    openSnapshot: () => openPostgresSnapshot(pool),
     async ping() {
       await sql`select 1`.execute(db);
     },
@@ -119,7 +131,10 @@ function discardingBrokenClients(pool: pg.Pool): PostgresPool {
       };
       client.on('error', onError);
       const query = ((...args: unknown[]) => {
-        const result = (client.query as (...a: unknown[]) => unknown)(...args);
+        const name = typeof args[0] === 'string' ? preparedNameOf(args[0]) : undefined;
+        const result = name
+          ? client.query({ name, text: args[0] as string, values: args[1] as unknown[] })
+          : (client.query as (...a: unknown[]) => unknown)(...args);
         if (result instanceof Promise) {
           result.catch((error: unknown) => {
             if (isBrokenConnection(error)) broken = true;

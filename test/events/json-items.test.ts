@@ -122,6 +122,20 @@ describe('readJsonItems', () => {
     assert.deepEqual(await readAll([euro.subarray(0, 3), euro.subarray(3)], 'array'), [{ position: 0, value: '€' }]);
   });
 
+  it('names the line and byte of bytes that are not UTF-8 among good lines of one chunk', async () => {
+    const body = Buffer.concat([Buffer.from('{"a":1}\r\n{"a":"'), Buffer.from([0xff]), Buffer.from('"}\n{"a":3}\n{"a":4}')]);
+    assert.deepEqual(await problems([body], 'ndjson'), [[2, 'not valid UTF-8 (at byte 15 of the body)']]);
+    assert.deepEqual(
+      (await readAll([body, Buffer.from('\n\n{"a":6}\n')], 'ndjson')).map((item) => [item.position, item.value ?? 'bad']),
+      [[1, { a: 1 }], [2, 'bad'], [3, { a: 3 }], [4, { a: 4 }], [6, { a: 6 }]],
+    );
+  });
+
+  it('drops a byte order mark at the start of an NDJSON line', async () => {
+    const items = await readAll(['\ufeff{"a":1}\n\ufeff{"a":2}\n'], 'ndjson');
+    assert.deepEqual(items.map((item) => [item.position, item.value]), [[1, { a: 1 }], [2, { a: 2 }]]);
+  });
+
   it('reads nothing from an empty NDJSON body or an empty array', async () => {
     assert.deepEqual(await readAll([], 'ndjson'), []);
     assert.deepEqual(await readAll(['[', ' ', ']'], 'array'), []);

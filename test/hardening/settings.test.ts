@@ -53,3 +53,20 @@ describe('operations settings', () => {
     assert.ok(origins.every((problem) => problem.startsWith('WRS_CORS_ORIGINS:')));
   });
 });
+
+describe('page cache settings', () => {
+  it('keeps 16 MiB of pages of at most 256 KiB by default; 0 turns it off', () => {
+    assert.deepEqual(loadConfig({}).pageCache, { totalBytes: 16_777_216, maxPageBytes: 262_144 });
+    assert.deepEqual(loadConfig({ WRS_PAGE_CACHE_BYTES: '0', WRS_PAGE_CACHE_MAX_PAGE_BYTES: '1024' }).pageCache, {
+      totalBytes: 0,
+      maxPageBytes: 1024,
+    });
+  });
+
+  it('refuses a negative bound and an empty page bound', () => {
+    assert.deepEqual(problemsOf({ WRS_PAGE_CACHE_BYTES: '-1', WRS_PAGE_CACHE_MAX_PAGE_BYTES: '0' }).map((p) => p.split(':')[0]), [
+      'WRS_PAGE_CACHE_BYTES',
+      'WRS_PAGE_CACHE_MAX_PAGE_BYTES',
+    ]);
+  });
+});

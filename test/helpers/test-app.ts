@@ -27,11 +27,13 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Dependencies to use instead of the ones built from the config (e.g. a PDF renderer). */
   context?: Omit<AppContextOptions, 'clock'>;
+  /** Another app's database, to run a second replica on (it stays for its owner to drop). */
+  database?: TestDatabase;
 }
 
-/** Builds the real app on a fresh database of the given kind; call close() in `after`. */
+/** Builds the real app on a fresh database of the given kind (or a given one); call close() in `after`. */
 export async function createTestApp(kind: DatabaseKind, options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase(kind);
+  const database = options.database ?? (await createTestDatabase(kind));
   const config = loadConfig({
     NODE_ENV: 'test',
     WRS_DATABASE_URL: database.url,
@@ -73,7 +75,7 @@ export async function createTestApp(kind: DatabaseKind, options: TestAppOptions 
     async close() {
       await app.close();
       await ctx.close();
-      await database.drop();
+      if (!options.database) await database.drop();
     },
   };
 }

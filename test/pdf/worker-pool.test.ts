@@ -157,6 +157,47 @@ describe('worker-pool PDF renderer', () => {
     await assert.rejects(pool.render(request()), RendererUnavailableError);
   });
 
+  it('renders several documents at once on one thread, each to the bytes it renders to alone', async () => {
+    const pool = renderer({ workers: 1, rendersPerThread: 4, timeoutMs: 30_000 });
+    const invoice = (customer: string) =>
+      request({ template: invoiceTemplate(), inputs: { customer, amount: '7', paid: 'false', id: customer, status: 'new', created_at: 'then' } });
+    const customers = ['Initech', 'Globex', 'Umbrella', 'Hooli'];
+    const alone = await pool.render(invoice('Initech'));
+    const together = await Promise.all(customers.map((customer) => pool.render(invoice(customer))));
+    assert.equal(pool.threadsRunning(), 1);
+    assert.equal(together[0]!.sha256, alone.sha256);
+    for (const [index, rendered] of together.entries()) {
+      const parsed = await readPdf(rendered.bytes);
+      assert.equal(parsed.pages, 2);
+      assert.ok(parsed.text[0]!.includes(customers[index]!), `render ${index} shows ${customers[index]}`);
+      for (const other of customers.filter((customer) => customer !== customers[index])) {
+        assert.ok(!parsed.text[0]!.includes(other), `render ${index} does not show ${other}`);
+      }
+    }
+  });
+
+  it('times out only the render past its limit: the renders sharing its thread run again on the replacement', async () => {
+    const pool = renderer({ workers: 1, rendersPerThread: 2, timeoutMs: 1000, workerFile: STALLING_WORKER });
+    await pool.render(request());
+    const stuck = pool.render(request({ companyId: 'a', inputs: { title: 'hang' } }));
+    const neighbour = pool.render(request({ companyId: 'b', inputs: { title: 'fine' } }));
+    await assert.rejects(stuck, RenderTimeoutError);
+    assert.equal((await neighbour).pages, 1);
+  });
+
+  it('keeps one place for another company when one company asks for more than the threads hold', async () => {
+    const pool = renderer({ workers: 1, rendersPerThread: 3, timeoutMs: 10_000, queueTimeoutMs: 30_000, workerFile: STALLING_WORKER });
+    await pool.render(request());
+    const finished: string[] = [];
+    const track = (label: string, companyId: string, title: string) =>
+      pool.render(request({ companyId, inputs: { title } })).then(() => finished.push(label));
+    const flood = [1, 2, 3].map((n) => track(`a${n}`, 'a', 'slow:300'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await Promise.all([...flood, track('b', 'b', 'quick')]);
+    assert.notEqual(finished.at(-1), 'b');
+    assert.equal(finished.indexOf('b') < finished.indexOf('a3'), true, finished.join(', '));
+  });
+
   it('refuses renders once closed', async () => {
     const pool = renderer({ workers: 1, timeoutMs: 30_000, workerFile: STALLING_WORKER });
     await pool.render(request());
@@ -166,6 +207,23 @@ describe('worker-pool PDF renderer', () => {
 });
 
 describe('worker-pool PDF renderer when idle', () => {
+  it('starts a second thread only while the first is full, and stops each after the idle time', async () => {
+    const pool = createWorkerPoolRenderer({ workers: 2, rendersPerThread: 2, timeoutMs: 30_000, idleShutdownMs: 300, workerFile: STALLING_WORKER });
+    try {
+      const slow = () => pool.render(request({ inputs: { title: 'slow:200' } }));
+      await Promise.all([slow(), slow()]);
+      assert.equal(pool.threadsRunning(), 1, 'two renders at once fit one thread');
+      await Promise.all([slow(), slow(), slow()]);
+      assert.equal(pool.threadsRunning(), 2);
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      assert.equal(pool.threadsRunning(), 0);
+      assert.equal((await pool.render(request())).pages, 1);
+      assert.equal(pool.threadsRunning(), 1);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('stops its threads after the idle time and starts them again for the next render', async () => {
     const pool = createWorkerPoolRenderer({ workers: 1, timeoutMs: 30_000, idleShutdownMs: 200 });
     try {

@@ -37,3 +37,17 @@ select "company_id", "id", "connection_id", "connection_key", "created_at", "exc
 
 -- feedEnd
 select max("feed_seq") as "last" from "events" where "company_id" = ?;
+
+-- openList: no filter, read in chunks
+PRAGMA busy_timeout = 5000;
+select count(*) as "matching" from (select 1 as "one" from "events" where "events"."company_id" = ? limit ?) as "bounded";
+select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object" from "events" where "events"."company_id" = ? order by "events"."created_at" asc, "events"."id" asc limit ? offset ?;
+
+-- openList: contains, ordered by flow_session desc, read in chunks
+select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = ? and "event_key_values"."field" = ? and event_key_values.rowid in (select rowid from event_key_values_trigrams where event_key_values_trigrams match ?) and instr(event_key_values.value, ?) > 0 limit ?;
+select count(*) as "matching" from (select 1 as "one" from "events" where "events"."company_id" = ? and "events"."flow_key" in (?) limit ?) as "bounded";
+select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object" from "events" where "events"."company_id" = ? and "events"."flow_key" in (?) order by "events"."flow_session" desc nulls last, "events"."id" desc limit ? offset ?;
+
+-- openChanges: one type, read in chunks
+select count(*) as "matching" from (select "feed_seq" from "events" where "company_id" = ? and "type" = ? and "feed_seq" > ? limit ?) as "bounded";
+select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", "feed_seq" from "events" where "company_id" = ? and "type" = ? and "feed_seq" > ? order by "feed_seq" limit ?;

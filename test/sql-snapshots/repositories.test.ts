@@ -75,6 +75,21 @@ const scripts: Record<string, Script> = {
     await step('changes: all types', () => events.changes(C, { xid: 0, seq: 0 }, 2, null));
     await step('changes: one type', () => events.changes(C, { xid: 0, seq: 0 }, 2, 'step_completed'));
     await step('feedEnd', () => events.feedEnd(C));
+    const readAll = async (chunks: { next(): Promise<readonly unknown[] | { events: readonly unknown[] }>; close(): Promise<void> }) => {
+      for (let chunk = await chunks.next(); ('events' in chunk ? chunk.events : chunk).length > 0; chunk = await chunks.next());
+      await chunks.close();
+    };
+    await step('openList: no filter, read in chunks', async () => readAll(await events.openList(C, { ...page, filters: [] }, 1)));
+    await step('openList: contains, ordered by flow_session desc, read in chunks', async () =>
+      readAll(
+        await events.openList(
+          C,
+          { filters: [{ field: 'flow_key', operator: 'contains', value: 'flow' }], order: { field: 'flow_session', direction: 'desc' }, limit: 2, offset: 0 },
+          1,
+        ),
+      ),
+    );
+    await step('openChanges: one type, read in chunks', async () => readAll(await events.openChanges(C, { xid: 0, seq: 0 }, 2, 'step_completed', 1)));
   },
 
   'record-types': async (step, { db }) => {
@@ -114,6 +129,7 @@ const scripts: Record<string, Script> = {
       inTransaction((scope) => records.insertMany(C, [row, { ...row, id: 'r2', type_id: 'typed', views: '[]' }], scope)),
     );
     await step('find', () => records.find(C, 'r1'));
+    await step('findWithTypeVersion', () => records.findWithTypeVersion(C, 'r2'));
     await step('findKey', () => records.findKey(C, 'r1'));
     await step('page: no filter', () => records.page(C, {}, { limit: 2 }));
     await step('page: type, time and bounds, descending', () =>

@@ -6,6 +6,7 @@ import { buildApp } from '../../http/app.js';
 import type { CliCommand } from '../command.js';
 import { cliConfig } from '../config-from-env.js';
 import { runClusterPrimary } from '../serve/cluster.js';
+import { collectWhenQuiet } from '../serve/collect-when-quiet.js';
 import { closeGracefullyOnSignals } from '../serve/graceful-shutdown.js';
 import { listenError } from '../serve/listen-errors.js';
 import { createProcessLog } from '../serve/process-log.js';
@@ -54,6 +55,9 @@ async function prepare(config: Config): Promise<AppContext> {
   return ctx;
 }
 
+/** When the heap the start or a burst of work grew is given back (collect-when-quiet.ts). */
+const QUIET_COLLECTION = { everyMs: 2000, busyUtilization: 0.2, quietUtilization: 0.05 };
+
 /**
  * Serves the API from this process until a signal closes it; returns the port it listens on
  * (the one chosen by the system when PORT=0).
@@ -67,6 +71,7 @@ async function serveHttp(ctx: AppContext): Promise<number> {
     closeGracefullyOnSignals(app, ctx, ctx.config.server.shutdownTimeoutMs);
     // Every serving process delivers webhooks; leases keep each attempt to one of them.
     ctx.webhookDelivery.start((error) => app.log.error({ err: error }, 'webhook delivery worker failed; it retries at its next poll'));
+    collectWhenQuiet(QUIET_COLLECTION);
     return (app.server.address() as AddressInfo).port;
   } catch (error) {
     await app.close().catch(() => undefined);

@@ -16,14 +16,23 @@ export interface Authenticator {
 }
 
 export function createAuthenticator(verifier: JwtVerifier, recordTokens?: RecordTokenResolver): Authenticator {
+  // A cached verdict hands back the same payload object, so its identity is built once too.
+  const users = new WeakMap<JWTPayload, Identity>();
+  const userOf = (payload: JWTPayload): Identity => {
+    let identity = users.get(payload);
+    if (!identity) users.set(payload, (identity = userIdentity(payload)));
+    return identity;
+  };
   return {
     async authenticate(header) {
       const token = bearerToken(header);
+      const known = verifier.alreadyVerified(token);
+      if (known?.kind === 'user') return userOf(known.payload);
       if (claimsType(token) === 'record') {
         if (!recordTokens) throw unauthorized('record tokens are not accepted by this service');
         return recordTokens.resolve(await verifier.verifyServiceToken(token));
       }
-      return userIdentity(await verifier.verifyUserToken(token));
+      return userOf(await verifier.verifyUserToken(token));
     },
   };
 }

@@ -14,6 +14,12 @@ export interface JwtVerifier {
   verifyUserToken(token: string): Promise<JWTPayload>;
   /** Verifies a token the service signed itself (record tokens); throws a 401 AppError. */
   verifyServiceToken(token: string): Promise<JWTPayload>;
+  /**
+   * The payload of a token verified before and still valid (its time claims checked again now),
+   * and which way it was verified; undefined when it must be verified in full. Throws a 401 for
+   * a known token that has expired since.
+   */
+  alreadyVerified(token: string): { kind: 'user' | 'service'; payload: JWTPayload } | undefined;
   /** True when user tokens come from an external issuer's asymmetric key. */
   readonly usesExternalKeys: boolean;
 }
@@ -70,6 +76,14 @@ export function createJwtVerifier(jwtConfig: Config['jwt'], clock: Clock): JwtVe
   const serviceTokens = new VerifiedTokenCache(jwtConfig.leewaySeconds);
 
   return {
+    alreadyVerified(token) {
+      if (token.length > MAX_TOKEN_LENGTH) return undefined;
+      const now = clock.now();
+      const user = userTokens.get(token, now);
+      if (user) return { kind: 'user', payload: user };
+      const service = serviceTokens.get(token, now);
+      return service && { kind: 'service', payload: service };
+    },
     usesExternalKeys: userKey !== secret,
     verifyUserToken: (token) => verify(token, userKey, userAlgorithms, true, userTokens),
     verifyServiceToken: (token) => verify(token, secret, ['HS256'], false, serviceTokens),

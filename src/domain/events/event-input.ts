@@ -114,12 +114,13 @@ export function createEventNormalizer(companyId: string, clock: Clock): (input: 
         throw new EventInputError(`field '${field}' contains a NUL character or an unpaired surrogate`, field);
       }
     }
+    const createdAt = timestamp(event.created_at, 'created_at');
     return {
       id: event.id ?? uuidv7(clock.now().getTime()),
       company_id: companyId,
       connection_id: event.connection_id ?? null,
       connection_key: event.connection_key ?? null,
-      created_at: timestamp(event.created_at, 'created_at') ?? now,
+      created_at: createdAt ?? now,
       excluded: event.excluded ?? false,
       flow_id: event.flow_id ?? null,
       flow_key: event.flow_key ?? null,
@@ -131,7 +132,7 @@ export function createEventNormalizer(companyId: string, clock: Clock): (input: 
       step_key: event.step_key ?? null,
       text: event.text ?? null,
       type: event.type,
-      updated_at: timestamp(event.updated_at, 'updated_at') ?? now,
+      updated_at: (event.updated_at === event.created_at ? createdAt : timestamp(event.updated_at, 'updated_at')) ?? now,
       user_id: event.user_id ?? null,
       version_id: event.version_id ?? null,
       version_key: event.version_key ?? null,
@@ -145,15 +146,31 @@ const CANONICAL_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 function timestamp(value: string | undefined, field: string): string | undefined {
   if (value === undefined) return undefined;
   // Most events arrive already in the stored form; it only needs to name a real instant.
-  if (CANONICAL_TIMESTAMP.test(value)) {
-    const millis = Date.parse(value);
-    if (!Number.isNaN(millis) && new Date(millis).toISOString() === value) return value;
-  }
+  if (CANONICAL_TIMESTAMP.test(value) && namesRealInstant(value)) return value;
   const parsed = parseTimestampFilter(value);
   if (!parsed) {
     throw new EventInputError(`field '${field}' must be an ISO 8601 date or date-time with Z or an offset: got '${value.slice(0, 80)}'`, field);
   }
   return parsed.iso;
+}
+
+const digits = (text: string, start: number, length: number): number => {
+  let value = 0;
+  for (let i = start; i < start + length; i++) value = value * 10 + text.charCodeAt(i) - 48;
+  return value;
+};
+
+/**
+ * Whether a canonical timestamp's fields are in range (a real day of its month, hours below 24):
+ * what a round trip through Date would show, without a Date per event.
+ */
+function namesRealInstant(value: string): boolean {
+  const year = digits(value, 0, 4);
+  const month = digits(value, 5, 2);
+  const day = digits(value, 8, 2);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const monthDays = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return month >= 1 && month <= 12 && day >= 1 && day <= monthDays && digits(value, 11, 2) < 24 && digits(value, 14, 2) < 60 && digits(value, 17, 2) < 60;
 }
 
 function firstSchemaError(input: unknown): EventInputError {

@@ -14,10 +14,27 @@ export interface FeedPage {
   readonly heldBack: boolean;
 }
 
+/**
+ * A page read a chunk at a time from one committed state: its size is known before its first
+ * event, so the answer can start before the rest is read.
+ */
+export interface EventChunks<Chunk> {
+  readonly count: number;
+  /** The next events of the page in order; empty once all `count` have been read. */
+  next(): Promise<Chunk>;
+  /** Ends the read, after the last chunk or early; safe to call more than once. */
+  close(): Promise<void>;
+}
+
+/** A chunk of the change feed: events in feed order, each with its position. */
+export type FeedChunk = Pick<FeedPage, 'events' | 'positions'>;
+
 /** What the events service needs from storage; storage/repositories/events-repository.ts implements it. */
 export interface EventsRepository {
   /** One page of the company's events, filtered and ordered as the query says. */
   list(companyId: string, query: EventListQuery): Promise<StoredEvent[]>;
+  /** The same page as `list`, read `chunkEvents` at a time. */
+  openList(companyId: string, query: EventListQuery, chunkEvents: number): Promise<EventChunks<readonly StoredEvent[]>>;
   hasEvents(companyId: string): Promise<boolean>;
   /**
    * Stores events of the company inside the scope's transaction and returns how many rows it
@@ -40,6 +57,14 @@ export interface EventsRepository {
    * a position behind which another event can still appear (commit order, see docs/events.md).
    */
   changes(companyId: string, after: FeedPosition, limit: number, type: string | null): Promise<FeedPage>;
+  /** The same events as `changes`, read `chunkEvents` at a time. */
+  openChanges(
+    companyId: string,
+    after: FeedPosition,
+    limit: number,
+    type: string | null,
+    chunkEvents: number,
+  ): Promise<EventChunks<FeedChunk>>;
   /** A position every event stored from now on lies after (the live end of the feed). */
   feedEnd(companyId: string): Promise<FeedPosition>;
 }

@@ -44,9 +44,24 @@ export interface ChangesPage {
   readonly heldBack: boolean;
 }
 
+/** A page read a chunk at a time from one committed state (events-repository.port.ts). */
+export interface PageChunks {
+  readonly count: number;
+  /** The next events in order; empty once all `count` have been read. */
+  next(): Promise<readonly StoredEvent[]>;
+  close(): Promise<void>;
+}
+
+/** A change-feed page read in chunks; its next cursor is known once every chunk has been read. */
+export interface ChangesChunks extends PageChunks {
+  nextCursor(): string;
+}
+
 export interface EventsService {
   /** One page of the company's events (parseEventQuery makes the query). */
   list(companyId: string, query: EventListQuery): Promise<StoredEvent[]>;
+  /** The same page as `list`, read a chunk at a time: for pages too large to hold at once. */
+  openList(companyId: string, query: EventListQuery): Promise<PageChunks>;
   /**
    * Reads events from a stream (NDJSON or one JSON array), completes and stores them in one
    * transaction, and returns how many were read. Bad events refuse the whole stream: one 400
@@ -62,6 +77,8 @@ export interface EventsService {
   feedPosition(companyId: string, cursor: string | undefined, source: CursorSource): FeedPosition;
   /** The change feed: events stored after a position, in the order they were stored. */
   changes(companyId: string, query: ChangesQuery): Promise<ChangesPage>;
+  /** The same events as `changes`, read a chunk at a time. */
+  openChanges(companyId: string, query: ChangesQuery): Promise<ChangesChunks>;
   /** The live end of the feed: every event stored from now on lies after it. */
   feedEnd(companyId: string): Promise<FeedPosition>;
 }
@@ -88,6 +105,8 @@ const READ_AHEAD_EVENTS = 20_000;
 const WRITE_BATCH_EVENTS = 5000;
 /** Thrown inside the transaction to roll it back once a bad event is found. */
 const ROLL_BACK = Symbol('roll back');
+/** Events read from the database per chunk of a page read in chunks. */
+const READ_CHUNK_EVENTS = 500;
 
 export function createEventsService({ repository, unitOfWork, dataVersions, clock, feedSignal, outbox }: EventsServiceDeps): EventsService {
   return {
@@ -123,6 +142,25 @@ export function createEventsService({ repository, unitOfWork, dataVersions, cloc
 
     list(companyId, query) {
       return repository.list(companyId, query);
+    },
+
+    openList(companyId, query) {
+      return repository.openList(companyId, query, READ_CHUNK_EVENTS);
+    },
+
+    async openChanges(companyId, { after, limit, type }) {
+      const chunks = await repository.openChanges(companyId, after, limit, type, READ_CHUNK_EVENTS);
+      let last = after;
+      return {
+        count: chunks.count,
+        async next() {
+          const { events, positions } = await chunks.next();
+          last = positions.at(-1) ?? last;
+          return events;
+        },
+        close: () => chunks.close(),
+        nextCursor: () => encodeFeedCursor(companyId, last),
+      };
     },
 
     hasEvents(companyId) {
@@ -195,10 +233,18 @@ export function createEventsService({ repository, unitOfWork, dataVersions, cloc
             .run(async (scope) => {
               before = await repository.feedPositionBefore(companyId, scope);
               while (batch.length > 0) {
-                written += await repository.write(companyId, batch, scope);
+                // The next batch is parsed and checked while this one is written: on PostgreSQL
+                // the database works on the write meanwhile, so the two overlap.
+                const [writing, reading] = await Promise.allSettled([
+                  repository.write(companyId, batch, scope),
+                  readBatch(WRITE_BATCH_EVENTS),
+                ]);
+                if (writing.status === 'rejected') throw writing.reason;
+                if (reading.status === 'rejected') throw reading.reason;
+                written += writing.value;
                 ingested += batch.length;
                 onProgress?.(ingested);
-                batch = await readBatch(WRITE_BATCH_EVENTS);
+                batch = reading.value;
               }
               if (refused()) throw ROLL_BACK;
               const cursor = encodeFeedCursor(companyId, before!);

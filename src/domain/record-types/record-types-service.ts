@@ -16,6 +16,11 @@ export interface RecordTypesService {
   remove(companyId: string, typeId: string): Promise<void>;
   /** The compiled current version of a type, or undefined when the company has no such type. */
   compiled(companyId: string, typeId: string): Promise<CompiledRecordType | undefined>;
+  /**
+   * The compiled type at a version the caller just read from the database (with the record that
+   * follows it): from the cache without another read when that version was compiled before.
+   */
+  compiledAt(companyId: string, typeId: string, version: number): Promise<CompiledRecordType | undefined>;
   /** The compiled current versions of the types named (or of all the company's types), by type id. */
   compiledMany(companyId: string, typeIds?: readonly string[]): Promise<Map<string, CompiledRecordType>>;
   /** A stored version of a type, compiled (from the cache when that version was compiled before). */
@@ -91,6 +96,13 @@ export function createRecordTypesService({ repository, unitOfWork, dataVersions,
 
     async compiled(companyId, typeId) {
       return (await compiledMany(companyId, [typeId])).get(typeId);
+    },
+
+    async compiledAt(companyId, typeId, version) {
+      const cached = cache.get(companyId, typeId, version);
+      if (cached) return cached;
+      const stored = await repository.find(companyId, typeId);
+      return stored && compile(companyId, stored);
     },
 
     compiledMany,

@@ -7,7 +7,12 @@ import type { RecordResource } from './record.js';
  * it in) changes it, and equal records give equal tags on every replica.
  */
 export function recordTag(record: RecordResource): string {
-  return createHash('sha256').update(JSON.stringify(record)).digest('base64url');
+  return tagOfRecordJson(JSON.stringify(record));
+}
+
+/** recordTag of a record already serialised with JSON.stringify (as the API sends it). */
+export function tagOfRecordJson(json: string): string {
+  return createHash('sha256').update(json).digest('base64url');
 }
 
 /** The `If-Match` of a write: any existing record (`*`), or one whose tag is among `tags` (strong comparison). */

@@ -44,20 +44,18 @@ const json = (text: string | null): unknown => (text === null ? undefined : JSON
  * current status puts it in; any other record keeps the views it was imported with.
  */
 export function toRecordResource(row: StoredRecord, type: CompiledRecordType | undefined): RecordResource {
-  const resource: RecordResource = {
-    id: row.id,
-    record_type: row.record_type,
-    status: row.status,
-    child_records: JSON.parse(row.child_records) as unknown[],
-    views: type ? type.viewsFor(row.status) : (JSON.parse(row.views) as string[]),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+  // Keys in RecordSchema's order, so that JSON.stringify gives the bytes the API sends.
+  const resource = { id: row.id, record_type: row.record_type } as RecordResource;
   if (row.uid !== null) resource.uid = json(row.uid);
+  resource.status = row.status;
   if (row.parent_record !== null) resource.parent_record = json(row.parent_record) as RecordResource['parent_record'];
+  resource.child_records = JSON.parse(row.child_records) as unknown[];
   if (row.instance !== null) resource.instance = json(row.instance);
   if (row.fields !== null) resource.fields = json(row.fields) as RecordResource['fields'];
   if (row.linked !== null) resource.linked = json(row.linked) as RecordResource['linked'];
+  resource.views = type ? type.viewsFor(row.status) : (JSON.parse(row.views) as string[]);
+  resource.created_at = row.created_at;
+  resource.updated_at = row.updated_at;
   return resource;
 }
 

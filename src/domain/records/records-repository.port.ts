@@ -39,6 +39,8 @@ export type RecordChange = Readonly<Pick<StoredRecord, 'status' | 'fields' | 'up
 
 export interface RecordsRepository {
   find(companyId: string, id: string): Promise<StoredRecord | undefined>;
+  /** A record and the version of its live custom type (undefined when it has none), in one read. */
+  findWithTypeVersion(companyId: string, id: string): Promise<{ record: StoredRecord; typeVersion: number | undefined } | undefined>;
   findKey(companyId: string, id: string): Promise<RecordKey | undefined>;
   page(companyId: string, filter: RecordListFilter, query: RecordPageQuery): Promise<StoredRecord[]>;
   exists(companyId: string, filter: RecordListFilter, bounds: Omit<RecordPageQuery, 'limit' | 'descending'>): Promise<boolean>;

@@ -59,10 +59,6 @@ export interface RecordsServiceDeps {
 export function createRecordsService({ repository, recordTypes, unitOfWork, dataVersions, clock, outbox }: RecordsServiceDeps): RecordsService {
   const nowIso = () => clock.now().toISOString();
 
-  async function typeOf(companyId: string, row: StoredRecord): Promise<CompiledRecordType | undefined> {
-    return row.type_id === null ? undefined : recordTypes.compiled(companyId, row.type_id);
-  }
-
   async function resources(companyId: string, rows: readonly StoredRecord[], known?: ReadonlyMap<string, CompiledRecordType>) {
     const typeIds = [...new Set(rows.map((row) => row.type_id).filter((id): id is string => id !== null))];
     const types = known ?? (await recordTypes.compiledMany(companyId, typeIds));
@@ -107,9 +103,11 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
     },
 
     async get(companyId, recordId) {
-      const row = await repository.find(companyId, recordId);
-      if (!row) throw notFound(`record '${recordId}' not found`);
-      return toRecordResource(row, await typeOf(companyId, row));
+      const found = await repository.findWithTypeVersion(companyId, recordId);
+      if (!found) throw notFound(`record '${recordId}' not found`);
+      const { record, typeVersion } = found;
+      const type = record.type_id === null || typeVersion === undefined ? undefined : await recordTypes.compiledAt(companyId, record.type_id, typeVersion);
+      return toRecordResource(record, type);
     },
 
     async update(companyId, recordId, body, ifMatch) {

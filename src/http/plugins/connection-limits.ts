@@ -32,11 +32,12 @@ export function registerConnectionLimits(app: FastifyInstance, settings: Connect
   // A body already received but not yet parsed completes within a turn of the event loop, so
   // only a body still on its way gets `Connection: close` (node then ends the socket once the
   // answer is written).
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.raw.complete !== false) return payload;
-    await new Promise((resolve) => setImmediate(resolve));
-    if (!request.raw.complete) reply.header('connection', 'close');
-    return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.raw.complete !== false) return done(null, payload);
+    setImmediate(() => {
+      if (!request.raw.complete) reply.header('connection', 'close');
+      done(null, payload);
+    });
   });
 }
 

@@ -11,15 +11,15 @@ export function registerDraining(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     draining = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!draining) return;
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!draining) return done();
     reply.header('connection', 'close');
     throw serviceUnavailable('the server is shutting down; retry', 1);
   });
   // A request in flight when closing began ends its connection with its answer; a keep-alive
   // socket that became idle after close() started would otherwise hold the drain open.
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 }

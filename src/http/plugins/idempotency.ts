@@ -49,10 +49,15 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
     if (route.config?.idempotency) documentIdempotency(route);
   });
 
-  app.addHook('preValidation', async (request, reply) => {
+  // Every request passes these hooks; only one with a key, on a route that takes keys, waits for any.
+  app.addHook('preValidation', (request, reply, done) => {
     const scope = request.routeOptions.config.idempotency;
     const header = request.headers['idempotency-key'];
-    if (!scope || header === undefined) return;
+    if (!scope || header === undefined) return done();
+    admit(request, reply, scope, header).then(() => done(), done);
+  });
+
+  async function admit(request: FastifyRequest, reply: FastifyReply, scope: string, header: string | string[]): Promise<unknown> {
     const parsed = parseIdempotencyKey(header);
     if ('problem' in parsed) throw invalidHeader(parsed.problem, 'Idempotency-Key');
     const target = { companyId: companyOf(request), scope, key: parsed.key };
@@ -87,12 +92,16 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
         return;
       }
     }
+  }
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const run = running.get(request);
+    if (!run) return done(null, payload);
+    running.delete(request);
+    keepAnswer(request, reply, run, payload).then(() => done(null, payload));
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const run = running.get(request);
-    if (!run) return payload;
-    running.delete(request);
+  async function keepAnswer(request: FastifyRequest, reply: FastifyReply, run: Running, payload: unknown): Promise<void> {
     try {
       const fingerprint = typeof payload === 'string' || Buffer.isBuffer(payload) ? await run.fingerprint() : null;
       if (!isKept(reply.statusCode) || fingerprint === null) {
@@ -105,13 +114,13 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
       run.held.abandon();
       request.log.error({ err: error }, 'idempotency: could not keep the answer');
     }
-    return payload;
-  });
+  }
 
   // A request whose response ended before its answer was kept (client gone): stop renewing, so
   // the lease frees the key unless the answer is still kept when the handler ends.
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     running.get(request)?.held.abandon();
+    done();
   });
 
   const stopCleanup = service.startCleanup((error) => app.log.error({ err: error }, 'idempotency: cleanup of expired keys failed'));

@@ -4,6 +4,7 @@ import { tooManyRequests, type AppError } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { RateLimiter, type RateDecision } from '../../lib/rate-limiter.js';
 import { clientAddressKey } from './client-address.js';
+import { JSON_CONTENT_TYPE } from '../json-content-type.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -50,14 +51,18 @@ export function registerRateLimiting(app: FastifyInstance, settings: RateLimitSe
     app.addHook('onClose', async () => clearInterval(sweeper));
   }
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config.rateLimit === false) return;
+  // With both limits off there is nothing to count: no hook runs at all.
+  if (!companies && !addresses) return { limitByCompany: () => {}, exemptOperator: () => {} };
+
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.config.rateLimit === false) return done();
     if (request.headers.authorization !== undefined) {
       request.rateLimitState = 'pending';
-      return;
+      return done();
     }
     request.rateLimitState = 'charged';
     if (addresses) enforce(reply, addresses.take(addressKey(request)), 'this client address');
+    done();
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -72,21 +77,23 @@ export function registerRateLimiting(app: FastifyInstance, settings: RateLimitSe
     }
     const error = rateLimited(decision, 'this client address');
     reply.removeHeader('www-authenticate');
-    reply.code(error.status).headers(error.headers).header('content-type', 'application/json; charset=utf-8');
+    reply.code(error.status).headers(error.headers).header('content-type', JSON_CONTENT_TYPE);
     return JSON.stringify({ message: error.message, code: error.code });
   });
 
   return {
     limitByCompany(scope) {
-      scope.addHook('onRequest', async (request, reply) => {
-        if (request.rateLimitState === null || !request.identity) return;
+      scope.addHook('onRequest', (request, reply, done) => {
+        if (request.rateLimitState === null || !request.identity) return done();
         request.rateLimitState = 'charged';
         if (companies) enforce(reply, companies.take(`company:${request.identity.companyId}`), 'this company');
+        done();
       });
     },
     exemptOperator(scope) {
-      scope.addHook('onRequest', async (request) => {
+      scope.addHook('onRequest', (request, _reply, done) => {
         if (request.rateLimitState === 'pending') request.rateLimitState = 'operator';
+        done();
       });
     },
   };

@@ -6,16 +6,16 @@ import type { BrowserSettings } from '../../config/operations.js';
  * and from leaking URLs in Referer. Nothing names the server or its version.
  */
 export function registerSecurityHeaders(app: FastifyInstance, settings: BrowserSettings): void {
-  const headers = securityHeaders(settings);
-  app.addHook('onSend', async (_request, reply, payload) => {
-    for (const [name, value] of Object.entries(headers)) {
+  const headers = Object.entries(securityHeaders(settings));
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    for (const [name, value] of headers) {
       // The docs page and the web pages set their own, wider policy.
       if (name !== 'content-security-policy' || !reply.hasHeader(name)) reply.header(name, value);
     }
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     reply.removeHeader('server');
     reply.removeHeader('x-powered-by');
-    return payload;
+    done(null, payload);
   });
 }
 

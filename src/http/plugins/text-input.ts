@@ -12,7 +12,7 @@ import { clipped, isStorableText } from '../../lib/text.js';
  * how many more). Streamed bodies (event ingest) are checked by their readers.
  */
 export function registerTextInputRules(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const params = (request.params ?? {}) as Record<string, unknown>;
     if (Object.values(params).some((value) => typeof value === 'string' && !isStorableText(value))) {
       throw notFound(`no route ${request.method} ${request.url.split('?')[0]}: a path segment holds a NUL character or an unpaired surrogate`);
@@ -26,6 +26,7 @@ export function registerTextInputRules(app: FastifyInstance): void {
     }
     const bodyError = unstorableTextError(request.body);
     if (bodyError) throw bodyError;
+    done();
   });
 }
 

@@ -11,14 +11,14 @@ const FONT = getDefaultFont();
 const MAX_REASON_LENGTH = 500;
 
 /**
- * Called once per thread when the pool starts. Loading this module (pdfme, its plugins, the
+ * Called once per thread before it takes renders. Loading this module (pdfme, its plugins, the
  * decoded font) is the work; doing it here keeps it off the first render's clock.
  */
 export function warmup(): boolean {
   return true;
 }
 
-/** Runs in a worker thread (piscina): renders one PDF. */
+/** Runs in a render thread (render-thread-main.ts): renders one PDF; several may be in flight at once. */
 export default async function renderPdf(task: RenderTask): Promise<RenderOutcome> {
   try {
     const createdAt = new Date(task.createdAt);

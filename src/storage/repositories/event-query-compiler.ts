@@ -161,3 +161,26 @@ function ordered<QB extends SelectQueryBuilder<any, any, any>>(select: QB, table
   if (field !== 'id') result = result.orderBy(sql.ref(`${table}.id`), direction);
   return result as QB;
 }
+
+/**
+ * How many events the page holds, before any of them is read: the matching rows counted up to
+ * offset + limit, in no order (so without a sort, stopping at the bound), less the offset.
+ */
+export function compileEventPageCount(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  companyId: string,
+  query: EventListQuery,
+  matches: ContainsMatches,
+) {
+  const bounded = filtered(db, dialect, companyId, query.filters, matches)
+    .clearSelect()
+    .select(sql<number>`1`.as('one'))
+    .limit(query.offset + query.limit);
+  return db.selectFrom(bounded.as('bounded')).select((eb) => eb.fn.countAll<number>().as('matching'));
+}
+
+/** The count of a page from what compileEventPageCount read. */
+export function pageCount(matching: number | string, query: EventListQuery): number {
+  return Math.max(0, Number(matching) - query.offset);
+}

@@ -10,10 +10,23 @@ import type { DB } from '../schema.js';
 import { statementBatch } from '../sqlite-dialect.js';
 import { EVENT_COLUMNS } from '../tables/events.js';
 import { executorOf } from '../unit-of-work.js';
-import { compileEventPage, isContainsField, matchingKeyValues, MAX_LISTED_VALUES } from './event-query-compiler.js';
+import { openChangesChunks, openListChunks } from './event-chunks.js';
+import { findContainsMatches } from './contains-matches.js';
+import {
+  afterFeedPosition,
+  feedPage,
+  ofFeedType,
+  postgresFeedQuery,
+  postgresHorizon,
+  sqliteFeedQuery,
+  type FeedRow,
+} from './feed-queries.js';
+import { compileEventPage } from './event-query-compiler.js';
 
 const COLUMNS = EVENT_COLUMNS;
 const UPDATED_COLUMNS = COLUMNS.filter((column) => column !== 'company_id' && column !== 'id');
+const COMPANY_ID_INDEX = COLUMNS.indexOf('company_id');
+const EXCLUDED_INDEX = COLUMNS.indexOf('excluded');
 /** What SQLite writes per event: the event and its feed position. */
 const SQLITE_WRITTEN_COLUMNS = [...COLUMNS, 'feed_seq'] as const;
 
@@ -36,20 +49,17 @@ export function createEventsRepository(database: Database): EventsRepository {
     ...feed,
 
     async list(companyId, query) {
-      const matches = new Map<EventFilter, readonly string[] | null>();
-      for (const filter of query.filters) {
-        if (filter.operator !== 'contains' || !isContainsField(filter.field)) continue;
-        const found = await matchingKeyValues(db, dialect, companyId, filter.field, String(filter.value))
-          .limit(MAX_LISTED_VALUES + 1)
-          .execute();
-        // No stored value contains the substring: no event can match.
-        if (found.length === 0) return [];
-        matches.set(filter, found.length > MAX_LISTED_VALUES ? null : found.map((row) => row.value));
-      }
+      const matches = await findContainsMatches(db, dialect, companyId, query, async (compiled) => (await db.executeQuery(compiled)).rows);
+      // No stored value contains a substring: no event can match.
+      if (matches === null) return [];
       const rows = await compileEventPage(db, dialect, companyId, query, matches).execute();
       for (const row of rows) (row as { excluded: unknown }).excluded = row.excluded === true || row.excluded === 1;
       return rows as unknown as StoredEvent[];
     },
+
+    openList: (companyId, query, chunkEvents) => openListChunks(database, companyId, query, chunkEvents),
+
+    openChanges: (companyId, after, limit, type, chunkEvents) => openChangesChunks(database, companyId, { after, limit, type }, chunkEvents),
 
     async hasEvents(companyId) {
       const row = await db.selectFrom('events').select('id').where('company_id', '=', companyId).limit(1).executeTakeFirst();
@@ -79,14 +89,17 @@ export function createEventsRepository(database: Database): EventsRepository {
   };
 }
 
-/** The (field, value) pairs already added to the dictionary, per company, within one open transaction. */
-const knownKeyValuesByScope = new WeakMap<TransactionScope, Map<string, Set<string>>>();
+/** Per field, the values already added to the dictionary. */
+type KnownKeyValues = Map<string, Set<string>>;
 
-function knownKeyValuesOf(scope: TransactionScope, companyId: string): Set<string> {
+/** The (field, value) pairs already added to the dictionary, per company, within one open transaction. */
+const knownKeyValuesByScope = new WeakMap<TransactionScope, Map<string, KnownKeyValues>>();
+
+function knownKeyValuesOf(scope: TransactionScope, companyId: string): KnownKeyValues {
   let byCompany = knownKeyValuesByScope.get(scope);
   if (byCompany === undefined) knownKeyValuesByScope.set(scope, (byCompany = new Map()));
   let known = byCompany.get(companyId);
-  if (known === undefined) byCompany.set(companyId, (known = new Set()));
+  if (known === undefined) byCompany.set(companyId, (known = new Map(CONTAINS_FIELDS.map((field) => [field, new Set()]))));
   return known;
 }
 
@@ -98,11 +111,11 @@ function knownKeyValuesOf(scope: TransactionScope, companyId: string): Set<strin
 async function insertSqlite(trx: Kysely<DB>, events: readonly StoredEvent[], companyId: string): Promise<void> {
   let position = await lastSqlitePosition(trx, companyId);
   const rows = events.map((event) => {
-    const row: unknown[] = COLUMNS.map((column) => {
-      const value = column === 'company_id' ? companyId : event[column];
-      return typeof value === 'boolean' ? (value ? 1 : 0) : value;
-    });
-    row.push(++position);
+    const row: unknown[] = new Array(SQLITE_WRITTEN_COLUMNS.length);
+    for (let i = 0; i < COLUMNS.length; i++) row[i] = event[COLUMNS[i]!];
+    row[COMPANY_ID_INDEX] = companyId;
+    row[EXCLUDED_INDEX] = event.excluded ? 1 : 0;
+    row[COLUMNS.length] = ++position;
     return row;
   });
   await trx.executeQuery(statementBatch(sqliteUpsertSql(trx), rows));
@@ -156,28 +169,15 @@ const replaceAllSqlite = Object.fromEntries(
 ) as never;
 
 type FeedMethods = Pick<EventsRepository, 'feedPositionBefore' | 'changes' | 'feedEnd'>;
-type FeedRow = StoredEvent & { feed_seq: number; feed_xid?: string };
 
-function feedPage(rows: FeedRow[], xidOf: (row: FeedRow) => number, heldBack: boolean): FeedPage {
-  const positions: FeedPosition[] = new Array(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i]!;
-    positions[i] = { xid: xidOf(row), seq: Number(row.feed_seq) };
-    (row as { excluded: unknown }).excluded = row.excluded === true || (row.excluded as unknown) === 1;
-  }
-  return { events: rows, positions, heldBack };
-}
-
-/** SQLite: positions are commit-ordered, so a page simply reads past the cursor. */
+/** SQLite: see feed-queries.ts. */
 function sqliteFeed(db: Kysely<DB>): FeedMethods {
   return {
     async feedPositionBefore(companyId, scope) {
       return { xid: 0, seq: await lastSqlitePosition(executorOf(db, scope), companyId) };
     },
     async changes(companyId, after, limit, type) {
-      let query = db.selectFrom('events').select([...COLUMNS, 'feed_seq']).where('company_id', '=', companyId);
-      if (type !== null) query = query.where('type', '=', type);
-      const rows = await query.where('feed_seq', '>', after.seq).orderBy('feed_seq').limit(limit).execute();
+      const rows = await sqliteFeedQuery(db, companyId, after, type).orderBy('feed_seq').limit(limit).execute();
       return feedPage(rows as unknown as FeedRow[], () => 0, false);
     },
     async feedEnd(companyId) {
@@ -186,18 +186,9 @@ function sqliteFeed(db: Kysely<DB>): FeedMethods {
   };
 }
 
-/**
- * PostgreSQL: transactions commit in any order, so a page reads only events of transactions
- * older than the snapshot's xmin (all of them have ended; every later one gets a larger id).
- */
+/** PostgreSQL: see feed-queries.ts. */
 function postgresFeed(db: Kysely<DB>): FeedMethods {
-  const horizon = async (): Promise<string> => {
-    const { rows } = await sql<{ xmin: string }>`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`.execute(db);
-    return rows[0]!.xmin;
-  };
-  const afterCursor = (after: FeedPosition) => sql`(feed_xid, feed_seq) > (${String(after.xid)}::xid8, ${after.seq})`;
-  const ofType = (type: string | null) => (type === null ? sql`` : sql`and type = ${type}`);
-  const columns = sql.join(COLUMNS.map((column) => sql.ref(column)));
+  const horizon = async (): Promise<string> => (await postgresHorizon.execute(db)).rows[0]!.xmin;
   return {
     async feedPositionBefore(_companyId, scope) {
       const { rows } = await sql<{ xid: string }>`select pg_current_xact_id()::text as xid`.execute(executorOf(db, scope));
@@ -205,14 +196,12 @@ function postgresFeed(db: Kysely<DB>): FeedMethods {
     },
     async changes(companyId, after, limit, type) {
       const xmin = await horizon();
-      const { rows } = await sql<FeedRow>`select ${columns}, feed_xid::text as feed_xid, feed_seq from events
-        where company_id = ${companyId} ${ofType(type)} and ${afterCursor(after)} and feed_xid < ${xmin}::xid8
-        order by feed_xid, feed_seq limit ${limit}`.execute(db);
+      const { rows } = await postgresFeedQuery(companyId, after, limit, type, xmin).$castTo<FeedRow>().execute(db);
       let heldBack = false;
       if (rows.length < limit) {
         const last = rows.length > 0 ? { xid: Number(rows[rows.length - 1]!.feed_xid), seq: Number(rows[rows.length - 1]!.feed_seq) } : after;
         const held = await sql<{ held: boolean }>`select exists (select 1 from events
-          where company_id = ${companyId} ${ofType(type)} and ${afterCursor(last)} and feed_xid >= ${xmin}::xid8) as held`.execute(db);
+          where company_id = ${companyId} ${ofFeedType(type)} and ${afterFeedPosition(last)} and feed_xid >= ${xmin}::xid8) as held`.execute(db);
         heldBack = held.rows[0]!.held;
       }
       return feedPage(rows, (row) => Number(row.feed_xid), heldBack);
@@ -228,16 +217,15 @@ async function rememberKeyValues(
   trx: Kysely<DB>,
   companyId: string,
   events: readonly StoredEvent[],
-  known: Set<string>,
+  known: KnownKeyValues,
 ): Promise<void> {
   const fresh: { company_id: string; field: string; value: string }[] = [];
-  for (const event of events) {
-    for (const field of CONTAINS_FIELDS) {
+  for (const field of CONTAINS_FIELDS) {
+    const seen = known.get(field)!;
+    for (const event of events) {
       const value = event[field];
-      if (value === null) continue;
-      const seenKey = `${field}\u0000${value}`;
-      if (known.has(seenKey)) continue;
-      known.add(seenKey);
+      if (value === null || seen.has(value)) continue;
+      seen.add(value);
       fresh.push({ company_id: companyId, field, value });
     }
   }

@@ -4,6 +4,7 @@ import type { StoredRecord } from '../../domain/records/stored-record.js';
 import type { Database } from '../database.js';
 import type { DB } from '../schema.js';
 import type { RecordsTable } from '../tables/records.js';
+import { precompiled } from '../precompiled-query.js';
 import { executorOf } from '../unit-of-work.js';
 import { findTypeInTransaction } from './record-types-repository.js';
 
@@ -38,7 +39,29 @@ export function createRecordsRepository(database: Database): RecordsRepository {
     return bounded;
   }
 
+  const recordWithTypeVersion = precompiled(db, 2, (db, companyId, id) =>
+    db
+      .selectFrom('records')
+      .leftJoin('record_types', (join) =>
+        join
+          .onRef('record_types.company_id', '=', 'records.company_id')
+          .onRef('record_types.id', '=', 'records.type_id')
+          .on('record_types.deleted_at', 'is', null),
+      )
+      .selectAll('records')
+      .select('record_types.version as type_version')
+      .where('records.company_id', '=', companyId!)
+      .where('records.id', '=', id!),
+  );
+
   return {
+    async findWithTypeVersion(companyId, id) {
+      const [row] = await recordWithTypeVersion(companyId, id);
+      if (!row) return undefined;
+      const { type_version: typeVersion, ...stored } = row;
+      return { record: withoutCompany(stored)!, typeVersion: typeVersion === null ? undefined : Number(typeVersion) };
+    },
+
     async find(companyId, id) {
       return db.selectFrom('records').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst().then(withoutCompany);
     },

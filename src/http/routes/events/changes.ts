@@ -2,12 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../app-context.js';
 import { EVENTS_LIMIT } from '../../../domain/events/event-fields.js';
+import { JSON_CONTENT_TYPE } from '../../json-content-type.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { exampleEvent, withExample } from '../../schemas/examples.js';
 import { LARGE_PAGE_EVENTS, type LargePages } from './large-pages.js';
 import { ChangesQuery, EventsChangesResponse } from './schemas.js';
-import { eventsListBody } from './serialize-events.js';
+import { chunkedEventsListBody, eventsListBody } from './serialize-events.js';
 
 const EXAMPLE_CURSOR = 'AfM8jUq3n5SbAAAAAAAAAAAAAAAAAAAAKg';
 
@@ -45,9 +46,13 @@ export function registerChangesRoute(app: FastifyInstance, ctx: AppContext, larg
         const changes = await ctx.events.changes(companyId, { after, limit, type: query.type ?? null });
         return eventsListBody(changes.events, `,"next_cursor":${JSON.stringify(changes.nextCursor)}`);
       };
-      const body = limit > LARGE_PAGE_EVENTS ? await largePages.build(companyId, request, reply, page) : await page();
+      const chunked = async () => {
+        const changes = await ctx.events.openChanges(companyId, { after, limit, type: query.type ?? null });
+        return chunkedEventsListBody(changes, () => `,"next_cursor":${JSON.stringify(changes.nextCursor())}`);
+      };
+      const body = limit > LARGE_PAGE_EVENTS ? await largePages.build(companyId, request, reply, chunked) : await page();
       if (body === undefined) return reply;
-      return reply.type('application/json; charset=utf-8').send(body as never);
+      return reply.type(JSON_CONTENT_TYPE).send(body as never);
     },
   );
 }

@@ -5,9 +5,10 @@ import { serviceUnavailable } from '../../../errors/app-error.js';
 import { createFairSemaphore, SlotWaitTimeoutError, type SlotPermit } from '../../../lib/fair-semaphore.js';
 
 /**
- * A 10,000-event page holds about 10 MB of rows and 6 MB of JSON while it is built and sent;
- * pages over this many events take one of a few places, which bounds the memory that many
- * clients asking for large pages can take.
+ * Pages over this many events are read from the database in chunks while they are sent, each
+ * on a database connection and in a read transaction of its own; they take one of a few
+ * places, which bounds the connections, transactions and memory that many clients asking for
+ * large pages can take.
  */
 export const LARGE_PAGE_EVENTS = 1000;
 

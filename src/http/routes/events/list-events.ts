@@ -3,17 +3,19 @@ import type { AppContext } from '../../../app-context.js';
 import type { RawEventQuery } from '../../../domain/events/event-query-parameters.js';
 import { parseEventQuery } from '../../../domain/events/event-query.js';
 import { answeredNotModified, weakEtagOf } from '../../conditional-requests.js';
+import { JSON_CONTENT_TYPE } from '../../json-content-type.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { IfNoneMatchHeaders, notModifiedResponse, withEtag } from '../../schemas/conditional.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { EventsListResponse, ListEventsQuery } from './schemas.js';
 import { createLargePages, LARGE_PAGE_EVENTS } from './large-pages.js';
-import { eventsListBody } from './serialize-events.js';
+import { chunkedEventsListBody, eventsListBody } from './serialize-events.js';
 import { exampleEvent, withExample } from '../../schemas/examples.js';
 import { registerChangesRoute } from './changes.js';
+import type { PageCache } from '../../page-cache.js';
 
 /** GET /v1/events: the company's events, filtered, ordered and paged. */
-export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; pageCache: PageCache }> = async (app, { ctx, pageCache }) => {
   const largePages = createLargePages(ctx.config.largePages);
   app.get(
     '/events',
@@ -45,13 +47,18 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       const query = parseEventQuery(request.query as RawEventQuery);
       // Read before the list: an ingest committed meanwhile can only make the tag older than the answer.
       const version = await ctx.dataVersions.current(companyId);
-      if (answeredNotModified(request, reply, weakEtagOf(['events', companyId, identity.kind, version, query]))) return reply;
+      const etag = weakEtagOf(['events', companyId, identity.kind, version, query]);
+      if (answeredNotModified(request, reply, etag)) return reply;
       const page = async () => eventsListBody(await ctx.events.list(companyId, query));
-      const body = query.limit > LARGE_PAGE_EVENTS ? await largePages.build(companyId, request, reply, page) : await page();
+      const chunked = async () => chunkedEventsListBody(await ctx.events.openList(companyId, query));
+      const body =
+        query.limit > LARGE_PAGE_EVENTS
+          ? await largePages.build(companyId, request, reply, chunked)
+          : await pageCache.serve(request, { companyId, version, etag }, page);
       // The client went away while waiting for a place: there is no one to answer.
       if (body === undefined) return reply;
       // Serialised as the EventsListResponse schema says (serialize-events.ts), not by Fastify.
-      return reply.type('application/json; charset=utf-8').send(body as never);
+      return reply.type(JSON_CONTENT_TYPE).send(body as never);
     },
   );
 

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { EventSchema, type ApiEvent, type StoredEvent } from '../../../domain/events/event.js';
+import type { PageChunks } from '../../../domain/events/events-service.js';
 
 /** Events serialised per chunk: V8's JSON.stringify is fastest on arrays of a few hundred plain objects. */
 const EVENTS_PER_CHUNK = 500;
@@ -30,11 +31,72 @@ export const toApiEvent = new Function(
 export function eventsListBody(events: readonly StoredEvent[], moreFields = ''): string | Readable {
   const chunks: string[] = [];
   for (let start = 0; start < events.length; start += EVENTS_PER_CHUNK) {
-    const array = JSON.stringify(events.slice(start, start + EVENTS_PER_CHUNK).map(toApiEvent));
-    chunks.push(start === 0 ? array.slice(1, -1) : `,${array.slice(1, -1)}`);
+    chunks.push(resultsText(events.slice(start, start + EVENTS_PER_CHUNK), start > 0));
   }
-  const head = `{"count":${events.length},"results":[`;
+  const head = headText(events.length);
   const tail = `]${moreFields}}`;
   if (chunks.length <= 1) return `${head}${chunks[0] ?? ''}${tail}`;
   return Readable.from([head, ...chunks, tail], { objectMode: false });
+}
+
+/**
+ * The same body as eventsListBody for a page read in chunks (`moreFields` asked for once every
+ * chunk has been read): each chunk is serialised when the client has taken the previous one, so
+ * about one chunk of rows and of JSON is held at a time. A failure once the answer has started
+ * destroys the stream, which cuts the connection: the client never sees a complete-looking body.
+ */
+export async function chunkedEventsListBody(page: PageChunks, moreFields: () => string = () => ''): Promise<string | Readable> {
+  let first: readonly StoredEvent[];
+  try {
+    first = page.count === 0 ? [] : await page.next();
+    if (first.length === page.count) {
+      if (page.count > 0 && (await page.next()).length > 0) throw countMismatch(page.count, `over ${page.count}`);
+      await page.close();
+      return eventsListBody(first, moreFields());
+    }
+  } catch (error) {
+    await page.close();
+    throw error;
+  }
+  let sent = 0;
+  return new Readable({
+    read() {
+      const send = sent === 0 ? Promise.resolve(first) : page.next();
+      send.then(
+        async (events) => {
+          if (events.length === 0) {
+            if (sent !== page.count) throw countMismatch(page.count, String(sent));
+            await page.close();
+            this.push(`]${moreFields()}}`);
+            this.push(null);
+            return;
+          }
+          const text = resultsText(events, sent > 0);
+          sent += events.length;
+          if (sent > page.count) throw countMismatch(page.count, `over ${page.count}`);
+          this.push(sent === events.length ? `${headText(page.count)}${text}` : text);
+        },
+      ).catch((error: unknown) => this.destroy(error as Error));
+    },
+    destroy(error, callback) {
+      page.close().then(
+        () => callback(error),
+        () => callback(error),
+      );
+    },
+  });
+}
+
+function headText(count: number): string {
+  return `{"count":${count},"results":[`;
+}
+
+/** The events as the inside of a JSON array, after a comma when they follow others. */
+function resultsText(events: readonly StoredEvent[], afterOthers: boolean): string {
+  const array = JSON.stringify(events.map(toApiEvent));
+  return afterOthers ? `,${array.slice(1, -1)}` : array.slice(1, -1);
+}
+
+function countMismatch(counted: number, read: string): Error {
+  return new Error(`a page read in chunks counted ${counted} events but read ${read}`);
 }

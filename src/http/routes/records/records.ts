@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../app-context.js';
 import { parseRecordListQuery, type RecordListQuery } from '../../../domain/records/list-query.js';
 import type { PageLink } from '../../../domain/records/records-service.js';
-import { recordTag } from '../../../domain/records/record-tag.js';
+import { JSON_CONTENT_TYPE } from '../../json-content-type.js';
+import { tagOfRecordJson } from '../../../domain/records/record-tag.js';
 import { answeredNotModified, ifMatchOf, strongEtag, weakEtagOf } from '../../conditional-requests.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { publicBaseUrl, resourceUrl } from '../../public-base-url.js';
@@ -21,9 +22,10 @@ import {
 } from './schemas.js';
 import { RecordSchema } from '../../../domain/records/record.js';
 import { exampleRecord, exampleRecordsPage, withExample } from '../../schemas/examples.js';
+import type { PageCache } from '../../page-cache.js';
 
 /** Workboard records: create, read, update and list, scoped to the caller's company. */
-export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; pageCache: PageCache }> = async (app, { ctx, pageCache }) => {
   const records = ctx.records;
 
   app.get(
@@ -51,14 +53,19 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       const base = `${publicBaseUrl(request, ctx.config)}/v1/records`;
       // Read before the list: a write committed meanwhile can only make the tag older than the answer.
       const version = await ctx.dataVersions.current(identity.companyId);
-      if (answeredNotModified(request, reply, weakEtagOf(['records', identity.companyId, identity.kind, version, base, query]))) return reply;
-      const page = await records.list(identity.companyId, query);
-      return {
-        count: page.results.length,
-        next: page.next && pageUrl(base, query, page.next),
-        prev: page.prev && pageUrl(base, query, page.prev),
-        results: page.results,
-      };
+      const etag = weakEtagOf(['records', identity.companyId, identity.kind, version, base, query]);
+      if (answeredNotModified(request, reply, etag)) return reply;
+      const body = await pageCache.serve(request, { companyId: identity.companyId, version, etag }, async () => {
+        const page = await records.list(identity.companyId, query);
+        // Serialised here, by the route's response schema, so the cache keeps the bytes.
+        return reply.serialize({
+          count: page.results.length,
+          next: page.next && pageUrl(base, query, page.next),
+          prev: page.prev && pageUrl(base, query, page.prev),
+          results: page.results,
+        });
+      });
+      return reply.type(JSON_CONTENT_TYPE).send(body as never);
     },
   );
 
@@ -112,8 +119,10 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     },
     async (request, reply) => {
       const record = await records.get(identityOf(request).companyId, request.params.record);
-      if (answeredNotModified(request, reply, strongEtag(recordTag(record)))) return reply;
-      return record;
+      // Serialised once, for both the body and its tag (the resource's keys are in the schema's order).
+      const json = JSON.stringify(record);
+      if (answeredNotModified(request, reply, strongEtag(tagOfRecordJson(json)))) return reply;
+      return reply.type(JSON_CONTENT_TYPE).send(json as never);
     },
   );
 
@@ -142,7 +151,8 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     async (request, reply) => {
       const ifMatch = ifMatchOf(request);
       const record = await records.update(identityOf(request).companyId, request.params.record, request.body, ifMatch);
-      return reply.header('etag', strongEtag(recordTag(record))).send(record);
+      const json = JSON.stringify(record);
+      return reply.header('etag', strongEtag(tagOfRecordJson(json))).type(JSON_CONTENT_TYPE).send(json as never);
     },
   );
 };

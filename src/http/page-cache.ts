@@ -1,0 +1,109 @@
+import type { FastifyRequest } from 'fastify';
+import type { PageCacheSettings } from '../config/page-cache.js';
+
+/** What a kept page is found by. */
+export interface PageKey {
+  readonly companyId: string;
+  /** The company's data version, read before the page's rows. */
+  readonly version: number;
+  /** The answer's weak ETag: a hash of the route, company, identity kind, data version and normalised query. */
+  readonly etag: string;
+}
+
+export interface PageCache {
+  /**
+   * The body of the page `key` names: the kept one when there is one, else the one `build`
+   * makes, kept when it is a string no larger than the page bound. A request saying
+   * `Cache-Control: no-cache` is always built afresh.
+   */
+  serve<Body>(request: FastifyRequest, key: PageKey, build: () => Promise<Body>): Promise<Body | Buffer>;
+}
+
+interface Company {
+  version: number;
+  readonly keys: Set<string>;
+}
+
+const NO_CACHE = /(?:^|,)\s*no-cache\s*(?:,|$)/i;
+
+/**
+ * Recent list answers of this process, least recently used dropped first past `totalBytes`.
+ *
+ * Why a page can be kept under the version read before its rows: the version counts a
+ * company's commits, so a page kept under version v was read after every write v counts (and
+ * perhaps after one committed since: newer, never older). A write acknowledged to a client has
+ * already moved the version past v, so a request sent after it reads the newer version and looks
+ * for another key: a kept page never hides a write from a request made after it. Nothing here
+ * is invalidated in process: another replica's write is seen through the version alone.
+ */
+export function createPageCache(settings: PageCacheSettings): PageCache {
+  const largest = Math.min(settings.maxPageBytes, settings.totalBytes);
+  const pages = new Map<string, { readonly companyId: string; readonly body: Buffer }>();
+  const companies = new Map<string, Company>();
+  let keptBytes = 0;
+
+  const drop = (mapKey: string) => {
+    const page = pages.get(mapKey);
+    if (!page) return;
+    pages.delete(mapKey);
+    keptBytes -= page.body.length;
+    const company = companies.get(page.companyId)!;
+    company.keys.delete(mapKey);
+    if (company.keys.size === 0) companies.delete(page.companyId);
+  };
+
+  /** The company's kept pages, once those of older versions are gone; undefined for a request older than them. */
+  const current = (companyId: string, version: number): Company | undefined => {
+    const company = companies.get(companyId);
+    if (!company) return undefined;
+    if (version < company.version) return undefined;
+    if (version > company.version) {
+      for (const mapKey of [...company.keys]) drop(mapKey);
+      return undefined;
+    }
+    return company;
+  };
+
+  const lookup = (key: PageKey, mapKey: string): Buffer | undefined => {
+    if (!current(key.companyId, key.version)) return undefined;
+    const page = pages.get(mapKey);
+    if (!page) return undefined;
+    pages.delete(mapKey);
+    pages.set(mapKey, page);
+    return page.body;
+  };
+
+  const keep = (key: PageKey, mapKey: string, text: string) => {
+    if (text.length > largest) return;
+    const body = Buffer.from(text);
+    if (body.length > largest) return;
+    const known = companies.get(key.companyId);
+    // Built by a request that read its version before another kept a newer page: only requests already under way could use it.
+    if (known && key.version < known.version) return;
+    drop(mapKey);
+    const company = current(key.companyId, key.version) ?? { version: key.version, keys: new Set<string>() };
+    companies.set(key.companyId, company);
+    pages.set(mapKey, { companyId: key.companyId, body });
+    company.keys.add(mapKey);
+    keptBytes += body.length;
+    for (const oldest of pages.keys()) {
+      if (keptBytes <= settings.totalBytes) break;
+      drop(oldest);
+    }
+  };
+
+  return {
+    async serve(request, key, build) {
+      if (settings.totalBytes === 0) return build();
+      const mapKey = `${key.companyId}\n${key.etag}`;
+      const cacheControl = request.headers['cache-control'];
+      if (cacheControl === undefined || !NO_CACHE.test(cacheControl)) {
+        const kept = lookup(key, mapKey);
+        if (kept) return kept;
+      }
+      const body = await build();
+      if (typeof body === 'string') keep(key, mapKey, body);
+      return body;
+    },
+  };
+}

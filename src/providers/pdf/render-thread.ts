@@ -1,0 +1,184 @@
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { RendererUnavailableError, RenderTimeoutError } from '../../domain/templates/pdf-renderer.port.js';
+import type { RenderOutcome, RenderTask } from './render-task.js';
+import type { RenderRequestMessage, RenderThreadMessage } from './render-thread-protocol.js';
+import { createShareTimers } from './share-timers.js';
+
+// Under tsx (tests, `npm run dev`) these modules are TypeScript; in dist/ they are .js.
+const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const THREAD_MAIN_FILE = fileURLToPath(new URL(`./render-thread-main${EXTENSION}`, import.meta.url));
+// Resolved here: an evaluated thread resolves a bare name from the working directory, which
+// need not be the project (`wrs serve` run from another folder).
+const TSX_REQUIRE_HOOK = EXTENSION === '.ts' ? createRequire(import.meta.url).resolve('tsx/cjs') : undefined;
+
+/**
+ * The thread's first code. In dist/ it imports the ES modules; under tsx (tests, `npm run dev`)
+ * the parent's loader hooks do not reach an evaluated thread, so it registers tsx's require
+ * hook and requires the TypeScript modules, as piscina did.
+ */
+const BOOTSTRAP = `
+const { workerData } = require('node:worker_threads');
+const { pathToFileURL } = require('node:url');
+const typescript = workerData.threadMain.endsWith('.ts');
+if (typescript) require(workerData.tsxRequireHook);
+const load = async (file) => (typescript || file.endsWith('.ts') ? require(file) : import(pathToFileURL(file).href));
+Promise.all([load(workerData.threadMain), load(workerData.renderModule)]).then(([main, module]) => main.serveRenders(module));
+`;
+
+/** A render lost its thread: it timed out with a neighbour, the thread died, or it was stopped. */
+export class RenderThreadLostError extends Error {
+  constructor(
+    readonly reason: 'neighbour_timed_out' | 'thread_failed' | 'stopped',
+    options?: { cause?: unknown },
+  ) {
+    super(`the PDF render thread was lost (${reason.replace(/_/g, ' ')})`, options);
+    this.name = 'RenderThreadLostError';
+  }
+}
+
+export interface RenderThreadOptions {
+  /** The render module (a file URL or path); exports `default(task)` and optionally `warmup()`. */
+  renderModule: string;
+  /** How long loading the module may take before the thread is given up. */
+  startupTimeoutMs: number;
+  resourceLimits?: ResourceLimits;
+  /** The thread takes no more renders (a timeout, a crash, stop()); called once or twice (when it stops, when it has exited). */
+  onExit(thread: RenderThread): void;
+  /** The thread has no render in flight any more. */
+  onIdle(thread: RenderThread): void;
+  /** Errors that belong to no render (a thread that failed while idle). */
+  onError(error: unknown): void;
+}
+
+export interface RenderThread {
+  /** Renders given to this thread and not settled, those waiting for it to start included. */
+  readonly inFlight: number;
+  /** The thread is stopping or has stopped: it takes no more renders. */
+  readonly retiring: boolean;
+  /**
+   * Renders on this thread; the timeout counts the render's share of the thread from the moment
+   * the thread is ready. A render past it is answered RenderTimeoutError and the thread is
+   * terminated (only that stops a synchronous loop); its neighbours get RenderThreadLostError.
+   */
+  render(task: RenderTask, timeoutMs: number): Promise<RenderOutcome>;
+  stop(): Promise<void>;
+}
+
+interface Pending {
+  readonly timeoutMs: number;
+  resolve(outcome: RenderOutcome): void;
+  reject(error: unknown): void;
+}
+
+export function startRenderThread(options: RenderThreadOptions): RenderThread {
+  const renderModule = options.renderModule.startsWith('file:') ? fileURLToPath(options.renderModule) : options.renderModule;
+  const worker = new Worker(BOOTSTRAP, {
+    eval: true,
+    workerData: { threadMain: THREAD_MAIN_FILE, renderModule, tsxRequireHook: TSX_REQUIRE_HOOK },
+    ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
+  });
+  const pending = new Map<number, Pending>();
+  let nextId = 0;
+  let inFlight = 0;
+  let exited = false;
+  let retiring = false;
+  let lostReason: RenderThreadLostError['reason'] = 'thread_failed';
+  let failure: unknown;
+
+  /** From now on the thread takes no render; those in flight are lost with `reason` when it exits. */
+  const retire = (reason: RenderThreadLostError['reason']): Promise<number> => {
+    if (!retiring) {
+      retiring = true;
+      lostReason = reason;
+      options.onExit(thread);
+    }
+    return worker.terminate();
+  };
+
+  const timers = createShareTimers<number>((id) => {
+    const expired = pending.get(id);
+    if (!expired) return;
+    pending.delete(id);
+    timers.stopAll();
+    expired.reject(new RenderTimeoutError(expired.timeoutMs));
+    void retire('neighbour_timed_out');
+  });
+
+  let markReady: () => void;
+  let failStart: (error: unknown) => void;
+  const ready = new Promise<void>((resolve, reject) => {
+    markReady = resolve;
+    failStart = reject;
+  });
+  // A thread that fails to start with no render waiting must not be an unhandled rejection.
+  ready.catch(() => undefined);
+  const startupTimer = setTimeout(() => {
+    failStart(new Error(`the render module did not load within ${options.startupTimeoutMs} ms`));
+    void worker.terminate();
+  }, options.startupTimeoutMs);
+
+  worker.on('message', (message: RenderThreadMessage) => {
+    if (message.type === 'ready') {
+      clearTimeout(startupTimer);
+      markReady();
+      return;
+    }
+    const waiting = pending.get(message.id);
+    if (!waiting) return;
+    pending.delete(message.id);
+    timers.stop(message.id);
+    waiting.resolve(message.outcome);
+  });
+  worker.on('error', (error) => {
+    failure = error;
+    failStart(error);
+    if (pending.size === 0) options.onError(error);
+  });
+  worker.on('exit', () => {
+    exited = true;
+    retiring = true;
+    clearTimeout(startupTimer);
+    failStart(failure ?? new Error('the render thread exited while starting'));
+    timers.stopAll();
+    for (const lost of pending.values()) lost.reject(new RenderThreadLostError(lostReason, { cause: failure }));
+    pending.clear();
+    options.onExit(thread);
+  });
+
+  const thread: RenderThread = {
+    get inFlight() {
+      return inFlight;
+    },
+
+    get retiring() {
+      return retiring;
+    },
+
+    async render(task, timeoutMs) {
+      inFlight += 1;
+      try {
+        try {
+          await ready;
+        } catch (error) {
+          throw new RendererUnavailableError('the PDF renderer could not start', { cause: error });
+        }
+        if (retiring) throw new RenderThreadLostError(lostReason, { cause: failure });
+        const id = nextId++;
+        const outcome = new Promise<RenderOutcome>((resolve, reject) => pending.set(id, { timeoutMs, resolve, reject }));
+        timers.start(id, timeoutMs);
+        worker.postMessage({ id, task } satisfies RenderRequestMessage);
+        return await outcome;
+      } finally {
+        inFlight -= 1;
+        if (inFlight === 0 && !retiring) options.onIdle(thread);
+      }
+    },
+
+    async stop() {
+      if (!exited) await retire('stopped');
+    },
+  };
+  return thread;
+}

@@ -1,0 +1,85 @@
+import type { EventListQuery } from '../../domain/events/event-query.js';
+import type { StoredEvent } from '../../domain/events/event.js';
+import type { EventChunks, FeedChunk } from '../../domain/events/events-repository.port.js';
+import type { FeedPosition } from '../../domain/events/feed-position.js';
+import type { Database } from '../database.js';
+import type { ReadSnapshot, RowChunks } from '../read-snapshot.js';
+import { findContainsMatches } from './contains-matches.js';
+import { compileEventPage, compileEventPageCount, pageCount } from './event-query-compiler.js';
+import { feedPage, postgresFeedCount, postgresFeedQuery, postgresHorizon, sqliteFeedQuery, type FeedRow } from './feed-queries.js';
+
+/**
+ * A page of events read in chunks from one snapshot: the count first (counted, not read), then
+ * the very query a page read at once runs, so the rows and their order are the same.
+ */
+export async function openListChunks(
+  database: Database,
+  companyId: string,
+  query: EventListQuery,
+  chunkEvents: number,
+): Promise<EventChunks<readonly StoredEvent[]>> {
+  const { db, dialect } = database;
+  const open = async (snapshot: ReadSnapshot) => {
+    const matches = await findContainsMatches(db, dialect, companyId, query, (compiled) => snapshot.rows(compiled));
+    if (matches === null) return { count: 0, rows: emptyChunks<StoredEvent>() };
+    const [counted] = await snapshot.rows(compileEventPageCount(db, dialect, companyId, query, matches).compile());
+    const count = pageCount(counted!.matching, query);
+    if (count === 0) return { count, rows: emptyChunks<StoredEvent>() };
+    return { count, rows: snapshot.chunks<StoredEvent>(compileEventPage(db, dialect, companyId, query, matches).compile(), chunkEvents) };
+  };
+  return withSnapshot(database, open, (rows) => {
+    for (const row of rows) (row as { excluded: unknown }).excluded = row.excluded === true || (row.excluded as unknown) === 1;
+    return rows;
+  });
+}
+
+/** The change feed's next events read in chunks from one snapshot (see feed-queries.ts). */
+export async function openChangesChunks(
+  database: Database,
+  companyId: string,
+  { after, limit, type }: { after: FeedPosition; limit: number; type: string | null },
+  chunkEvents: number,
+): Promise<EventChunks<FeedChunk>> {
+  const { db, dialect } = database;
+  if (dialect === 'sqlite') {
+    const open = async (snapshot: ReadSnapshot) => {
+      const feed = sqliteFeedQuery(db, companyId, after, type);
+      const bounded = feed.clearSelect().select('feed_seq').limit(limit).as('bounded');
+      const [counted] = await snapshot.rows(db.selectFrom(bounded).select((eb) => eb.fn.countAll<number>().as('matching')).compile());
+      const rows = snapshot.chunks<FeedRow>(feed.orderBy('feed_seq').limit(limit).compile() as never, chunkEvents);
+      return { count: Number(counted!.matching), rows };
+    };
+    return withSnapshot(database, open, (rows) => feedPage(rows, () => 0, false));
+  }
+  const open = async (snapshot: ReadSnapshot) => {
+    // The horizon of this snapshot: every event older than it is visible to the page.
+    const [{ xmin }] = (await snapshot.rows(postgresHorizon.compile(db))) as [{ xmin: string }];
+    const [counted] = await snapshot.rows(postgresFeedCount(companyId, after, limit, type, xmin).compile(db));
+    const rows = snapshot.chunks<FeedRow>(postgresFeedQuery(companyId, after, limit, type, xmin).compile(db), chunkEvents);
+    return { count: Number(counted!.matching), rows };
+  };
+  return withSnapshot(database, open, (rows) => feedPage(rows, (row) => Number(row.feed_xid), false));
+}
+
+async function withSnapshot<Row, Chunk>(
+  database: Database,
+  open: (snapshot: ReadSnapshot) => Promise<{ count: number; rows: RowChunks<Row> }>,
+  toChunk: (rows: Row[]) => Chunk,
+): Promise<EventChunks<Chunk>> {
+  const snapshot = await database.openSnapshot();
+  try {
+    const { count, rows } = await open(snapshot);
+    return {
+      count,
+      next: async () => toChunk(await rows.next()),
+      close: () => snapshot.release(),
+    };
+  } catch (error) {
+    await snapshot.release();
+    throw error;
+  }
+}
+
+function emptyChunks<R>(): RowChunks<R> {
+  return { next: async () => [] };
+}

@@ -1,0 +1,53 @@
+import { sql, type Kysely } from 'kysely';
+import type { StoredEvent } from '../../domain/events/event.js';
+import type { FeedPage } from '../../domain/events/events-repository.port.js';
+import type { FeedPosition } from '../../domain/events/feed-position.js';
+import type { DB } from '../schema.js';
+import { EVENT_COLUMNS } from '../tables/events.js';
+
+/**
+ * The change-feed reads, shared by a page read at once (events-repository.ts) and one read in
+ * chunks (event-chunks.ts). SQLite: positions are commit-ordered, so a page simply reads past
+ * the cursor. PostgreSQL: transactions commit in any order, so a page reads only events of
+ * transactions older than the snapshot's xmin (all of them have ended; every later one gets a
+ * larger id).
+ */
+export function sqliteFeedQuery(db: Kysely<DB>, companyId: string, after: FeedPosition, type: string | null) {
+  let query = db.selectFrom('events').select([...EVENT_COLUMNS, 'feed_seq']).where('company_id', '=', companyId);
+  if (type !== null) query = query.where('type', '=', type);
+  return query.where('feed_seq', '>', after.seq);
+}
+
+export const postgresHorizon = sql<{ xmin: string }>`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`;
+
+export const afterFeedPosition = (after: FeedPosition) => sql`(feed_xid, feed_seq) > (${String(after.xid)}::xid8, ${after.seq})`;
+
+export const ofFeedType = (type: string | null) => (type === null ? sql`` : sql`and type = ${type}`);
+
+const columns = sql.join(EVENT_COLUMNS.map((column) => sql.ref(column)));
+
+/** Committed events after a position, older than the horizon, in feed order. */
+export function postgresFeedQuery(companyId: string, after: FeedPosition, limit: number, type: string | null, xmin: string) {
+  return sql`select ${columns}, feed_xid::text as feed_xid, feed_seq from events
+    where company_id = ${companyId} ${ofFeedType(type)} and ${afterFeedPosition(after)} and feed_xid < ${xmin}::xid8
+    order by feed_xid, feed_seq limit ${limit}`;
+}
+
+/** How many events postgresFeedQuery reads, counted in no order up to the limit. */
+export function postgresFeedCount(companyId: string, after: FeedPosition, limit: number, type: string | null, xmin: string) {
+  return sql<{ matching: number }>`select count(*) as matching from (select 1 from events
+    where company_id = ${companyId} ${ofFeedType(type)} and ${afterFeedPosition(after)} and feed_xid < ${xmin}::xid8
+    limit ${limit}) as bounded`;
+}
+
+export type FeedRow = StoredEvent & { feed_seq: number; feed_xid?: string };
+
+export function feedPage(rows: FeedRow[], xidOf: (row: FeedRow) => number, heldBack: boolean): FeedPage {
+  const positions: FeedPosition[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    positions[i] = { xid: xidOf(row), seq: Number(row.feed_seq) };
+    (row as { excluded: unknown }).excluded = row.excluded === true || (row.excluded as unknown) === 1;
+  }
+  return { events: rows, positions, heldBack };
+}

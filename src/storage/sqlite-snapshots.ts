@@ -1,0 +1,121 @@
+import type { CompiledQuery, Kysely } from 'kysely';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { ReadSnapshot, RowChunks } from './read-snapshot.js';
+import { SqliteDatabase } from './sqlite-driver.js';
+
+/** Read-only connections kept open between snapshots; more are opened while more are in use. */
+const IDLE_CONNECTIONS = 4;
+
+export interface SqliteSnapshots {
+  open(): ReadSnapshot;
+  close(): void;
+}
+
+/**
+ * SQLite snapshots on read-only connections of their own: a statement left open between chunks
+ * keeps its connection busy and its read transaction (the WAL snapshot) alive, which the shared
+ * reader of the dialect must never be.
+ */
+export function createSqliteSnapshots(path: string, busyTimeoutMs: number): SqliteSnapshots {
+  const idle: BetterSqlite3.Database[] = [];
+  let closed = false;
+  const openConnection = (): BetterSqlite3.Database => {
+    const connection = new SqliteDatabase(path, { readonly: true });
+    connection.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    return connection;
+  };
+  const giveBack = (connection: BetterSqlite3.Database): void => {
+    if (!closed && idle.length < IDLE_CONNECTIONS) idle.push(connection);
+    else connection.close();
+  };
+  return {
+    open() {
+      return sqliteSnapshot(idle.pop() ?? openConnection(), giveBack);
+    },
+    close() {
+      closed = true;
+      for (const connection of idle.splice(0)) connection.close();
+    },
+  };
+}
+
+const rowBuilders = new Map<string, (values: unknown[]) => unknown>();
+
+/**
+ * Rows as arrays, made into objects by one compiled object literal per column list: about a
+ * third faster than the driver's own objects, which it fills one property at a time.
+ */
+function rowBuilder(columns: readonly string[]): (values: unknown[]) => unknown {
+  const key = JSON.stringify(columns);
+  let build = rowBuilders.get(key);
+  if (!build) {
+    const fields = columns.map((column, i) => `${JSON.stringify(column)}: values[${i}]`).join(', ');
+    build = new Function('values', `return { ${fields} };`) as (values: unknown[]) => unknown;
+    rowBuilders.set(key, build);
+  }
+  return build;
+}
+
+function sqliteSnapshot(connection: BetterSqlite3.Database, giveBack: (connection: BetterSqlite3.Database) => void): ReadSnapshot {
+  // Deferred: the read transaction (and its snapshot) starts at the first read.
+  connection.exec('begin');
+  let open: IterableIterator<unknown> | undefined;
+  let released = false;
+  return {
+    async rows<R>(query: CompiledQuery<R>) {
+      return connection.prepare(query.sql).all(...(query.parameters as unknown[])) as R[];
+    },
+    chunks<R>(query: CompiledQuery, chunkRows: number): RowChunks<R> {
+      const statement = connection.prepare(query.sql).raw(true);
+      const toRow = rowBuilder(statement.columns().map((column) => column.name)) as (values: unknown[]) => R;
+      const rows = statement.iterate(...(query.parameters as unknown[])) as IterableIterator<unknown[]>;
+      open = rows;
+      return {
+        async next() {
+          const chunk: R[] = [];
+          if (released) return chunk;
+          for (let row = rows.next(); !row.done; row = rows.next()) {
+            if (chunk.push(toRow(row.value)) === chunkRows) break;
+          }
+          return chunk;
+        },
+      };
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      open?.return?.();
+      try {
+        connection.exec('commit');
+        giveBack(connection);
+      } catch {
+        connection.close();
+      }
+    },
+  };
+}
+
+/**
+ * An in-memory database has one connection, which a held-open statement would block: each
+ * query is read whole through it and handed out in chunks.
+ */
+export function wholeQueryReads(db: Kysely<unknown>): ReadSnapshot {
+  return {
+    async rows<R>(query: CompiledQuery<R>) {
+      return (await db.executeQuery(query)).rows as R[];
+    },
+    chunks<R>(query: CompiledQuery, chunkRows: number): RowChunks<R> {
+      let rows: Promise<R[]> | undefined;
+      let start = 0;
+      return {
+        async next() {
+          rows ??= db.executeQuery(query).then((result) => result.rows as R[]);
+          const all = await rows;
+          start += chunkRows;
+          return all.slice(start - chunkRows, start);
+        },
+      };
+    },
+    async release() {},
+  };
+}
