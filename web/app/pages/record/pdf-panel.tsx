@@ -56,7 +56,15 @@ export function PdfPanel({ recordId, onCreated }: { recordId: string; onCreated(
     <section class="card" aria-labelledby="pdf-heading">
       <h2 id="pdf-heading">Create a PDF</h2>
       <form onSubmit={create} noValidate>
-        {choice.kind === 'list' && choice.templates.length > 0 ? (
+        {choice.kind === 'loading' ? (
+          <div class="field">
+            <label for="pdf-template">Template</label>
+            {/* A picker from the start: typing an ID here would race the list that is on its way. */}
+            <select id="pdf-template" disabled aria-busy="true">
+              <option>Loading templates…</option>
+            </select>
+          </div>
+        ) : choice.kind === 'list' && choice.templates.length > 0 ? (
           <div class="field">
             <label for="pdf-template">Template</label>
             <select id="pdf-template" value={templateId} onChange={(event) => setTemplateId(event.currentTarget.value)}>
@@ -84,7 +92,7 @@ export function PdfPanel({ recordId, onCreated }: { recordId: string; onCreated(
               id="pdf-template"
               type="text"
               value={templateId}
-              aria-describedby={choice.kind === 'loading' ? undefined : 'pdf-template-hint'}
+              aria-describedby="pdf-template-hint"
               onInput={(event) => setTemplateId(event.currentTarget.value)}
             />
           </div>
