@@ -75,6 +75,15 @@ export function assertNoPageErrors(errors: readonly string[], expected: RegExp[]
   assert.deepEqual(unexpected, [], 'the page logged errors');
 }
 
+/**
+ * Waits until a JWT's `exp` has passed. Tests that need a token to expire mid-session give it
+ * a lifetime long enough for a loaded machine to open the page first, then wait out the rest.
+ */
+export async function untilExpired(token: string): Promise<void> {
+  const { exp } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { exp: number };
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, exp * 1000 - Date.now()) + 300));
+}
+
 /** Opens the console and signs in with a bearer token, as a person would: paste, submit. */
 export async function signIn(page: Page, baseUrl: string, token: string): Promise<void> {
   await page.goto(`${baseUrl}/app/`);

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { assertAccessible, assertNoPageErrors, newPage, screenshot, browserSuite } from './harness.js';
+import { assertAccessible, assertNoPageErrors, newPage, screenshot, browserSuite, untilExpired } from './harness.js';
 import { deleteRecordRow, getRecord, mintRecordToken, putLoanType, replaceLoanType, revokeRecordToken } from './record-api.js';
 
 describeEachDatabase('hosted record form (/forms/#<record token>)', (kind) => {
@@ -93,12 +92,12 @@ describeEachDatabase('hosted record form (/forms/#<record token>)', (kind) => {
   });
 
   it('an expired link says so, both when opened and when the token expires while the form is open (values kept)', async () => {
-    const { token } = await mintRecordToken(suite.service, 'demo-loan-04', 3);
+    const { token } = await mintRecordToken(suite.service, 'demo-loan-04', 10);
     const { context, page, errors } = await newPage(suite.browser);
     await openForm(page, token);
     await formLoaded(page);
     await page.getByLabel('Borrower').fill('Typed before expiry');
-    await sleep(3_200);
+    await untilExpired(token);
     await page.getByRole('button', { name: 'Save' }).click();
     await alert(page, 'This link has expired.').waitFor();
     assert.equal(await page.getByLabel('Borrower').inputValue(), 'Typed before expiry');

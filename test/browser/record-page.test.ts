@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { assertAccessible, assertNoPageErrors, DEMO_COMPANY_ID, newPage, screenshot, signIn, browserSuite } from './harness.js';
+import { assertAccessible, assertNoPageErrors, DEMO_COMPANY_ID, newPage, screenshot, signIn, browserSuite, untilExpired } from './harness.js';
 import { getRecord, liveTokenKeys, patchRecord } from './record-api.js';
 
 describeEachDatabase('web console: the record page', (kind) => {
@@ -129,11 +128,11 @@ describeEachDatabase('web console: the record page', (kind) => {
 
   it('a 401 signs the console out with an explanation', async () => {
     const { context, page, errors } = await newPage(suite.browser);
-    const shortLived = await suite.service.t.userToken(DEMO_COMPANY_ID, 'demo-user', { exp: Math.floor(Date.now() / 1000) + 3 });
+    const shortLived = await suite.service.t.userToken(DEMO_COMPANY_ID, 'demo-user', { exp: Math.floor(Date.now() / 1000) + 10 });
     await signIn(page, suite.service.baseUrl, shortLived);
     await openRecord(page, 'demo-loan-09');
     await page.getByLabel('Borrower').fill('After expiry');
-    await sleep(3_200);
+    await untilExpired(shortLived);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Your session expired or the token was revoked. Sign in again.').waitFor();
     await page.getByLabel('Bearer token').waitFor();
