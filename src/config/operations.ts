@@ -13,6 +13,7 @@ export const OperationsEnv = {
   WRS_CONNECTION_TIMEOUT_MS: Type.Integer({ default: 120_000, minimum: 0 }),
   WRS_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ default: 72_000, minimum: 1 }),
   WRS_SHUTDOWN_TIMEOUT_MS: Type.Integer({ default: 25_000, minimum: 100 }),
+  WRS_SHUTDOWN_DRAIN_MS: Type.Integer({ default: 0, minimum: 0, maximum: 600_000 }),
   WRS_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 6000, minimum: 0 }),
   WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: Type.Integer({ default: 600, minimum: 0 }),
   WRS_CORS_ORIGINS: Type.Optional(Type.String({ minLength: 1 })),
@@ -41,6 +42,11 @@ export interface ServerSettings {
   readonly keepAliveTimeoutMs: number;
   /** Bound on draining in-flight requests after SIGTERM/SIGINT. */
   readonly shutdownTimeoutMs: number;
+  /**
+   * After SIGTERM/SIGINT, how long `/readyz` answers 503 while requests are still served, so
+   * a load balancer's health check takes the process out before it stops accepting connections.
+   */
+  readonly shutdownDrainMs: number;
 }
 
 export interface RateLimitSettings {
@@ -101,6 +107,7 @@ export function operationsSettings(env: OperationsEnvValues, problems: string[])
       connectionTimeoutMs: env.WRS_CONNECTION_TIMEOUT_MS,
       keepAliveTimeoutMs: env.WRS_KEEP_ALIVE_TIMEOUT_MS,
       shutdownTimeoutMs: env.WRS_SHUTDOWN_TIMEOUT_MS,
+      shutdownDrainMs: env.WRS_SHUTDOWN_DRAIN_MS,
     }),
     rateLimit: Object.freeze({
       perCompanyPerMinute: env.WRS_RATE_LIMIT_PER_MINUTE,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { TEST_ADMIN_TOKEN } from '../helpers/test-app.js';
+import { httpRequest } from './helpers/http.js';
 import { connectOutcome, openRaw, sleep, startServer, type ServerProcess } from './helpers/server-process.js';
 
 const listening = (line: { msg?: string }) => String(line.msg).startsWith('Server listening');
@@ -74,5 +75,30 @@ describe('graceful shutdown of `wrs serve` (real process)', { timeout: 120_000 }
     assert.equal(code, 1, 'a shutdown that had to cut connections is not reported clean');
     assert.doesNotMatch(await stuck.closed, /HTTP\/1\.1 201/);
     assert.ok(server.logs.some((line) => String(line.msg).startsWith('shutdown bound reached')));
+  });
+
+  it('with WRS_SHUTDOWN_DRAIN_MS, leaves the rotation first: /readyz answers 503 while requests are still served, then it closes', async () => {
+    server = await startServer({ WRS_SHUTDOWN_DRAIN_MS: '3000', WRS_SHUTDOWN_TIMEOUT_MS: '5000' });
+    await server.waitForLog(listening, 'the server to listen');
+    assert.equal((await httpRequest(server.port, 'GET', '/readyz')).status, 200);
+
+    server.child.kill('SIGTERM');
+    await server.waitForLog((line) => String(line.msg).startsWith('shutting down: out of rotation'), 'the drain to start');
+    const readiness = await httpRequest(server.port, 'GET', '/readyz');
+    assert.equal(readiness.status, 503);
+    assert.equal(readiness.json().code, 'service_unavailable');
+    assert.match(readiness.json().message, /shutting down/);
+    assert.equal((await httpRequest(server.port, 'GET', '/healthz')).status, 200, 'liveness still answers');
+    const served = await httpRequest(server.port, 'POST', '/admin/v1/tokens', {
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      body: { company_id: 'acme', user_id: 'u1', expires_in: 60 },
+    });
+    assert.equal(served.status, 201, 'requests are still served while out of rotation');
+    assert.equal(server.child.exitCode, null);
+
+    const { code, signal } = await server.exited;
+    assert.deepEqual({ code, signal }, { code: 0, signal: null });
+    const order = server.logs.map((line) => String(line.msg)).filter((msg) => msg.startsWith('shutting down'));
+    assert.deepEqual(order, ['shutting down: out of rotation (/readyz 503), still serving', 'shutting down: draining in-flight requests']);
   });
 });

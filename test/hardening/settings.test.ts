@@ -23,6 +23,7 @@ describe('operations settings', () => {
       connectionTimeoutMs: 120_000,
       keepAliveTimeoutMs: 72_000,
       shutdownTimeoutMs: 25_000,
+      shutdownDrainMs: 0,
     });
     assert.deepEqual(config.rateLimit, { perCompanyPerMinute: 6000, perAddressPerMinute: 600 });
     assert.deepEqual(config.browser, { corsOrigins: [], hstsMaxAgeSeconds: 0 });

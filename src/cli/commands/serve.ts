@@ -32,7 +32,7 @@ export const serveCommand: CliCommand = {
     }
     return runClusterPrimary({
       workers: config.server.workers,
-      shutdownTimeoutMs: config.server.shutdownTimeoutMs,
+      shutdownTimeoutMs: config.server.shutdownDrainMs + config.server.shutdownTimeoutMs,
       log: createProcessLog(config.logLevel, 'cluster-primary', config.logFormat),
       async onFirstListening(address) {
         try {
@@ -68,7 +68,7 @@ async function serveHttp(ctx: AppContext): Promise<number> {
   const { host, port } = ctx.config;
   try {
     await app.listen({ host, port });
-    closeGracefullyOnSignals(app, ctx, ctx.config.server.shutdownTimeoutMs);
+    closeGracefullyOnSignals(app, ctx, { drainMs: ctx.config.server.shutdownDrainMs, timeoutMs: ctx.config.server.shutdownTimeoutMs });
     // Every serving process delivers webhooks; leases keep each attempt to one of them.
     ctx.webhookDelivery.start((error) => app.log.error({ err: error }, 'webhook delivery worker failed; it retries at its next poll'));
     collectWhenQuiet(QUIET_COLLECTION);

@@ -5,17 +5,31 @@ import type { AppContext } from '../../app-context.js';
 /** Past the drain bound, this much longer is allowed for closing the database before exiting anyway. */
 const CLOSE_GRACE_MS = 5000;
 
+export interface ShutdownTimings {
+  /** How long `/readyz` answers 503 while requests are still served, before the server closes. */
+  readonly drainMs: number;
+  /** Bound on the requests in flight once the server closes. */
+  readonly timeoutMs: number;
+}
+
 /**
- * On SIGTERM or SIGINT (or, in a cluster worker, when the primary goes away): stop accepting
- * connections, let in-flight requests finish for up to `timeoutMs` (new requests on open
- * connections get 503), then close the database and exit 0. Connections still busy at the
- * bound are cut and the process exits 1, so the log and the exit status say it was not clean.
+ * On SIGTERM or SIGINT (or, in a cluster worker, when the primary goes away): first leave the
+ * load balancer's rotation (`/readyz` answers 503 for `drainMs` while requests are still
+ * served, so no request meets a closed port), then stop accepting connections, let in-flight
+ * requests finish for up to `timeoutMs` (new requests on open connections get 503), close the
+ * database and exit 0. Connections still busy at the bound are cut and the process exits 1, so
+ * the log and the exit status say it was not clean.
  */
-export function closeGracefullyOnSignals(app: FastifyInstance, ctx: AppContext, timeoutMs: number): void {
+export function closeGracefullyOnSignals(app: FastifyInstance, ctx: AppContext, { drainMs, timeoutMs }: ShutdownTimings): void {
   let closing = false;
   const shutdown = async (reason: string): Promise<void> => {
     if (closing) return;
     closing = true;
+    if (drainMs > 0) {
+      app.rotation.leave();
+      app.log.info({ reason, drain_ms: drainMs }, 'shutting down: out of rotation (/readyz 503), still serving');
+      await new Promise((resolve) => setTimeout(resolve, drainMs));
+    }
     app.log.info({ reason, timeout_ms: timeoutMs }, 'shutting down: draining in-flight requests');
     let forced = false;
     const cut = setTimeout(() => {

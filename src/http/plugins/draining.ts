@@ -1,14 +1,37 @@
 import type { FastifyInstance } from 'fastify';
 import { serviceUnavailable } from '../../errors/app-error.js';
 
+/** Whether a load balancer should still send this process new requests. */
+export interface Rotation {
+  readonly leaving: boolean;
+  /** From now on `/readyz` answers 503; requests are still served until the server closes. */
+  leave(): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rotation: Rotation;
+  }
+}
+
 /**
  * Once the server starts closing, requests that arrive on connections still open are refused
  * with the service's own 503 body (and `Connection: close`), so a load balancer retries them
  * elsewhere; requests already in flight finish normally.
  */
 export function registerDraining(app: FastifyInstance): void {
+  let leaving = false;
+  app.decorate('rotation', {
+    get leaving() {
+      return leaving;
+    },
+    leave() {
+      leaving = true;
+    },
+  } satisfies Rotation);
   let draining = false;
   app.addHook('preClose', async () => {
+    leaving = true;
     draining = true;
   });
   app.addHook('onRequest', (_request, reply, done) => {

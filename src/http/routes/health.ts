@@ -30,12 +30,16 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       schema: {
         operationId: 'getReadiness',
         summary: 'The database answers',
-        description: 'Readiness: 200 when the database answers a ping, else 503 with Retry-After; no credential.',
+        description:
+          'Readiness: 200 when the database answers a ping, else 503 with Retry-After; 503 as well from the moment the ' +
+          'process starts shutting down (it still serves requests for WRS_SHUTDOWN_DRAIN_MS), so a load balancer takes ' +
+          'it out first; no credential.',
         tags: ['health'],
         response: { 200: withExample(Status, { status: 'ready' }, 'the database answers'), ...errorResponses(503) },
       },
     },
     async () => {
+      if (app.rotation.leaving) throw serviceUnavailable('the server is shutting down', 1);
       try {
         await ctx.database.ping();
       } catch {
