@@ -47,9 +47,9 @@ describe('read replicas: list reads on a PostgreSQL standby', { skip }, () => {
 
   /** The standby has replayed everything the primary has written so far. */
   const standbyCaughtUp = async () => {
-    const [{ lsn }] = await clusters.primary.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn');
+    const [primary] = await clusters.primary.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn');
     await waitFor(async () => {
-      const [row] = await clusters.standby.query<{ replayed: boolean }>('select pg_last_wal_replay_lsn() >= $1::pg_lsn as replayed', [lsn]);
+      const [row] = await clusters.standby.query<{ replayed: boolean }>('select pg_last_wal_replay_lsn() >= $1::pg_lsn as replayed', [primary!.lsn]);
       return row!.replayed;
     });
   };
