@@ -28,6 +28,7 @@ import { defaultRenderThreads } from './providers/pdf/render-pool-size.js';
 import { createWorkerPoolRenderer } from './providers/pdf/worker-pool-renderer.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
+import { primaryReads, standbyReads, type ReadRouting } from './storage/read-routing.js';
 import { createCheckProviderCredentialsRepository } from './storage/repositories/check-provider-credentials-repository.js';
 import { createChecksRepository } from './storage/repositories/checks-repository.js';
 import { createRecordTypesRepository } from './storage/repositories/record-types-repository.js';
@@ -60,6 +61,8 @@ import { createWebhooksRepository } from './storage/repositories/webhooks-reposi
 export interface AppContext {
   readonly config: Config;
   readonly database: Database;
+  /** Where list reads go: the standby of WRS_DATABASE_READ_URL when it has caught up with the company, else the primary. */
+  readonly readRouting: ReadRouting;
   readonly clock: Clock;
   readonly jwtVerifier: JwtVerifier;
   readonly tokenSigner: TokenSigner;
@@ -121,6 +124,18 @@ export async function migrateDatabase(config: Config): Promise<string[]> {
   }
 }
 
+/** The standby's pool, when there is one; it is never migrated (a standby replays the primary's schema). */
+function openReadRouting(config: Config, primary: Database): ReadRouting {
+  const standby = config.readReplica;
+  if (!standby) return primaryReads(primary);
+  const database = openDatabase(standby.url, {
+    poolSize: standby.poolSize,
+    connectTimeoutMs: standby.connectTimeoutMs,
+    statementTimeoutMs: config.database.statementTimeoutMs,
+  });
+  return standbyReads(primary, database, { retryMs: standby.retryMs });
+}
+
 export async function createAppContext(config: Config, options: AppContextOptions = {}): Promise<AppContext> {
   const clock = options.clock ?? systemClock;
   const database = openDatabase(config.databaseUrl, config.database);
@@ -130,6 +145,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     await database.close();
     throw error;
   }
+  const readRouting = openReadRouting(config, database);
   const jwtVerifier = createJwtVerifier(config.jwt, clock);
   const tokenSigner = createTokenSigner(config.jwt, clock);
   const storageUnitOfWork = createUnitOfWork(database.db);
@@ -168,7 +184,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     onRedeliver: () => webhookDelivery.wake(),
   });
   const events = createEventsService({
-    repository: createEventsRepository(database),
+    repository: createEventsRepository(database, readRouting),
     unitOfWork,
     dataVersions,
     clock,
@@ -185,7 +201,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     onError: () => undefined,
   });
   const recordTypes = createRecordTypesService({ repository: createRecordTypesRepository(database.db), unitOfWork, dataVersions, clock });
-  const recordsRepository = createRecordsRepository(database);
+  const recordsRepository = createRecordsRepository(database, readRouting);
   const records = createRecordsService({
     repository: options.wrapRecordsRepository?.(recordsRepository) ?? recordsRepository,
     recordTypes,
@@ -267,6 +283,7 @@ export async function createAppContext(config: Config, options: AppContextOption
   return {
     config,
     database,
+    readRouting,
     clock,
     jwtVerifier,
     tokenSigner,
@@ -293,6 +310,7 @@ export async function createAppContext(config: Config, options: AppContextOption
       feedFollowers.close();
       await feedSignal.close();
       await pdfRenderer.close();
+      await readRouting.close();
       await database.close();
     },
   };

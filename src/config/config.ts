@@ -8,6 +8,7 @@ import { chooseLogFormat, LogFormatEnv, type LogFormat } from './log-format.js';
 import { StreamEnv, streamSettings, type StreamSettings } from './streams.js';
 import { WebhooksEnv, webhookSettings, type WebhookSettings } from './webhooks.js';
 import { PageCacheEnv, pageCacheSettings, type PageCacheSettings } from './page-cache.js';
+import { ReadReplicaEnv, readReplicaSettings, type ReadReplicaSettings } from './read-replica.js';
 
 /** Every setting the service reads from its environment, with its default. */
 const EnvSchema = Type.Object({
@@ -49,6 +50,7 @@ const EnvSchema = Type.Object({
   ...StreamEnv,
   ...WebhooksEnv,
   ...PageCacheEnv,
+  ...ReadReplicaEnv,
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -104,6 +106,8 @@ export interface Config extends OperationsSettings, NetworkSettings {
   readonly webhooks: WebhookSettings;
   /** Recent list answers kept per process, by company and data version. */
   readonly pageCache: PageCacheSettings;
+  /** WRS_DATABASE_READ_URL and its pool: the PostgreSQL standby that answers list reads; undefined: none. */
+  readonly readReplica: ReadReplicaSettings | undefined;
   /** Names of secrets that were unset and generated for this process (development only). */
   readonly generatedSecrets: readonly string[];
 }
@@ -176,6 +180,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, surroundings
   const encryptionKey = secret('WRS_ENCRYPTION_KEY');
   const operations = operationsSettings(env, problems);
   const network = networkSettings(env, env.NODE_ENV === 'production', problems);
+  const data = dataSettings(env, surroundings.cwd);
+  const readReplica = readReplicaSettings(env, data.databaseUrl, problems);
   if (env.WRS_JWT_PUBLIC_KEY && env.WRS_JWT_JWKS_URL) {
     problems.push('WRS_JWT_PUBLIC_KEY and WRS_JWT_JWKS_URL: set at most one');
   }
@@ -184,7 +190,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, surroundings
   return Object.freeze({
     ...operations,
     ...network,
-    ...dataSettings(env, surroundings.cwd),
+    ...data,
+    ...readReplica,
     ...streamSettings(env),
     ...webhookSettings(env),
     ...pageCacheSettings(env),

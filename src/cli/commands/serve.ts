@@ -71,6 +71,10 @@ async function serveHttp(ctx: AppContext): Promise<number> {
     closeGracefullyOnSignals(app, ctx, { drainMs: ctx.config.server.shutdownDrainMs, timeoutMs: ctx.config.server.shutdownTimeoutMs });
     // Every serving process delivers webhooks; leases keep each attempt to one of them.
     ctx.webhookDelivery.start((error) => app.log.error({ err: error }, 'webhook delivery worker failed; it retries at its next poll'));
+    ctx.readRouting.onStandbyChange((change) => {
+      if (change.state === 'down') app.log.warn({ err: change.error }, `read standby failed; list reads go to the primary, the standby is tried again in ${change.retryMs} ms`);
+      else app.log.info('read standby answers again; list reads go to it when it has caught up');
+    });
     collectWhenQuiet(QUIET_COLLECTION);
     return (app.server.address() as AddressInfo).port;
   } catch (error) {

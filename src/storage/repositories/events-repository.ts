@@ -6,6 +6,7 @@ import type { EventsRepository, FeedPage } from '../../domain/events/events-repo
 import type { FeedPosition } from '../../domain/events/feed-position.js';
 import type { TransactionScope } from '../../domain/unit-of-work.js';
 import type { Database } from '../database.js';
+import { primaryReads, type ReadRouting } from '../read-routing.js';
 import type { DB } from '../schema.js';
 import { statementBatch } from '../sqlite-dialect.js';
 import { EVENT_COLUMNS } from '../tables/events.js';
@@ -40,7 +41,12 @@ const POSTGRES_BATCH_ROWS = 5000;
 const KEY_VALUE_BATCH_ROWS = 5000;
 const POSTGRES_ANALYZE_AFTER_ROWS = 10_000;
 
-export function createEventsRepository(database: Database): EventsRepository {
+/**
+ * Event pages (at once and in chunks) are read where `reads` sends them: a standby that has
+ * caught up with the company, or the primary. The change feed stays on the primary: its
+ * positions rest on the primary's transaction ids and snapshot horizon (feed-queries.ts).
+ */
+export function createEventsRepository(database: Database, reads: ReadRouting = primaryReads(database)): EventsRepository {
   const { db, dialect } = database;
   const insert = dialect === 'postgres' ? insertPostgres : insertSqlite;
   const batchRows = dialect === 'postgres' ? POSTGRES_BATCH_ROWS : SQLITE_BATCH_ROWS;
@@ -48,16 +54,9 @@ export function createEventsRepository(database: Database): EventsRepository {
   return {
     ...feed,
 
-    async list(companyId, query) {
-      const matches = await findContainsMatches(db, dialect, companyId, query, async (compiled) => (await db.executeQuery(compiled)).rows);
-      // No stored value contains a substring: no event can match.
-      if (matches === null) return [];
-      const rows = await compileEventPage(db, dialect, companyId, query, matches).execute();
-      for (const row of rows) (row as { excluded: unknown }).excluded = row.excluded === true || row.excluded === 1;
-      return rows as unknown as StoredEvent[];
-    },
+    list: (companyId, query) => reads.read(companyId, ({ db }) => listPage(db, dialect, companyId, query)),
 
-    openList: (companyId, query, chunkEvents) => openListChunks(database, companyId, query, chunkEvents),
+    openList: (companyId, query, chunkEvents) => reads.read(companyId, (target) => openListChunks(target, companyId, query, chunkEvents)),
 
     openChanges: (companyId, after, limit, type, chunkEvents) => openChangesChunks(database, companyId, { after, limit, type }, chunkEvents),
 
@@ -87,6 +86,15 @@ export function createEventsRepository(database: Database): EventsRepository {
       else if (written >= POSTGRES_ANALYZE_AFTER_ROWS) await sql`analyze events, event_key_values`.execute(db);
     },
   };
+}
+
+async function listPage(db: Kysely<DB>, dialect: Database['dialect'], companyId: string, query: EventListQuery): Promise<StoredEvent[]> {
+  const matches = await findContainsMatches(db, dialect, companyId, query, async (compiled) => (await db.executeQuery(compiled)).rows);
+  // No stored value contains a substring: no event can match.
+  if (matches === null) return [];
+  const rows = await compileEventPage(db, dialect, companyId, query, matches).execute();
+  for (const row of rows) (row as { excluded: unknown }).excluded = row.excluded === true || row.excluded === 1;
+  return rows as unknown as StoredEvent[];
 }
 
 /** Per field, the values already added to the dictionary. */

@@ -1,7 +1,8 @@
-import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
+import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
 import type { RecordListFilter, RecordPageQuery, RecordsRepository } from '../../domain/records/records-repository.port.js';
 import type { StoredRecord } from '../../domain/records/stored-record.js';
 import type { Database } from '../database.js';
+import { primaryReads, type ReadRouting } from '../read-routing.js';
 import type { DB } from '../schema.js';
 import type { RecordsTable } from '../tables/records.js';
 import { precompiled } from '../precompiled-query.js';
@@ -11,10 +12,15 @@ import { findTypeInTransaction } from './record-types-repository.js';
 const INSERT_BATCH = 400;
 const ID_BATCH = 500;
 
-export function createRecordsRepository(database: Database): RecordsRepository {
+/**
+ * List pages (`page`, `exists`) are read where `reads` sends them: a standby that has caught up
+ * with the company, or the primary. Single records are read on the primary: checking the
+ * standby would itself take a primary round trip as costly as the read.
+ */
+export function createRecordsRepository(database: Database, reads: ReadRouting = primaryReads(database)): RecordsRepository {
   const { db } = database;
 
-  function filtered(companyId: string, filter: RecordListFilter): SelectQueryBuilder<DB, 'records', {}> {
+  function filtered(db: Kysely<DB>, companyId: string, filter: RecordListFilter): SelectQueryBuilder<DB, 'records', {}> {
     let query = db.selectFrom('records').where('records.company_id', '=', companyId);
     if (filter.recordType !== undefined) query = query.where('records.record_type', '=', filter.recordType);
     const { time, view } = filter;
@@ -76,19 +82,23 @@ export function createRecordsRepository(database: Database): RecordsRepository {
       return row ? { createdAt: row.created_at, id: row.id } : undefined;
     },
 
-    async page(companyId, filter, query) {
+    page(companyId, filter, query) {
       const direction = query.descending ? 'desc' : 'asc';
-      const rows = await bounded(filtered(companyId, filter).selectAll('records'), query)
-        .orderBy('records.created_at', direction)
-        .orderBy('records.id', direction)
-        .limit(query.limit)
-        .execute();
-      return rows.map((row) => withoutCompany(row)!);
+      return reads.read(companyId, async ({ db }) => {
+        const rows = await bounded(filtered(db, companyId, filter).selectAll('records'), query)
+          .orderBy('records.created_at', direction)
+          .orderBy('records.id', direction)
+          .limit(query.limit)
+          .execute();
+        return rows.map((row) => withoutCompany(row)!);
+      });
     },
 
-    async exists(companyId, filter, bounds) {
-      const row = await bounded(filtered(companyId, filter).select('records.id'), bounds).limit(1).executeTakeFirst();
-      return row !== undefined;
+    exists(companyId, filter, bounds) {
+      return reads.read(companyId, async ({ db }) => {
+        const row = await bounded(filtered(db, companyId, filter).select('records.id'), bounds).limit(1).executeTakeFirst();
+        return row !== undefined;
+      });
     },
 
     async existingIds(companyId, ids) {
