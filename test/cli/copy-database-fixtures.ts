@@ -94,7 +94,7 @@ export function comparedPaths(data: SourceData): { company: string; path: string
       '/v1/checks',
       '/v1/events?limit=1000',
     ]),
-    ...ofCompany(BUSY_COMPANY, ['/v1/events?limit=1000', '/v1/events?limit=50&excluded=true&sort=-created_at']),
+    ...ofCompany(BUSY_COMPANY, ['/v1/events?limit=1000', '/v1/events?limit=50&page=2&order_by=-created_at&flow_session__gte=100&flow_key__contains=board']),
     ...ofCompany('admin', [`/admin/v1/companies/${LOB_COMPANY}/providers`, `/admin/v1/companies/${COMPANY}/templates/invoice`]),
   ];
 }
