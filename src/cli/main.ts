@@ -2,6 +2,7 @@
 import { ConfigError } from '../config/config.js';
 import { UsageError, type CliCommand } from './command.js';
 import { checksAddCommand } from './commands/checks-add.js';
+import { copyDatabaseCommand } from './commands/copy-database.js';
 import { importEventsCommand } from './commands/import-events.js';
 import { importRecordsCommand } from './commands/import-records.js';
 import { migrateCommand } from './commands/migrate.js';
@@ -32,6 +33,7 @@ const COMMANDS: CliCommand[] = [
   providerShowCommand,
   webhooksListCommand,
   webhooksFailedCommand,
+  copyDatabaseCommand,
 ];
 
 function usage(): string {

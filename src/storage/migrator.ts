@@ -10,7 +10,7 @@ const migrationFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 
  * Kysely's migrator takes a lock, so replicas starting together apply each migration once.
  */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new FileMigrationProvider({ fs, path, migrationFolder }) });
+  const migrator = new Migrator({ db, provider: migrationProvider() });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
@@ -18,4 +18,13 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${reason}`, { cause: error });
   }
   return (results ?? []).map((result) => result.migrationName);
+}
+
+/** The names of the migrations this version of wrs has, in the order they run. */
+export async function knownMigrationNames(): Promise<string[]> {
+  return Object.keys(await migrationProvider().getMigrations()).sort();
+}
+
+function migrationProvider(): FileMigrationProvider {
+  return new FileMigrationProvider({ fs, path, migrationFolder });
 }
