@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitSettings } from '../../config/operations.js';
 import { tooManyRequests, type AppError } from '../../errors/app-error.js';
 import { throttledWarning } from '../../lib/throttled-warning.js';
-import { connectRateLimitRedis, firstConnection } from '../../providers/redis/rate-limit-redis.js';
+import { connect, createRateLimitRedis } from '../../providers/redis/rate-limit-redis.js';
 import { clientAddressKey } from './client-address.js';
 import { JSON_CONTENT_TYPE } from '../json-content-type.js';
 
@@ -64,10 +64,11 @@ export async function registerRateLimiting(
   if (!companyLimited && !addressLimited) return { limitByCompany: () => {}, exemptOperator: () => {} };
 
   const redis = settings.redis
-    ? connectRateLimitRedis(settings.redis, throttledWarning(app.log, 'rate limit Redis connection failed', WARNING_INTERVAL_MS))
+    ? createRateLimitRedis(settings.redis, throttledWarning(app.log, 'rate limit Redis connection failed', WARNING_INTERVAL_MS))
     : null;
   if (redis) {
-    app.addHook('onReady', () => firstConnection(redis));
+    // Not sooner: compiling the routes' schemas holds the event loop long enough to time out a connection under way.
+    app.addHook('onReady', () => connect(redis));
     app.addHook('onClose', async () => redis.disconnect());
   }
   await app.register(fastifyRateLimit, {

@@ -1,8 +1,12 @@
 import { Redis } from 'ioredis';
 import type { RedisSettings } from '../../config/redis.js';
 
-/** One connect attempt takes at most this long; requests never wait for it (there is no offline queue). */
-const CONNECT_TIMEOUT_MS = 1000;
+/**
+ * One connect attempt takes at most this long. Requests never wait for it (there is no offline
+ * queue), so it is generous: a shorter one can expire while the event loop is busy, say
+ * loading or migrating at start, and the connection never comes up.
+ */
+const CONNECT_TIMEOUT_MS = 5000;
 
 /** While Redis is away, a reconnect is tried every 100 ms more, at most every second. */
 const reconnectDelayMs = (attempt: number): number => Math.min(attempt * 100, 1000);
@@ -11,9 +15,9 @@ const reconnectDelayMs = (attempt: number): number => Math.min(attempt * 100, 10
  * An ioredis client that never makes a request wait long: a command waits at most the
  * configured timeout, and while the connection is down commands fail at once instead of
  * queueing for it. ioredis reports connection problems as 'error' events, which must have a
- * listener: they go to `onConnectionError`.
+ * listener: they go to `onConnectionError`. It connects when `connect` is called.
  */
-export function connectRateLimitRedis(settings: RedisSettings, onConnectionError: (error: Error) => void): Redis {
+export function createRateLimitRedis(settings: RedisSettings, onConnectionError: (error: Error) => void): Redis {
   const redis = new Redis(settings.url, {
     connectTimeout: CONNECT_TIMEOUT_MS,
     commandTimeout: settings.timeoutMs,
@@ -21,18 +25,20 @@ export function connectRateLimitRedis(settings: RedisSettings, onConnectionError
     enableOfflineQueue: false,
     retryStrategy: reconnectDelayMs,
     connectionName: 'wrs-rate-limit',
+    lazyConnect: true,
   });
   redis.on('error', onConnectionError);
   return redis;
 }
 
 /**
- * Resolves when the client is ready, at its first connection failure, or after one connect
- * timeout, whichever comes first: the service starts counting in Redis when it can, and starts
- * serving anyway when it cannot.
+ * Connects, and resolves when the client is ready, at its first connection failure, or after
+ * one connect timeout, whichever comes first: the service starts counting in Redis when it can,
+ * and starts serving anyway when it cannot (ioredis keeps reconnecting).
  */
-export function firstConnection(redis: Redis): Promise<void> {
-  if (redis.status === 'ready') return Promise.resolve();
+export function connect(redis: Redis): Promise<void> {
+  // Failures also come as 'error' events, which are reported.
+  redis.connect().catch(() => undefined);
   return new Promise((resolve) => {
     const settle = () => {
       clearTimeout(timer);
