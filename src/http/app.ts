@@ -86,7 +86,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerSecurityHeaders(app, ctx.config.browser);
   registerDraining(app);
   registerCors(app, ctx.config.browser.corsOrigins);
-  const rateLimiting = await registerRateLimiting(app, ctx.config.rateLimit, options.rateLimitObserver);
+  const rateLimiting = await registerRateLimiting(app, ctx.config.rateLimit, ctx.rateLimitRedis, options.rateLimitObserver);
   // Before compression and OpenAPI: it keeps answers as sent, and documents the routes it serves.
   registerIdempotency(app, ctx.idempotency);
   await registerCompression(app);

@@ -126,7 +126,7 @@ describe('rate limiting by company (the plugin behind real authentication)', () 
     );
     app = Fastify();
     registerErrorHandling(app, () => null);
-    const limiting = await registerRateLimiting(app, { perCompanyPerMinute: 2, perAddressPerMinute: 100, redis: null });
+    const limiting = await registerRateLimiting(app, { perCompanyPerMinute: 2, perAddressPerMinute: 100, redis: null }, null);
     await app.register(
       async (v1) => {
         registerAuthentication(v1, createAuthenticator(verifier), async () => null);

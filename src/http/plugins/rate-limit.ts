@@ -1,9 +1,9 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app-context.js';
 import type { RateLimitSettings } from '../../config/operations.js';
 import { tooManyRequests, type AppError } from '../../errors/app-error.js';
 import { throttledWarning } from '../../lib/throttled-warning.js';
-import { connect, createRateLimitRedis } from '../../providers/redis/rate-limit-redis.js';
 import { clientAddressKey } from './client-address.js';
 import { JSON_CONTENT_TYPE } from '../json-content-type.js';
 
@@ -42,7 +42,7 @@ type CountedCheck = Extract<RateCheck, { isAllowed: false }>;
 
 /**
  * Rate limits, counted by @fastify/rate-limit in fixed one-minute windows: in Redis, shared by
- * every process and replica, when `settings.redis` is set; otherwise in each process's memory
+ * every process and replica, when `redis` is given (WRS_REDIS_URL); otherwise in each process's memory
  * (with N processes or replicas a client then gets up to N times the budget).
  * - a request with a verified company credential is charged to that company;
  * - a request without a valid credential is charged to its client address: one without any
@@ -55,6 +55,7 @@ type CountedCheck = Extract<RateCheck, { isAllowed: false }>;
 export async function registerRateLimiting(
   app: FastifyInstance,
   settings: RateLimitSettings,
+  redis: AppContext['rateLimitRedis'],
   observer: RateLimitObserver = {},
 ): Promise<RateLimiting> {
   const companyLimited = settings.perCompanyPerMinute > 0;
@@ -63,13 +64,11 @@ export async function registerRateLimiting(
   // With both limits off there is nothing to count: no hook runs at all, and Redis is not used.
   if (!companyLimited && !addressLimited) return { limitByCompany: () => {}, exemptOperator: () => {} };
 
-  const redis = settings.redis
-    ? createRateLimitRedis(settings.redis, throttledWarning(app.log, 'rate limit Redis connection failed', WARNING_INTERVAL_MS))
-    : null;
   if (redis) {
+    const warnConnectionFailed = throttledWarning(app.log, 'rate limit Redis connection failed', WARNING_INTERVAL_MS);
     // Not sooner: compiling the routes' schemas holds the event loop long enough to time out a connection under way.
-    app.addHook('onReady', () => connect(redis));
-    app.addHook('onClose', async () => redis.disconnect());
+    app.addHook('onReady', () => redis.connect(warnConnectionFailed));
+    app.addHook('onClose', async () => redis.close());
   }
   await app.register(fastifyRateLimit, {
     global: false,
@@ -79,7 +78,7 @@ export async function registerRateLimiting(
     max: (_request, key) => (key.startsWith(COMPANY_KEY) ? settings.perCompanyPerMinute : settings.perAddressPerMinute),
     // Failures are caught below, to be logged and counted before the request goes on.
     skipOnError: false,
-    ...(redis && settings.redis ? { redis, nameSpace: `${settings.redis.prefix}:rate-limit:` } : { cache: MEMORY_KEYS }),
+    ...(redis ? { redis: redis.client, nameSpace: redis.keyPrefix } : { cache: MEMORY_KEYS }),
   });
   const check = app.createRateLimit();
   const warnStoreFailed = throttledWarning(app.log, 'rate limit store failed: requests are served uncounted', WARNING_INTERVAL_MS);
