@@ -2,12 +2,27 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
+import { Redis } from 'ioredis';
 import { createTestApp, type TestApp, type TestAppOptions } from '../helpers/test-app.js';
 import type { DatabaseKind } from '../helpers/databases.js';
 
 /** The Redis the tests count in; it keeps nothing on disk, and every key expires within a minute. */
 export const REDIS_PORT = 6379;
 export const REDIS_URL = `redis://127.0.0.1:${REDIS_PORT}`;
+
+/** Fails with a plain message when the Redis the tests count in is not running. */
+export async function requireRedis(): Promise<void> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    assert.equal(await redis.ping(), 'PONG');
+  } catch (error) {
+    throw new Error(`no Redis answers on ${REDIS_URL}: the rate-limit tests need one running (docs/development.md)`, { cause: error });
+  } finally {
+    redis.disconnect();
+  }
+}
 
 /** A key prefix no other test uses, so that tests never share a budget by accident. */
 export function uniquePrefix(): string {

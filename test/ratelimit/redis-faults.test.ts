@@ -10,6 +10,7 @@ import {
   createLimitedApp,
   deadPort,
   REDIS_PORT,
+  requireRedis,
   uniquePrefix,
   type LimitedApp,
 } from './redis-apps.js';
@@ -47,6 +48,7 @@ describe('rate limits with Redis slow, then away, then back', () => {
   const proxy = new TcpProxy('127.0.0.1', REDIS_PORT);
   let t: LimitedApp;
   before(async () => {
+    await requireRedis();
     await proxy.start();
     t = await createLimitedApp('sqlite', {
       perCompany: 5,

@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { signUserToken } from '../helpers/test-app.js';
-import { anonymous, assertRateLimited, createLimitedApp, REDIS_URL, uniquePrefix, type LimitedApp } from './redis-apps.js';
+import { anonymous, assertRateLimited, createLimitedApp, REDIS_URL, requireRedis, uniquePrefix, type LimitedApp } from './redis-apps.js';
 
 describeEachDatabase('rate limits shared in Redis by two replicas', (kind) => {
   let first: LimitedApp;
   let second: LimitedApp;
   const prefix = uniquePrefix();
   before(async () => {
+    await requireRedis();
     first = await createLimitedApp(kind, { perCompany: 2, perAddress: 3, redisUrl: REDIS_URL, prefix });
     second = await createLimitedApp(kind, { perCompany: 2, perAddress: 3, redisUrl: REDIS_URL, prefix, database: first.database });
   });
@@ -63,6 +64,7 @@ describe('rate limits of two deployments on one Redis', () => {
   let staging: LimitedApp;
   let production: LimitedApp;
   before(async () => {
+    await requireRedis();
     staging = await createLimitedApp('sqlite', { perCompany: 1, perAddress: 1, redisUrl: REDIS_URL, prefix: uniquePrefix() });
     production = await createLimitedApp('sqlite', { perCompany: 1, perAddress: 1, redisUrl: REDIS_URL, prefix: uniquePrefix() });
   });
