@@ -70,6 +70,9 @@ export async function registerRateLimiting(
     app.addHook('onReady', () => redis.connect(warnConnectionFailed));
     app.addHook('onClose', async () => redis.close());
   }
+  // The library counts; the hooks below are ours, not its per-route ones: a refused credential is
+  // charged when its answer is sent, the 429 is the service's own error, and a failed count must
+  // be seen to be logged and reported. The key is the verified company, else the client address.
   await app.register(fastifyRateLimit, {
     global: false,
     timeWindow: WINDOW_MS,
