@@ -44,7 +44,8 @@ export function createRateLimitRedis(settings: RedisSettings): RateLimitRedis {
   });
   return {
     client,
-    keyPrefix: `${settings.prefix}:rate-limit:`,
+    // `wrs` and `wrs:` name the same keys, not `wrs::rate-limit:…`.
+    keyPrefix: `${settings.prefix.replace(/:+$/, '')}:rate-limit:`,
     connect(onConnectionError) {
       client.on('error', onConnectionError);
       // A failure also comes as an 'error' event, reported above.
