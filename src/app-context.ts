@@ -26,6 +26,7 @@ import { realSleep, type LobRetryPolicy } from './providers/checks/lob/retry-pol
 import { pdfmeTemplateChecker } from './providers/pdf/pdfme-template-checker.js';
 import { defaultRenderThreads } from './providers/pdf/render-pool-size.js';
 import { createWorkerPoolRenderer } from './providers/pdf/worker-pool-renderer.js';
+import { createRateLimitRedis, type RateLimitRedis } from './providers/redis/rate-limit-redis.js';
 import { openDatabase, type Database } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
 import { primaryReads, standbyReads, type ReadRouting } from './storage/read-routing.js';
@@ -88,6 +89,8 @@ export interface AppContext {
   readonly webhookOutbox: WebhookOutbox;
   /** Delivers the outbox; `wrs serve` starts it in every serving process, close() stops it. */
   readonly webhookDelivery: DeliveryWorker;
+  /** Where every replica counts rate limits (WRS_REDIS_URL); null: each process counts in memory. The HTTP app connects it. */
+  readonly rateLimitRedis: RateLimitRedis | null;
   close(): Promise<void>;
 }
 
@@ -279,6 +282,8 @@ export async function createAppContext(config: Config, options: AppContextOption
     clock,
   });
   const idempotency = createIdempotencyService({ repository: createIdempotencyRepository(database.db), clock, ...options.idempotency });
+  const { perCompanyPerMinute, perAddressPerMinute, redis } = config.rateLimit;
+  const rateLimitRedis = redis && (perCompanyPerMinute > 0 || perAddressPerMinute > 0) ? createRateLimitRedis(redis) : null;
 
   return {
     config,
@@ -305,7 +310,9 @@ export async function createAppContext(config: Config, options: AppContextOption
     webhooks,
     webhookOutbox,
     webhookDelivery,
+    rateLimitRedis,
     async close() {
+      rateLimitRedis?.close();
       await webhookDelivery.stop();
       feedFollowers.close();
       await feedSignal.close();

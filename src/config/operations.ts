@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
+import { RedisEnv, redisSettings, type RedisSettings } from './redis.js';
 
 /**
  * The settings of how the service runs rather than what it does: processes, timeouts, rate
@@ -16,6 +17,7 @@ export const OperationsEnv = {
   WRS_SHUTDOWN_DRAIN_MS: Type.Integer({ default: 0, minimum: 0, maximum: 600_000 }),
   WRS_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 6000, minimum: 0 }),
   WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: Type.Integer({ default: 600, minimum: 0 }),
+  ...RedisEnv,
   WRS_CORS_ORIGINS: Type.Optional(Type.String({ minLength: 1 })),
   WRS_HSTS_MAX_AGE_S: Type.Integer({ default: 0, minimum: 0 }),
   WRS_DB_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 1000 }),
@@ -54,6 +56,8 @@ export interface RateLimitSettings {
   readonly perCompanyPerMinute: number;
   /** Requests a minute per client address without a valid credential; 0 = unlimited. */
   readonly perAddressPerMinute: number;
+  /** Where every replica counts; null = each process counts in its own memory. */
+  readonly redis: RedisSettings | null;
 }
 
 export interface BrowserSettings {
@@ -112,6 +116,7 @@ export function operationsSettings(env: OperationsEnvValues, problems: string[])
     rateLimit: Object.freeze({
       perCompanyPerMinute: env.WRS_RATE_LIMIT_PER_MINUTE,
       perAddressPerMinute: env.WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE,
+      redis: redisSettings(env, problems),
     }),
     browser: Object.freeze({
       corsOrigins: Object.freeze(corsOrigins(env.WRS_CORS_ORIGINS, problems)),

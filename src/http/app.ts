@@ -16,7 +16,7 @@ import { registerDocsPage } from './plugins/docs-page.js';
 import { registerDraining } from './plugins/draining.js';
 import { registerIdempotency } from './plugins/idempotency.js';
 import { registerOpenApi } from './plugins/openapi.js';
-import { registerRateLimiting } from './plugins/rate-limit.js';
+import { registerRateLimiting, type RateLimitObserver } from './plugins/rate-limit.js';
 import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers.js';
 import { registerTextInputRules } from './plugins/text-input.js';
 import { registerWebPages } from './plugins/web-pages.js';
@@ -48,6 +48,8 @@ import { serverTimeoutOptions } from './server-options.js';
 export interface BuildAppOptions {
   /** pino logger options, or false for none (tests). */
   logger?: boolean | Record<string, unknown>;
+  /** Told of requests served uncounted because the rate-limit store failed (for metrics). */
+  rateLimitObserver?: RateLimitObserver;
 }
 
 const INCOMING_REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -84,7 +86,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerSecurityHeaders(app, ctx.config.browser);
   registerDraining(app);
   registerCors(app, ctx.config.browser.corsOrigins);
-  const rateLimiting = registerRateLimiting(app, ctx.config.rateLimit, ctx.clock);
+  const rateLimiting = await registerRateLimiting(app, ctx.config.rateLimit, ctx.rateLimitRedis, options.rateLimitObserver);
   // Before compression and OpenAPI: it keeps answers as sent, and documents the routes it serves.
   registerIdempotency(app, ctx.idempotency);
   await registerCompression(app);

@@ -25,7 +25,7 @@ describe('operations settings', () => {
       shutdownTimeoutMs: 25_000,
       shutdownDrainMs: 0,
     });
-    assert.deepEqual(config.rateLimit, { perCompanyPerMinute: 6000, perAddressPerMinute: 600 });
+    assert.deepEqual(config.rateLimit, { perCompanyPerMinute: 6000, perAddressPerMinute: 600, redis: null });
     assert.deepEqual(config.browser, { corsOrigins: [], hstsMaxAgeSeconds: 0 });
     assert.deepEqual(config.database, { poolSize: 10, connectTimeoutMs: 5000, statementTimeoutMs: 60_000, sqliteBusyTimeoutMs: 5000 });
     assert.ok(Object.isFrozen(config.server) && Object.isFrozen(config.browser.corsOrigins));
@@ -41,6 +41,28 @@ describe('operations settings', () => {
     assert.equal(config.rateLimit.perCompanyPerMinute, 0);
     assert.deepEqual(config.browser.corsOrigins, ['https://app.example.com', 'http://localhost:3000']);
     assert.equal(loadConfig({ WRS_WORKERS: '4' }).server.workers, 4);
+  });
+
+  it('reads the shared Redis of the rate limits, with its key prefix and timeout', () => {
+    assert.deepEqual(loadConfig({ WRS_REDIS_URL: 'redis://:secret@10.0.0.5:6380/2' }).rateLimit.redis, {
+      url: 'redis://:secret@10.0.0.5:6380/2',
+      prefix: 'wrs',
+      timeoutMs: 250,
+    });
+    const tls = loadConfig({ WRS_REDIS_URL: 'rediss://cache.example.com', WRS_REDIS_PREFIX: 'wrs-staging', WRS_REDIS_TIMEOUT_MS: '50' });
+    assert.deepEqual(tls.rateLimit.redis, { url: 'rediss://cache.example.com', prefix: 'wrs-staging', timeoutMs: 50 });
+  });
+
+  it('refuses a Redis URL it cannot use, without repeating its password', () => {
+    for (const url of ['localhost:6379', 'http://127.0.0.1:6379', 'redis://', 'redis://:hunter2@127.0.0.1/not-a-db']) {
+      const problems = problemsOf({ WRS_REDIS_URL: url });
+      assert.deepEqual(problems.map((p) => p.split(':')[0]), ['WRS_REDIS_URL'], url);
+      assert.ok(!problems[0]!.includes('hunter2'));
+    }
+    assert.deepEqual(problemsOf({ WRS_REDIS_PREFIX: 'two words', WRS_REDIS_TIMEOUT_MS: '0' }).map((p) => p.split(':')[0]), [
+      'WRS_REDIS_PREFIX',
+      'WRS_REDIS_TIMEOUT_MS',
+    ]);
   });
 
   it('refuses bad values, naming each', () => {

@@ -2,7 +2,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { SignJWT } from 'jose';
 import { createAppContext, type AppContext, type AppContextOptions } from '../../src/app-context.js';
 import { loadConfig } from '../../src/config/config.js';
-import { buildApp } from '../../src/http/app.js';
+import { buildApp, type BuildAppOptions } from '../../src/http/app.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from './databases.js';
 
@@ -29,6 +29,8 @@ export interface TestAppOptions {
   context?: Omit<AppContextOptions, 'clock'>;
   /** Another app's database, to run a second replica on (it stays for its owner to drop). */
   database?: TestDatabase;
+  /** Options of the HTTP app (default: no logger). */
+  app?: BuildAppOptions;
 }
 
 /** Builds the real app on a fresh database of the given kind (or a given one); call close() in `after`. */
@@ -48,7 +50,7 @@ export async function createTestApp(kind: DatabaseKind, options: TestAppOptions 
     ...options.env,
   });
   const ctx = await createAppContext(config, { ...options.context, ...(options.clock ? { clock: options.clock } : {}) });
-  const app = await buildApp(ctx, { logger: false });
+  const app = await buildApp(ctx, { logger: false, ...options.app });
   await app.ready();
 
   const userToken = (companyId: string, userId = 'user-1', extraClaims: Record<string, unknown> = {}) =>

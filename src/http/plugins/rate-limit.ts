@@ -1,16 +1,13 @@
+import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app-context.js';
 import type { RateLimitSettings } from '../../config/operations.js';
 import { tooManyRequests, type AppError } from '../../errors/app-error.js';
-import type { Clock } from '../../lib/clock.js';
-import { RateLimiter, type RateDecision } from '../../lib/rate-limiter.js';
+import { throttledWarning } from '../../lib/throttled-warning.js';
 import { clientAddressKey } from './client-address.js';
 import { JSON_CONTENT_TYPE } from '../json-content-type.js';
 
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** `false` exempts the route from rate limiting (health checks). */
-    rateLimit?: boolean;
-  }
   interface FastifyRequest {
     /**
      * `pending`: sent a credential not yet verified; `charged`: counted against a budget;
@@ -20,7 +17,18 @@ declare module 'fastify' {
   }
 }
 
-const SWEEP_INTERVAL_MS = 60_000;
+const WINDOW_MS = 60_000;
+/** Keys the in-memory store keeps; past it the least recently used is forgotten (its window starts again). */
+const MEMORY_KEYS = 100_000;
+/** A Redis failure repeats on every request: it is logged at most once in this interval. */
+const WARNING_INTERVAL_MS = 10_000;
+const COMPANY_KEY = 'company:';
+const ADDRESS_KEY = 'address:';
+
+export interface RateLimitObserver {
+  /** A request was served without being counted, because the store (Redis) failed or was too slow. */
+  onStoreError?(error: Error): void;
+}
 
 export interface RateLimiting {
   /** Registers, after authentication in a scope, the charge of the verified identity's company. */
@@ -29,31 +37,72 @@ export interface RateLimiting {
   exemptOperator(scope: FastifyInstance): void;
 }
 
+type RateCheck = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
+type CountedCheck = Extract<RateCheck, { isAllowed: false }>;
+
 /**
- * Rate limits, in memory per process (with N processes or replicas a client gets up to N
- * times the budget):
+ * Rate limits, counted by @fastify/rate-limit in fixed one-minute windows: in Redis, shared by
+ * every process and replica, when `redis` is given (WRS_REDIS_URL); otherwise in each process's memory
+ * (with N processes or replicas a client then gets up to N times the budget).
  * - a request with a verified company credential is charged to that company;
  * - a request without a valid credential is charged to its client address: one without any
  *   credential before any work is done, one whose credential is refused when its answer is
  *   sent (a refused credential over the budget answers 429 instead of 401);
  * - the verified operator and routes with `config.rateLimit: false` are not limited.
+ * When Redis fails or is slower than its timeout the request is served uncounted (fail open),
+ * logged at most every few seconds and reported to `observer.onStoreError`.
  */
-export function registerRateLimiting(app: FastifyInstance, settings: RateLimitSettings, clock: Clock): RateLimiting {
-  const companies = settings.perCompanyPerMinute > 0 ? new RateLimiter(settings.perCompanyPerMinute, clock) : null;
-  const addresses = settings.perAddressPerMinute > 0 ? new RateLimiter(settings.perAddressPerMinute, clock) : null;
+export async function registerRateLimiting(
+  app: FastifyInstance,
+  settings: RateLimitSettings,
+  redis: AppContext['rateLimitRedis'],
+  observer: RateLimitObserver = {},
+): Promise<RateLimiting> {
+  const companyLimited = settings.perCompanyPerMinute > 0;
+  const addressLimited = settings.perAddressPerMinute > 0;
   app.decorateRequest('rateLimitState', null);
+  // With both limits off there is nothing to count: no hook runs at all, and Redis is not used.
+  if (!companyLimited && !addressLimited) return { limitByCompany: () => {}, exemptOperator: () => {} };
 
-  if (companies || addresses) {
-    const sweeper = setInterval(() => {
-      companies?.sweep();
-      addresses?.sweep();
-    }, SWEEP_INTERVAL_MS).unref();
-    app.addHook('onClose', async () => clearInterval(sweeper));
+  if (redis) {
+    const warnConnectionFailed = throttledWarning(app.log, 'rate limit Redis connection failed', WARNING_INTERVAL_MS);
+    // Not sooner: compiling the routes' schemas holds the event loop long enough to time out a connection under way.
+    app.addHook('onReady', () => redis.connect(warnConnectionFailed));
+    app.addHook('onClose', async () => redis.close());
+  }
+  // The library counts; the hooks below are ours, not its per-route ones: a refused credential is
+  // charged when its answer is sent, the 429 is the service's own error, and a failed count must
+  // be seen to be logged and reported. The key is the verified company, else the client address.
+  await app.register(fastifyRateLimit, {
+    global: false,
+    timeWindow: WINDOW_MS,
+    keyGenerator: (request) =>
+      request.identity ? `${COMPANY_KEY}${request.identity.companyId}` : `${ADDRESS_KEY}${clientAddressKey(request.ip)}`,
+    max: (_request, key) => (key.startsWith(COMPANY_KEY) ? settings.perCompanyPerMinute : settings.perAddressPerMinute),
+    // Failures are caught below, to be logged and counted before the request goes on.
+    skipOnError: false,
+    ...(redis ? { redis: redis.client, nameSpace: redis.keyPrefix } : { cache: MEMORY_KEYS }),
+  });
+  const check = app.createRateLimit();
+  const warnStoreFailed = throttledWarning(app.log, 'rate limit store failed: requests are served uncounted', WARNING_INTERVAL_MS);
+
+  /** Counts the request against its budget; answers the refusal when it is over, else null. */
+  async function charge(request: FastifyRequest, reply: FastifyReply): Promise<AppError | null> {
+    let result: RateCheck;
+    try {
+      result = await check(request);
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      warnStoreFailed(failure);
+      observer.onStoreError?.(failure);
+      return null;
+    }
+    if (result.isAllowed) return null;
+    setRateLimitHeaders(reply, result);
+    return result.isExceeded ? rateLimited(result) : null;
   }
 
-  // With both limits off there is nothing to count: no hook runs at all.
-  if (!companies && !addresses) return { limitByCompany: () => {}, exemptOperator: () => {} };
-
+  // Hooks that run on every request call `done` rather than being async (see app.ts).
   app.addHook('onRequest', (request, reply, done) => {
     if (request.routeOptions.config.rateLimit === false) return done();
     if (request.headers.authorization !== undefined) {
@@ -61,24 +110,22 @@ export function registerRateLimiting(app: FastifyInstance, settings: RateLimitSe
       return done();
     }
     request.rateLimitState = 'charged';
-    if (addresses) enforce(reply, addresses.take(addressKey(request)), 'this client address');
-    done();
+    if (!addressLimited) return done();
+    charge(request, reply).then((refusal) => done(refusal ?? undefined), done);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.rateLimitState !== 'pending') return payload;
     request.rateLimitState = 'charged';
-    if (!addresses) return payload;
-    const decision = addresses.take(addressKey(request));
-    setRateLimitHeaders(reply, decision);
-    if (decision.allowed) return payload;
+    if (!addressLimited) return payload;
+    const refusal = await charge(request, reply);
+    if (!refusal) return payload;
     if (payload && typeof (payload as { destroy?: unknown }).destroy === 'function') {
       (payload as { destroy(): void }).destroy();
     }
-    const error = rateLimited(decision, 'this client address');
     reply.removeHeader('www-authenticate');
-    reply.code(error.status).headers(error.headers).header('content-type', JSON_CONTENT_TYPE);
-    return JSON.stringify({ message: error.message, code: error.code });
+    reply.code(refusal.status).headers(refusal.headers).header('content-type', JSON_CONTENT_TYPE);
+    return JSON.stringify({ message: refusal.message, code: refusal.code });
   });
 
   return {
@@ -86,8 +133,8 @@ export function registerRateLimiting(app: FastifyInstance, settings: RateLimitSe
       scope.addHook('onRequest', (request, reply, done) => {
         if (request.rateLimitState === null || !request.identity) return done();
         request.rateLimitState = 'charged';
-        if (companies) enforce(reply, companies.take(`company:${request.identity.companyId}`), 'this company');
-        done();
+        if (!companyLimited) return done();
+        charge(request, reply).then((refusal) => done(refusal ?? undefined), done);
       });
     },
     exemptOperator(scope) {
@@ -99,28 +146,21 @@ export function registerRateLimiting(app: FastifyInstance, settings: RateLimitSe
   };
 }
 
-function addressKey(request: FastifyRequest): string {
-  return `address:${clientAddressKey(request.ip)}`;
-}
-
-function enforce(reply: FastifyReply, decision: RateDecision, subject: string): void {
-  setRateLimitHeaders(reply, decision);
-  if (!decision.allowed) throw rateLimited(decision, subject);
-}
-
 /** The IETF draft RateLimit header fields (draft-ietf-httpapi-ratelimit-headers). */
-function setRateLimitHeaders(reply: FastifyReply, decision: RateDecision): void {
+function setRateLimitHeaders(reply: FastifyReply, result: CountedCheck): void {
   reply.headers({
-    'ratelimit-limit': String(decision.limit),
-    'ratelimit-remaining': String(decision.remaining),
-    'ratelimit-reset': String(decision.resetSeconds),
-    'ratelimit-policy': `${decision.limit};w=60`,
+    'ratelimit-limit': String(result.max),
+    'ratelimit-remaining': String(result.remaining),
+    'ratelimit-reset': String(result.ttlInSeconds),
+    'ratelimit-policy': `${result.max};w=${WINDOW_MS / 1000}`,
   });
 }
 
-function rateLimited(decision: RateDecision, subject: string): AppError {
+function rateLimited(result: CountedCheck): AppError {
+  const subject = result.key.startsWith(COMPANY_KEY) ? 'this company' : 'this client address';
+  const retryAfterSeconds = Math.max(1, result.ttlInSeconds);
   return tooManyRequests(
-    `too many requests for ${subject}: at most ${decision.limit} a minute; retry in ${decision.retryAfterSeconds} s`,
-    decision.retryAfterSeconds,
+    `too many requests for ${subject}: at most ${result.max} a minute; retry in ${retryAfterSeconds} s`,
+    retryAfterSeconds,
   );
 }

@@ -6,14 +6,17 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
  * - `refuse`: not listening (connects fail with ECONNREFUSED), open connections are reset;
  * - `blackhole`: accepts connections and never answers, open connections are reset;
  * - `drop`: keeps every connection open but silently drops what is sent either way, like a
- *   network partition.
+ *   network partition;
+ * - `hold`: keeps every connection open and holds what is sent either way, delivering it in
+ *   order when set back to `open`, like a server or network that stalls and then catches up.
  */
-export type ProxyMode = 'open' | 'refuse' | 'blackhole' | 'drop';
+export type ProxyMode = 'open' | 'refuse' | 'blackhole' | 'drop' | 'hold';
 
 /** A TCP proxy on 127.0.0.1 in front of a real server, which a test can cut and restore. */
 export class TcpProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
+  private held: Array<() => void> = [];
   private mode: ProxyMode = 'open';
   port = 0;
 
@@ -31,6 +34,7 @@ export class TcpProxy {
     if (mode === 'refuse' || mode === 'blackhole') this.resetAll();
     if (mode === 'refuse') await this.unlisten();
     else await this.listen();
+    if (mode === 'open') this.release();
   }
 
   async close(): Promise<void> {
@@ -41,6 +45,13 @@ export class TcpProxy {
   private resetAll(): void {
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
+    this.held = [];
+  }
+
+  private release(): void {
+    const held = this.held;
+    this.held = [];
+    for (const deliver of held) deliver();
   }
 
   private track(socket: Socket): void {
@@ -57,6 +68,7 @@ export class TcpProxy {
     const forward = (from: Socket, to: Socket) =>
       from.on('data', (chunk) => {
         if (this.mode === 'open') to.write(chunk);
+        else if (this.mode === 'hold') this.held.push(() => to.write(chunk));
       });
     forward(client, upstream);
     forward(upstream, client);
