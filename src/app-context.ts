@@ -322,3 +322,9 @@ export async function createAppContext(config: Config, options: AppContextOption
     },
   };
 }
+
+// Moving a SQLite database into PostgreSQL (`wrs copy-database`): the CLI reaches storage only through this root.
+export { copySqliteToPostgres, type CopyListener, type CopySummary, type TableRows } from './storage/copy/copy-database.js';
+export type { CopiedTable } from './storage/copy/copied-tables.js';
+export { CopyRefusal } from './storage/copy/copy-refusal.js';
+export { withoutPassword } from './storage/copy/postgres-target.js';

@@ -1,6 +1,5 @@
 import { SingleBar } from 'cli-progress';
-import type { CopiedTable } from '../storage/copy/copied-tables.js';
-import type { CopyListener, CopySummary, TableRows } from '../storage/copy/copy-database.js';
+import type { CopiedTable, CopyListener, CopySummary, TableRows } from '../app-context.js';
 
 /** How often a log (stderr not a terminal) gets a progress line within a long table. */
 const LOG_INTERVAL_MS = 5_000;

@@ -1,8 +1,6 @@
 import { parseArgs } from 'node:util';
 import { dataSettings } from '../../config/data-location.js';
-import { copySqliteToPostgres } from '../../storage/copy/copy-database.js';
-import { CopyRefusal } from '../../storage/copy/copy-refusal.js';
-import { withoutPassword } from '../../storage/copy/postgres-target.js';
+import { copySqliteToPostgres, CopyRefusal, withoutPassword } from '../../app-context.js';
 import { UsageError, type CliCommand } from '../command.js';
 import { copySummary, createCopyProgress, silentProgress } from '../copy-progress.js';
 import { requireOption } from '../operator.js';
