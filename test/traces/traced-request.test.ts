@@ -91,6 +91,7 @@ describeEachDatabase('a request traced from the load balancer to its SQL', (kind
     assert.ok(httpServer, `an HTTP server span; got ${spans.map((span) => span.name).join(', ')}`);
     assert.equal(httpServer.parentSpanId, parentSpanId, 'the server span continues the caller\'s trace');
     assert.equal(httpServer.serviceName, 'wrs');
+    assert.equal(httpServer.name, `GET ${ROUTE}`, 'named by the route template, never by the raw path');
 
     const route = spans.find((span) => span.scope === '@fastify/otel' && span.attributes['http.route'] === ROUTE);
     assert.ok(route, 'a Fastify span named by the route template');
