@@ -18,8 +18,8 @@ export interface ShutdownTimings {
  * load balancer's rotation (`/readyz` answers 503 for `drainMs` while requests are still
  * served, so no request meets a closed port), then stop accepting connections, let in-flight
  * requests finish for up to `timeoutMs` (new requests on open connections get 503), close the
- * database, send the last spans (when tracing) and exit 0. Connections still busy at the bound are cut and the process exits 1, so
- * the log and the exit status say it was not clean.
+ * database, send the last spans (when tracing) and exit 0. Connections still busy at the bound
+ * are cut and the process exits 1, so the log and the exit status say it was not clean.
  */
 export function closeGracefullyOnSignals(app: FastifyInstance, ctx: AppContext, { drainMs, timeoutMs }: ShutdownTimings): void {
   let closing = false;
