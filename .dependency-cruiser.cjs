@@ -29,6 +29,13 @@ module.exports = {
       to: { path: ADAPTER_PACKAGES },
     },
     {
+      name: 'domain-imports-no-telemetry',
+      comment: 'Tracing observes the adapters and HTTP from outside (src/observability/); the domain never sees it.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { path: '(^|/)node_modules/(@opentelemetry/[^/]+|@fastify/otel)/|^src/observability/' },
+    },
+    {
       name: 'adapters-import-no-outer-layer',
       comment: 'Storage and providers depend on the domain, lib, errors and config, never on HTTP, the CLI or the root.',
       severity: 'error',

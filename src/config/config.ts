@@ -9,6 +9,7 @@ import { StreamEnv, streamSettings, type StreamSettings } from './streams.js';
 import { WebhooksEnv, webhookSettings, type WebhookSettings } from './webhooks.js';
 import { PageCacheEnv, pageCacheSettings, type PageCacheSettings } from './page-cache.js';
 import { ReadReplicaEnv, readReplicaSettings, type ReadReplicaSettings } from './read-replica.js';
+import { TracingEnv, tracingSettings, type TracingSettings } from './tracing.js';
 
 /** Every setting the service reads from its environment, with its default. */
 const EnvSchema = Type.Object({
@@ -51,6 +52,7 @@ const EnvSchema = Type.Object({
   ...WebhooksEnv,
   ...PageCacheEnv,
   ...ReadReplicaEnv,
+  ...TracingEnv,
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -108,6 +110,8 @@ export interface Config extends OperationsSettings, NetworkSettings {
   readonly pageCache: PageCacheSettings;
   /** WRS_DATABASE_READ_URL and its pool: the PostgreSQL standby that answers list reads; undefined: none. */
   readonly readReplica: ReadReplicaSettings | undefined;
+  /** OpenTelemetry traces: whether they are on (the standard OTEL_* variables) and the service's name. */
+  readonly tracing: TracingSettings;
   /** Names of secrets that were unset and generated for this process (development only). */
   readonly generatedSecrets: readonly string[];
 }
@@ -195,6 +199,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, surroundings
     ...streamSettings(env),
     ...webhookSettings(env),
     ...pageCacheSettings(env),
+    tracing: tracingSettings(env),
     env: env.NODE_ENV,
     host: env.HOST ?? (env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     port: env.PORT,

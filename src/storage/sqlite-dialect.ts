@@ -8,6 +8,7 @@ import {
   type QueryResult,
   type SqliteDatabase,
 } from 'kysely';
+import { sqliteQueries } from './sqlite-query-channel.js';
 
 /**
  * SQLite with two connections: one writer, shared through a mutex (Kysely's own SQLite driver
@@ -162,6 +163,11 @@ export function statementBatch(sqlText: string, rows: readonly (readonly unknown
 }
 
 function run<R>(database: SqliteDatabase, query: CompiledQuery): QueryResult<R> {
+  if (sqliteQueries.hasSubscribers) return sqliteQueries.traceSync(runStatement<R>, { sql: query.sql }, undefined, database, query);
+  return runStatement(database, query);
+}
+
+function runStatement<R>(database: SqliteDatabase, query: CompiledQuery): QueryResult<R> {
   const statement = database.prepare(query.sql);
   const parameters = query.parameters as unknown[];
   if (parameters.length === 1 && parameters[0] instanceof StatementBatch) {

@@ -2,6 +2,7 @@ import type { CompiledQuery, Kysely } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ReadSnapshot, RowChunks } from './read-snapshot.js';
 import { SqliteDatabase } from './sqlite-driver.js';
+import { sqliteQueries } from './sqlite-query-channel.js';
 
 /** Read-only connections kept open between snapshots; more are opened while more are in use. */
 const IDLE_CONNECTIONS = 4;
@@ -56,6 +57,10 @@ function rowBuilder(columns: readonly string[]): (values: unknown[]) => unknown 
   return build;
 }
 
+function allRows<R>(connection: BetterSqlite3.Database, query: CompiledQuery): R[] {
+  return connection.prepare(query.sql).all(...(query.parameters as unknown[])) as R[];
+}
+
 function sqliteSnapshot(connection: BetterSqlite3.Database, giveBack: (connection: BetterSqlite3.Database) => void): ReadSnapshot {
   // Deferred: the read transaction (and its snapshot) starts at the first read.
   connection.exec('begin');
@@ -63,7 +68,8 @@ function sqliteSnapshot(connection: BetterSqlite3.Database, giveBack: (connectio
   let released = false;
   return {
     async rows<R>(query: CompiledQuery<R>) {
-      return connection.prepare(query.sql).all(...(query.parameters as unknown[])) as R[];
+      if (sqliteQueries.hasSubscribers) return sqliteQueries.traceSync(allRows<R>, { sql: query.sql }, undefined, connection, query);
+      return allRows<R>(connection, query);
     },
     chunks<R>(query: CompiledQuery, chunkRows: number): RowChunks<R> {
       const statement = connection.prepare(query.sql).raw(true);

@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
+import { stopTracing } from '../../observability/tracing/process-tracing.js';
 
 /** Past the drain bound, this much longer is allowed for closing the database before exiting anyway. */
 const CLOSE_GRACE_MS = 5000;
@@ -17,8 +18,8 @@ export interface ShutdownTimings {
  * load balancer's rotation (`/readyz` answers 503 for `drainMs` while requests are still
  * served, so no request meets a closed port), then stop accepting connections, let in-flight
  * requests finish for up to `timeoutMs` (new requests on open connections get 503), close the
- * database and exit 0. Connections still busy at the bound are cut and the process exits 1, so
- * the log and the exit status say it was not clean.
+ * database, send the last spans (when tracing) and exit 0. Connections still busy at the bound
+ * are cut and the process exits 1, so the log and the exit status say it was not clean.
  */
 export function closeGracefullyOnSignals(app: FastifyInstance, ctx: AppContext, { drainMs, timeoutMs }: ShutdownTimings): void {
   let closing = false;
@@ -56,6 +57,8 @@ export function closeGracefullyOnSignals(app: FastifyInstance, ctx: AppContext, 
       app.log.error({ err: error }, 'closing the database failed');
     }
     app.log.info({ clean: !forced }, 'stopped');
+    // The spans of the requests drained above are still in the exporter's batch.
+    await stopTracing();
     process.exit(forced ? 1 : 0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
