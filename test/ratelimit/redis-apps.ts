@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
@@ -75,14 +74,8 @@ export async function createLimitedApp(kind: DatabaseKind, options: LimitedAppOp
   return Object.assign(t, { warnings, storeErrors });
 }
 
-/** A local port where nothing listens. */
-export async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/** A local port where nothing listens: a free one. */
+export { freePort as deadPort } from '../hardening/helpers/server-process.js';
 
 /** A request without any credential from one client address (charged to the address). */
 export function anonymous(t: TestApp, remoteAddress: string): Promise<LightMyRequestResponse> {
