@@ -17,6 +17,7 @@ import { registerDraining } from './plugins/draining.js';
 import { registerIdempotency } from './plugins/idempotency.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerRateLimiting, type RateLimitObserver } from './plugins/rate-limit.js';
+import { registerRequestMetrics } from './plugins/request-metrics.js';
 import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers.js';
 import { registerTextInputRules } from './plugins/text-input.js';
 import { registerWebPages } from './plugins/web-pages.js';
@@ -38,6 +39,7 @@ import { adminEventIngestRoutes } from './routes/events/ingest-events.js';
 import { listEventsRoutes } from './routes/events/list-events.js';
 import { eventStreamRoutes } from './routes/events/stream.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { adminWebhookRoutes } from './routes/webhooks/admin-webhooks.js';
 import { webhookDeliveryRoutes } from './routes/webhooks/deliveries.js';
 import { webhookRoutes } from './routes/webhooks/webhooks.js';
@@ -78,6 +80,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     reply.header('x-request-id', request.id);
     done();
   });
+  registerRequestMetrics(app, ctx.metrics.requests);
   registerConnectionLimits(app, ctx.config.connections, ctx.config.trustProxy);
   registerErrorHandling(app, (error) => ctx.database.unavailability(error));
   registerBodyMediaRules(app);
@@ -95,6 +98,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await registerWebPages(app);
 
   await app.register(healthRoutes, { ctx });
+  await app.register(metricsRoutes, { ctx, rateLimiting });
 
   await app.register(
     async (v1) => {
