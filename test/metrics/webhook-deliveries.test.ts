@@ -37,9 +37,12 @@ describeEachDatabase('webhook delivery metrics', (kind) => {
     await receiver.waitFor('/fail', 2);
     const elapsedSeconds = (Date.now() - started) / 1000;
 
+    // A receiver has the request before the worker has its answer: the figures follow a moment later.
     const exposition = await eventually(
       () => scrape(t),
-      (figures) => figures.value('wrs_webhook_delivery_attempts_total', { outcome: 'failed' }) === 1,
+      (figures) =>
+        figures.value('wrs_webhook_delivery_attempts_total', { outcome: 'failed' }) === 1 &&
+        figures.value('wrs_webhook_delivery_attempts_total', { outcome: 'delivered' }) === 2,
     );
     assert.equal(exposition.value('wrs_webhook_delivery_attempts_total', { outcome: 'delivered' }), 2);
     assert.equal(exposition.value('wrs_webhook_delivery_attempts_total', { outcome: 'retrying' }), 1);
