@@ -113,7 +113,12 @@ export interface AppContextOptions {
   idempotency?: Pick<IdempotencyServiceDeps, 'leaseMs' | 'leaseRenewalMs' | 'cleanupIntervalMs'>;
   /** Wraps the unit of work (tests run a step before a transaction begins). */
   wrapUnitOfWork?: (unitOfWork: UnitOfWork) => UnitOfWork;
+  /** A cluster worker: GET /metrics answers every worker's metrics, gathered by the primary (aggregateWorkerMetrics). */
+  metricsAcrossCluster?: boolean;
 }
+
+/** Called in the cluster primary, so that any worker answers GET /metrics for all of them. */
+export { aggregateWorkerMetrics } from './observability/metrics/cluster-metrics.js';
 
 /** Events per read of a stream's change feed. */
 const FEED_STREAM_PAGE_EVENTS = 500;
@@ -153,7 +158,10 @@ export async function createAppContext(config: Config, options: AppContextOption
   }
   const readRouting = openReadRouting(config, database);
   // The renderer is built further down; its usage is read only when metrics are scraped.
-  const metrics = createServiceMetrics({ databasePool: () => database.poolUsage(), pdfRenders: () => pdfRenderer.usage() });
+  const metrics = createServiceMetrics(
+    { databasePool: () => database.poolUsage(), pdfRenders: () => pdfRenderer.usage() },
+    { acrossCluster: options.metricsAcrossCluster === true },
+  );
   const jwtVerifier = createJwtVerifier(config.jwt, clock);
   const tokenSigner = createTokenSigner(config.jwt, clock);
   const storageUnitOfWork = createUnitOfWork(database.db);

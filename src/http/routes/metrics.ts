@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
+import { serviceUnavailable } from '../../errors/app-error.js';
 import { registerBearerSecrets } from '../plugins/admin-auth.js';
 import type { RateLimiting } from '../plugins/rate-limit.js';
 
@@ -19,8 +20,15 @@ export const metricsRoutes: FastifyPluginAsync<{ ctx: AppContext; rateLimiting: 
   });
   rateLimiting.exemptOperator(app);
 
-  app.get(METRICS_PATH, { schema: { hide: true } }, async (_request, reply) => {
-    const text = await ctx.metrics.scrape();
+  app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
+    let text: string;
+    try {
+      text = await ctx.metrics.scrape();
+    } catch (error) {
+      // In a cluster, another worker that did not answer in time: the next scrape may well succeed.
+      request.log.warn({ err: error }, 'metrics could not be gathered');
+      throw serviceUnavailable('the metrics of every serving process could not be gathered; retry shortly', 1);
+    }
     return reply.type(ctx.metrics.contentType).send(text);
   });
 };

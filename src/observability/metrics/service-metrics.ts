@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { clusterScrape } from './cluster-metrics.js';
 import type { IngestObserver } from '../../domain/events/ingest-observer.port.js';
 import type { RenderUsage } from '../../domain/templates/pdf-renderer.port.js';
 import type { RenderObserver } from '../../domain/templates/render-observer.port.js';
@@ -16,6 +17,11 @@ export interface MetricsSources {
   readonly pdfRenders: () => RenderUsage;
 }
 
+export interface ServiceMetricsOptions {
+  /** This process is a cluster worker: a scrape answers the sum of every worker's metrics (cluster-metrics.ts). */
+  readonly acrossCluster?: boolean;
+}
+
 /**
  * The service's Prometheus metrics: one registry per app context (never prom-client's global
  * one, so that several apps in one process, as in the tests, keep their figures apart), and an
@@ -24,7 +30,7 @@ export interface MetricsSources {
 export interface ServiceMetrics {
   /** The Prometheus text exposition format, version 0.0.4. */
   readonly contentType: string;
-  /** Every metric of this registry, in the text format. */
+  /** Every metric of this registry (of every worker's, across a cluster), in the text format. */
   scrape(): Promise<string>;
   readonly requests: RequestDurations;
   readonly pdfRenders: RenderObserver;
@@ -33,14 +39,14 @@ export interface ServiceMetrics {
   readonly rateLimitStore: RateLimitStoreObserver;
 }
 
-export function createServiceMetrics(sources: MetricsSources): ServiceMetrics {
+export function createServiceMetrics(sources: MetricsSources, options: ServiceMetricsOptions = {}): ServiceMetrics {
   const registry = new Registry();
   // Process CPU, memory, handles, GC and event-loop delay, under their standard names.
   collectDefaultMetrics({ register: registry });
   registerDatabasePoolMetrics(registry, sources.databasePool);
   return {
     contentType: registry.contentType,
-    scrape: () => registry.metrics(),
+    scrape: options.acrossCluster ? clusterScrape(registry) : () => registry.metrics(),
     requests: createRequestDurationMetrics(registry),
     pdfRenders: createPdfRenderMetrics(registry, sources.pdfRenders),
     webhookDeliveries: createWebhookDeliveryMetrics(registry),
