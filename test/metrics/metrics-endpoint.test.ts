@@ -2,6 +2,7 @@
 // from the OpenAPI document. Nothing here depends on the database, so it runs on SQLite only.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app.js';
 import { parseExposition, scrape } from './exposition.js';
 
@@ -53,6 +54,13 @@ describe('GET /metrics', () => {
         headers: { authorization: `Bearer ${METRICS_TOKEN}` },
       });
       assert.equal(response.statusCode, 401);
+    });
+
+    it('refuses at boot a WRS_METRICS_TOKEN shorter than 16 characters', () => {
+      assert.throws(
+        () => loadConfig({ NODE_ENV: 'test', WRS_METRICS_TOKEN: 'short' }),
+        (error: unknown) => error instanceof ConfigError && error.problems.some((problem) => problem.startsWith('WRS_METRICS_TOKEN:')),
+      );
     });
 
     it('without WRS_METRICS_TOKEN, only the admin token reads them', async () => {
