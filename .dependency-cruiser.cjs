@@ -1,11 +1,11 @@
 // The layer rules of docs/architecture.md, checked by test/foundation/layers.test.ts.
-// Layers: cli -> http -> app-context -> domain <- storage, providers, observability. Every arrow points at
+// Layers: cli -> http -> app-context -> domain <- storage, providers, metrics. Every arrow points at
 // the domain; only the composition root (src/app-context.ts) and the CLI see implementations.
 // Type-only imports count (tsPreCompilationDeps): a type is a dependency too.
 
 const APP_LAYERS = '^src/(contracts|domain|storage|providers|observability|http|cli|config)/|^src/app-context[.]ts$';
 const OUTER_LAYERS = '^src/(http|cli)/|^src/app-context[.]ts$';
-const ADAPTERS = '^src/(storage|providers|observability)/';
+const ADAPTERS = '^src/(storage|providers|observability/metrics)/';
 // Packages that belong to an adapter or to HTTP: the database drivers and query builder, the
 // web framework, the worker pool, the PDF library and the metrics library. @types/* are their declarations.
 const ADAPTER_PACKAGES =
@@ -57,17 +57,17 @@ module.exports = {
       to: { path: '^src/providers/' },
     },
     {
-      name: 'observability-imports-no-other-adapter',
+      name: 'metrics-import-no-other-adapter',
       comment: 'Metrics implement the domain observer ports; figures of storage or a provider reach them through the composition root.',
       severity: 'error',
-      from: { path: '^src/observability/' },
+      from: { path: '^src/observability/metrics/' },
       to: { path: '^src/(storage|providers)/' },
     },
     {
-      name: 'metrics-package-only-in-observability',
+      name: 'metrics-package-only-in-metrics',
       comment: 'prom-client stays behind the observer ports: the rest of the code reports through them.',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/observability/' },
+      from: { path: '^src/', pathNot: '^src/observability/metrics/' },
       to: { path: '(^|/)node_modules/prom-client/' },
     },
     {

@@ -50,7 +50,7 @@ import { serverTimeoutOptions } from './server-options.js';
 export interface BuildAppOptions {
   /** pino logger options, or false for none (tests). */
   logger?: boolean | Record<string, unknown>;
-  /** Told of requests served uncounted because the rate-limit store failed (for metrics). */
+  /** Told of requests served uncounted because the rate-limit store failed, besides the metrics (tests). */
   rateLimitObserver?: RateLimitObserver;
 }
 
@@ -89,7 +89,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerSecurityHeaders(app, ctx.config.browser);
   registerDraining(app);
   registerCors(app, ctx.config.browser.corsOrigins);
-  const rateLimiting = await registerRateLimiting(app, ctx.config.rateLimit, ctx.rateLimitRedis, options.rateLimitObserver);
+  const rateLimiting = await registerRateLimiting(app, ctx.config.rateLimit, ctx.rateLimitRedis, {
+    onStoreError: (error) => {
+      ctx.metrics.rateLimitStore.storeFailed();
+      options.rateLimitObserver?.onStoreError?.(error);
+    },
+  });
   // Before compression and OpenAPI: it keeps answers as sent, and documents the routes it serves.
   registerIdempotency(app, ctx.idempotency);
   await registerCompression(app);
