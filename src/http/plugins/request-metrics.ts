@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /** The route label of a request that matched no route (a 404): its path could be anything. */
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
 
 export interface RequestDurationObserver {
   observe(method: string, route: string, statusCode: number, seconds: number): void;

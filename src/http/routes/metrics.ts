@@ -4,7 +4,7 @@ import { serviceUnavailable } from '../../errors/app-error.js';
 import { registerBearerSecrets } from '../plugins/admin-auth.js';
 import type { RateLimiting } from '../plugins/rate-limit.js';
 
-export const METRICS_PATH = '/metrics';
+const METRICS_PATH = '/metrics';
 
 /**
  * GET /metrics for Prometheus, readable with WRS_ADMIN_TOKEN or WRS_METRICS_TOKEN. Like the
