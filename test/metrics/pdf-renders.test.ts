@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { createRecord, defineRecordType, INVOICE_TYPE, putTemplate } from '../pdf/fixtures/records.js';
-import { invoiceTemplate } from '../pdf/fixtures/templates.js';
+import { createRecord, defineRecordType, INVOICE_TYPE, MEMO_TYPE, putTemplate } from '../pdf/fixtures/records.js';
+import { invoiceTemplate, requiredCustomerTemplate } from '../pdf/fixtures/templates.js';
 import { scrape } from './exposition.js';
 
 describeEachDatabase('PDF render metrics', (kind) => {
@@ -48,5 +48,20 @@ describeEachDatabase('PDF render metrics', (kind) => {
     assert.equal(exposition.value('wrs_pdf_renders_in_progress'), 0);
     assert.equal(exposition.value('wrs_pdf_render_queue_length'), 0);
     assert.equal(exposition.value('wrs_http_request_duration_seconds_count', { route: '/v1/records/:record/steps', status_code: '200' }), 2);
+  });
+
+  it('counts a render the template refuses as rejected, timed like the others', async () => {
+    await defineRecordType(t, 'acme', 'memo', MEMO_TYPE);
+    await putTemplate(t, 'acme', 'needs-customer', requiredCustomerTemplate());
+    const memo = await createRecord(t, 'acme', 'memo', { f_note: 'no customer here' });
+    const step = await t.as('acme', {
+      method: 'PUT',
+      url: `/v1/records/${memo.id}/steps`,
+      payload: { type: 'pdf_create', inputs: { pdf_filename: 'memo', template_id: 'needs-customer' } },
+    });
+    assert.equal(step.statusCode, 422, step.body);
+    const exposition = await scrape(t);
+    assert.equal(exposition.value('wrs_pdf_renders_total', { outcome: 'rejected' }), 1);
+    assert.equal(exposition.value('wrs_pdf_render_duration_seconds_count', { outcome: 'rejected' }), 1);
   });
 });
