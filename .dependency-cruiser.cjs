@@ -1,15 +1,15 @@
 // The layer rules of docs/architecture.md, checked by test/foundation/layers.test.ts.
-// Layers: cli -> http -> app-context -> domain <- storage, providers. Every arrow points at
+// Layers: cli -> http -> app-context -> domain <- storage, providers, metrics. Every arrow points at
 // the domain; only the composition root (src/app-context.ts) and the CLI see implementations.
 // Type-only imports count (tsPreCompilationDeps): a type is a dependency too.
 
-const APP_LAYERS = '^src/(contracts|domain|storage|providers|http|cli|config)/|^src/app-context[.]ts$';
+const APP_LAYERS = '^src/(contracts|domain|storage|providers|observability|http|cli|config)/|^src/app-context[.]ts$';
 const OUTER_LAYERS = '^src/(http|cli)/|^src/app-context[.]ts$';
-const ADAPTERS = '^src/(storage|providers)/';
+const ADAPTERS = '^src/(storage|providers|observability/metrics)/';
 // Packages that belong to an adapter or to HTTP: the database drivers and query builder, the
-// web framework, the worker pool and the PDF library. @types/* are their declarations.
+// web framework, the worker pool, the PDF library and the metrics library. @types/* are their declarations.
 const ADAPTER_PACKAGES =
-  '(^|/)node_modules/(@types/)?(kysely|pg|better-sqlite3|better-sqlite3-13|fastify|piscina|@fastify/[^/]+|@pdfme/[^/]+)/';
+  '(^|/)node_modules/(@types/)?(kysely|pg|better-sqlite3|better-sqlite3-13|fastify|piscina|prom-client|@fastify/[^/]+|@pdfme/[^/]+)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -57,6 +57,20 @@ module.exports = {
       to: { path: '^src/providers/' },
     },
     {
+      name: 'metrics-import-no-other-adapter',
+      comment: 'Metrics implement the domain observer ports; figures of storage or a provider reach them through the composition root.',
+      severity: 'error',
+      from: { path: '^src/observability/metrics/' },
+      to: { path: '^src/(storage|providers)/' },
+    },
+    {
+      name: 'metrics-package-only-in-metrics',
+      comment: 'prom-client stays behind the observer ports: the rest of the code reports through them.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/observability/metrics/' },
+      to: { path: '(^|/)node_modules/prom-client/' },
+    },
+    {
       name: 'http-imports-no-adapter',
       comment: 'Routes reach storage and providers only through the app context and the domain ports.',
       severity: 'error',
@@ -89,7 +103,7 @@ module.exports = {
       comment: 'Config is parsed once at boot and handed inward; it knows no layer.',
       severity: 'error',
       from: { path: '^src/config/' },
-      to: { path: '^src/(domain|storage|providers|http|cli)/|^src/app-context[.]ts$' },
+      to: { path: '^src/(domain|storage|providers|observability|http|cli)/|^src/app-context[.]ts$' },
     },
     {
       name: 'no-cycles',

@@ -54,6 +54,7 @@ import { createHttpWebhookSender } from './providers/webhooks/http-webhook-sende
 import { systemAddressResolver } from './providers/webhooks/system-address-resolver.js';
 import { createWebhookDeliveriesRepository } from './storage/repositories/webhook-deliveries-repository.js';
 import { createWebhooksRepository } from './storage/repositories/webhooks-repository.js';
+import { createServiceMetrics, type ServiceMetrics } from './observability/metrics/service-metrics.js';
 
 /**
  * The composition root: every repository, service and provider is built here from the config
@@ -91,6 +92,8 @@ export interface AppContext {
   readonly webhookDelivery: DeliveryWorker;
   /** Where every replica counts rate limits (WRS_REDIS_URL); null: each process counts in memory. The HTTP app connects it. */
   readonly rateLimitRedis: RateLimitRedis | null;
+  /** This app's Prometheus registry and the observers that feed it (GET /metrics). */
+  readonly metrics: ServiceMetrics;
   close(): Promise<void>;
 }
 
@@ -110,7 +113,12 @@ export interface AppContextOptions {
   idempotency?: Pick<IdempotencyServiceDeps, 'leaseMs' | 'leaseRenewalMs' | 'cleanupIntervalMs'>;
   /** Wraps the unit of work (tests run a step before a transaction begins). */
   wrapUnitOfWork?: (unitOfWork: UnitOfWork) => UnitOfWork;
+  /** A cluster worker: GET /metrics answers every worker's metrics, gathered by the primary (aggregateWorkerMetrics). */
+  metricsAcrossCluster?: boolean;
 }
+
+/** Called in the cluster primary, so that any worker answers GET /metrics for all of them. */
+export { aggregateWorkerMetrics } from './observability/metrics/cluster-metrics.js';
 
 /** Events per read of a stream's change feed. */
 const FEED_STREAM_PAGE_EVENTS = 500;
@@ -149,6 +157,11 @@ export async function createAppContext(config: Config, options: AppContextOption
     throw error;
   }
   const readRouting = openReadRouting(config, database);
+  // The renderer is built further down; its usage is read only when metrics are scraped.
+  const metrics = createServiceMetrics(
+    { databasePool: () => database.poolUsage(), pdfRenders: () => pdfRenderer.usage() },
+    { acrossCluster: options.metricsAcrossCluster === true },
+  );
   const jwtVerifier = createJwtVerifier(config.jwt, clock);
   const tokenSigner = createTokenSigner(config.jwt, clock);
   const storageUnitOfWork = createUnitOfWork(database.db);
@@ -169,6 +182,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     secretBox,
     clock,
     settings: config.webhooks,
+    observer: metrics.webhookDeliveries,
   });
   const webhookOutbox = createWebhookOutbox({
     webhooks: webhooksRepository,
@@ -193,6 +207,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     clock,
     feedSignal,
     outbox: webhookOutbox,
+    ingestObserver: metrics.ingests,
   });
   const feedFollowers = createFeedFollowers({
     events,
@@ -230,6 +245,7 @@ export async function createAppContext(config: Config, options: AppContextOption
       idleShutdownMs: config.pdf.threadIdleMs,
       timeoutMs: config.pdf.timeoutMs,
       queueTimeoutMs: config.pdf.queueTimeoutMs,
+      observer: metrics.pdfRenders,
     });
   const blobStore = createBlobsRepository(database.db, clock);
   const templateService = createTemplateService({
@@ -311,6 +327,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     webhookOutbox,
     webhookDelivery,
     rateLimitRedis,
+    metrics,
     async close() {
       rateLimitRedis?.close();
       await webhookDelivery.stop();

@@ -10,6 +10,7 @@ import { WebhooksEnv, webhookSettings, type WebhookSettings } from './webhooks.j
 import { PageCacheEnv, pageCacheSettings, type PageCacheSettings } from './page-cache.js';
 import { ReadReplicaEnv, readReplicaSettings, type ReadReplicaSettings } from './read-replica.js';
 import { TracingEnv, tracingSettings, type TracingSettings } from './tracing.js';
+import { MetricsEnv, metricsSettings, type MetricsSettings } from './metrics.js';
 
 /** Every setting the service reads from its environment, with its default. */
 const EnvSchema = Type.Object({
@@ -53,6 +54,7 @@ const EnvSchema = Type.Object({
   ...PageCacheEnv,
   ...ReadReplicaEnv,
   ...TracingEnv,
+  ...MetricsEnv,
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -112,6 +114,8 @@ export interface Config extends OperationsSettings, NetworkSettings {
   readonly readReplica: ReadReplicaSettings | undefined;
   /** OpenTelemetry traces: whether they are on (the standard OTEL_* variables) and the service's name. */
   readonly tracing: TracingSettings;
+  /** Who may read GET /metrics besides the operator. */
+  readonly metrics: MetricsSettings;
   /** Names of secrets that were unset and generated for this process (development only). */
   readonly generatedSecrets: readonly string[];
 }
@@ -200,6 +204,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, surroundings
     ...webhookSettings(env),
     ...pageCacheSettings(env),
     tracing: tracingSettings(env),
+    ...metricsSettings(env),
     env: env.NODE_ENV,
     host: env.HOST ?? (env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     port: env.PORT,

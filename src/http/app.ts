@@ -17,6 +17,7 @@ import { registerDraining } from './plugins/draining.js';
 import { registerIdempotency } from './plugins/idempotency.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerRateLimiting, type RateLimitObserver } from './plugins/rate-limit.js';
+import { registerRequestMetrics } from './plugins/request-metrics.js';
 import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers.js';
 import { registerTextInputRules } from './plugins/text-input.js';
 import { registerWebPages } from './plugins/web-pages.js';
@@ -38,6 +39,7 @@ import { adminEventIngestRoutes } from './routes/events/ingest-events.js';
 import { listEventsRoutes } from './routes/events/list-events.js';
 import { eventStreamRoutes } from './routes/events/stream.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { adminWebhookRoutes } from './routes/webhooks/admin-webhooks.js';
 import { webhookDeliveryRoutes } from './routes/webhooks/deliveries.js';
 import { webhookRoutes } from './routes/webhooks/webhooks.js';
@@ -48,7 +50,7 @@ import { serverTimeoutOptions } from './server-options.js';
 export interface BuildAppOptions {
   /** pino logger options, or false for none (tests). */
   logger?: boolean | Record<string, unknown>;
-  /** Told of requests served uncounted because the rate-limit store failed (for metrics). */
+  /** Told of requests served uncounted because the rate-limit store failed, besides the metrics (tests). */
   rateLimitObserver?: RateLimitObserver;
 }
 
@@ -78,6 +80,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     reply.header('x-request-id', request.id);
     done();
   });
+  registerRequestMetrics(app, ctx.metrics.requests);
   registerConnectionLimits(app, ctx.config.connections, ctx.config.trustProxy);
   registerErrorHandling(app, (error) => ctx.database.unavailability(error));
   registerBodyMediaRules(app);
@@ -86,7 +89,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerSecurityHeaders(app, ctx.config.browser);
   registerDraining(app);
   registerCors(app, ctx.config.browser.corsOrigins);
-  const rateLimiting = await registerRateLimiting(app, ctx.config.rateLimit, ctx.rateLimitRedis, options.rateLimitObserver);
+  const rateLimiting = await registerRateLimiting(app, ctx.config.rateLimit, ctx.rateLimitRedis, {
+    onStoreError: (error) => {
+      ctx.metrics.rateLimitStore.storeFailed();
+      options.rateLimitObserver?.onStoreError?.(error);
+    },
+  });
   // Before compression and OpenAPI: it keeps answers as sent, and documents the routes it serves.
   registerIdempotency(app, ctx.idempotency);
   await registerCompression(app);
@@ -95,6 +103,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await registerWebPages(app);
 
   await app.register(healthRoutes, { ctx });
+  await app.register(metricsRoutes, { ctx, rateLimiting });
 
   await app.register(
     async (v1) => {

@@ -14,6 +14,18 @@ import { createSqliteSnapshots, wholeQueryReads } from './sqlite-snapshots.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
+/** The connections of a database, at one moment. */
+export interface PoolUsage {
+  /** Connections serving a query or a transaction (PostgreSQL), or the writer and the snapshot readers busy (SQLite). */
+  readonly inUse: number;
+  /** Connections open and free. */
+  readonly idle: number;
+  /** Callers waiting for a connection (PostgreSQL) or for the one writer (SQLite). */
+  readonly waiting: number;
+  /** Connections the pool may open; null when not bounded (SQLite opens a snapshot reader per page read in chunks). */
+  readonly max: number | null;
+}
+
 export interface Database {
   readonly db: Kysely<DB>;
   readonly dialect: DialectName;
@@ -23,6 +35,7 @@ export interface Database {
   unavailability(error: unknown): DatabaseUnavailability | null;
   /** Reads that see one committed state, on a connection of their own (read-snapshot.ts). */
   openSnapshot(): Promise<ReadSnapshot>;
+  poolUsage(): PoolUsage;
   close(): Promise<void>;
 }
 
@@ -73,6 +86,18 @@ function openSqlite(path: string, options: OpenDatabaseOptions): Database {
     async openSnapshot() {
       return snapshots ? snapshots.open() : wholeQueryReads(db as Kysely<unknown>);
     },
+    poolUsage() {
+      // The shared reader runs each query synchronously, so it is never seen busy: it counts as idle.
+      const writerLock = dialect.writerUsage();
+      const snapshotReaders = snapshots?.usage() ?? { inUse: 0, idle: 0 };
+      const writerBusy = writerLock.held ? 1 : 0;
+      return {
+        inUse: writerBusy + snapshotReaders.inUse,
+        idle: 1 - writerBusy + (reader ? 1 : 0) + snapshotReaders.idle,
+        waiting: writerLock.waiting,
+        max: null,
+      };
+    },
     async ping() {
       await sql`select 1`.execute(db);
     },
@@ -103,6 +128,14 @@ function openPostgres(url: string, options: OpenDatabaseOptions): Database {
     dialect: 'postgres',
     unavailability: databaseUnavailability,
     openSnapshot: () => openPostgresSnapshot(pool),
+    poolUsage() {
+      return {
+        inUse: pool.totalCount - pool.idleCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max: pool.options.max,
+      };
+    },
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -21,6 +21,8 @@ import { sqliteQueries } from './sqlite-query-channel.js';
  * later fails at once with SQLITE_BUSY when another process committed meanwhile.
  */
 export class ReadWriteSqliteDialect extends SqliteDialect {
+  private readonly writerLock = new Mutex();
+
   constructor(
     private readonly writer: SqliteDatabase,
     private readonly reader: SqliteDatabase | undefined,
@@ -29,16 +31,20 @@ export class ReadWriteSqliteDialect extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    return new ReadWriteSqliteDriver(this.writer, this.reader);
+    return new ReadWriteSqliteDriver(this.writer, this.reader, this.writerLock);
+  }
+
+  /** Whether a query or transaction holds the writer, and how many wait for it. */
+  writerUsage(): { held: boolean; waiting: number } {
+    return { held: this.writerLock.held !== undefined, waiting: this.writerLock.waiting };
   }
 }
 
 class ReadWriteSqliteDriver implements Driver {
-  private readonly writerLock = new Mutex();
-
   constructor(
     private readonly writer: SqliteDatabase,
     private readonly reader: SqliteDatabase | undefined,
+    private readonly writerLock: Mutex,
   ) {}
 
   async init(): Promise<void> {}
@@ -185,11 +191,20 @@ function runStatement<R>(database: SqliteDatabase, query: CompiledQuery): QueryR
 }
 
 class Mutex {
-  private held: Promise<void> | undefined;
+  held: Promise<void> | undefined;
+  /** Callers waiting for the lock. */
+  waiting = 0;
   private releaseHeld: (() => void) | undefined;
 
   async lock(): Promise<void> {
-    while (this.held) await this.held;
+    if (this.held) {
+      this.waiting += 1;
+      try {
+        while (this.held) await this.held;
+      } finally {
+        this.waiting -= 1;
+      }
+    }
     this.held = new Promise((resolve) => (this.releaseHeld = resolve));
   }
 

@@ -9,6 +9,8 @@ const IDLE_CONNECTIONS = 4;
 
 export interface SqliteSnapshots {
   open(): ReadSnapshot;
+  /** Snapshot connections reading, and open ones kept for the next snapshot. */
+  usage(): { inUse: number; idle: number };
   close(): void;
 }
 
@@ -19,20 +21,25 @@ export interface SqliteSnapshots {
  */
 export function createSqliteSnapshots(path: string, busyTimeoutMs: number): SqliteSnapshots {
   const idle: BetterSqlite3.Database[] = [];
+  let inUse = 0;
   let closed = false;
   const openConnection = (): BetterSqlite3.Database => {
     const connection = new SqliteDatabase(path, { readonly: true });
     connection.pragma(`busy_timeout = ${busyTimeoutMs}`);
     return connection;
   };
-  const giveBack = (connection: BetterSqlite3.Database): void => {
-    if (!closed && idle.length < IDLE_CONNECTIONS) idle.push(connection);
+  const giveBack = (connection: BetterSqlite3.Database, reusable: boolean): void => {
+    inUse -= 1;
+    if (reusable && !closed && idle.length < IDLE_CONNECTIONS) idle.push(connection);
     else connection.close();
   };
   return {
     open() {
-      return sqliteSnapshot(idle.pop() ?? openConnection(), giveBack);
+      const snapshot = sqliteSnapshot(idle.pop() ?? openConnection(), giveBack);
+      inUse += 1;
+      return snapshot;
     },
+    usage: () => ({ inUse, idle: idle.length }),
     close() {
       closed = true;
       for (const connection of idle.splice(0)) connection.close();
@@ -61,7 +68,7 @@ function allRows<R>(connection: BetterSqlite3.Database, query: CompiledQuery): R
   return connection.prepare(query.sql).all(...(query.parameters as unknown[])) as R[];
 }
 
-function sqliteSnapshot(connection: BetterSqlite3.Database, giveBack: (connection: BetterSqlite3.Database) => void): ReadSnapshot {
+function sqliteSnapshot(connection: BetterSqlite3.Database, giveBack: (connection: BetterSqlite3.Database, reusable: boolean) => void): ReadSnapshot {
   // Deferred: the read transaction (and its snapshot) starts at the first read.
   connection.exec('begin');
   let open: IterableIterator<unknown> | undefined;
@@ -91,12 +98,14 @@ function sqliteSnapshot(connection: BetterSqlite3.Database, giveBack: (connectio
       if (released) return;
       released = true;
       open?.return?.();
+      let committed = false;
       try {
         connection.exec('commit');
-        giveBack(connection);
+        committed = true;
       } catch {
-        connection.close();
+        // A connection that cannot end its read transaction is not given out again.
       }
+      giveBack(connection, committed);
     },
   };
 }

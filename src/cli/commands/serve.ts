@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
-import { createAppContext, type AppContext } from '../../app-context.js';
+import { aggregateWorkerMetrics, createAppContext, type AppContext } from '../../app-context.js';
 import type { Config } from '../../config/config.js';
 import { buildApp } from '../../http/app.js';
 import type { CliCommand } from '../command.js';
@@ -20,7 +20,7 @@ export const serveCommand: CliCommand = {
   async run() {
     const { config, secretsFile } = cliConfig('may-create');
     if (cluster.isWorker) {
-      await serveHttp(await createAppContext(config, { migrate: false }));
+      await serveHttp(await createAppContext(config, { migrate: false, metricsAcrossCluster: true }));
       return new Promise<void>(() => undefined);
     }
 
@@ -30,6 +30,7 @@ export const serveCommand: CliCommand = {
       if (config.env !== 'production') await printWelcome(ctx, localBaseUrl(config.host, port), secretsFile);
       return new Promise<void>(() => undefined);
     }
+    aggregateWorkerMetrics();
     return runClusterPrimary({
       workers: config.server.workers,
       shutdownTimeoutMs: config.server.shutdownDrainMs + config.server.shutdownTimeoutMs,

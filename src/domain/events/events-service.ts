@@ -12,6 +12,7 @@ import { decodeFeedCursor, encodeFeedCursor } from './feed-cursor.js';
 import { FEED_START, type FeedPosition } from './feed-position.js';
 import type { FeedSignal } from './feed-signal.port.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
+import type { IngestObserver } from './ingest-observer.port.js';
 
 export interface IngestOptions {
   readonly format: JsonItemsFormat;
@@ -95,6 +96,8 @@ export interface EventsServiceDeps {
   readonly feedSignal?: FeedSignal;
   /** Announces `events.ingested` in the ingest's own transaction. */
   readonly outbox: WebhookOutbox;
+  /** Told how each ingest ended. */
+  readonly ingestObserver?: IngestObserver;
 }
 
 /**
@@ -108,7 +111,15 @@ const ROLL_BACK = Symbol('roll back');
 /** Events read from the database per chunk of a page read in chunks. */
 const READ_CHUNK_EVENTS = 500;
 
-export function createEventsService({ repository, unitOfWork, dataVersions, clock, feedSignal, outbox }: EventsServiceDeps): EventsService {
+export function createEventsService({
+  repository,
+  unitOfWork,
+  dataVersions,
+  clock,
+  feedSignal,
+  outbox,
+  ingestObserver,
+}: EventsServiceDeps): EventsService {
   return {
     feedPosition(companyId, cursor, source) {
       if (cursor === undefined) return FEED_START;
@@ -265,8 +276,10 @@ export function createEventsService({ repository, unitOfWork, dataVersions, cloc
           }
         }
         if (!refused()) {
+          ingestObserver?.stored(ingested);
           return { ingested, feedCursorBefore: encodeFeedCursor(companyId, before ?? (await repository.feedEnd(companyId))) };
         }
+        ingestObserver?.refused();
         // Rolled back at once; the rest of the body is still read, to name every bad event.
         await readBatch(Number.POSITIVE_INFINITY);
         if (problemCount === 0) throw invalidBody(`${bodyProblem}; nothing was stored`);

@@ -18,11 +18,22 @@ export interface RenderedPdf {
   renderMs: number;
 }
 
+/** What a renderer is doing right now. */
+export interface RenderUsage {
+  /** Renders holding a place on a thread. */
+  readonly rendering: number;
+  /** Renders waiting for a place. */
+  readonly waiting: number;
+  /** Render threads running. */
+  readonly threads: number;
+}
+
 /** Renders pdfme templates into PDFs off the event loop. */
 export interface PdfRenderer {
   render(request: RenderRequest): Promise<RenderedPdf>;
   /** Threads the renderer may use. */
   readonly workers: number;
+  usage(): RenderUsage;
   close(): Promise<void>;
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../lib/clock.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { ClaimedDelivery, DeliveriesRepository, DeliveryOutcome } from './deliveries-repository.port.js';
+import type { AttemptOutcome, DeliveryObserver } from './delivery-observer.port.js';
 import { retryDelayMs } from './retry-schedule.js';
 import { signingKey, webhookSignature } from './signature.js';
 import type { WebhookSender } from './webhook-sender.port.js';
@@ -27,7 +28,15 @@ export interface DeliveryWorkerDeps {
   secretBox: SecretBox;
   clock: Clock;
   settings: DeliveryWorkerSettings;
+  /** Told each attempt's outcome, and the lag of each delivery made. */
+  observer?: DeliveryObserver;
 }
+
+const ATTEMPT_OUTCOMES: Readonly<Record<DeliveryOutcome['status'], AttemptOutcome>> = {
+  delivered: 'delivered',
+  pending: 'retrying',
+  failed: 'failed',
+};
 
 /**
  * Delivers the outbox: claims due deliveries under a lease, makes each attempt, records the
@@ -44,7 +53,7 @@ export interface DeliveryWorker {
 }
 
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
-  const { deliveries, webhooks, sender, secretBox, clock, settings } = deps;
+  const { deliveries, webhooks, sender, secretBox, clock, settings, observer } = deps;
   const owner = randomUUID();
   // One receiver may hold at most this many of the attempts in flight: a slow one cannot stall the rest.
   const perWebhook = Math.max(1, Math.floor(settings.concurrency / 4));
@@ -208,6 +217,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   }
 
   function finish(delivery: ClaimedDelivery, outcome: DeliveryOutcome): Promise<void> {
+    if (observer) {
+      const delivered = outcome.status === 'delivered';
+      const lagSeconds = delivered ? (clock.now().getTime() - Date.parse(delivery.created_at)) / 1000 : null;
+      observer.attemptFinished(ATTEMPT_OUTCOMES[outcome.status], lagSeconds);
+    }
     return new Promise((resolve) => {
       outcomes.push({ company_id: delivery.company_id, id: delivery.id, outcome, done: resolve });
       if (outcomes.length >= OUTCOME_BATCH) flush();

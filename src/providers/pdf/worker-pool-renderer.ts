@@ -2,10 +2,12 @@ import type { ResourceLimits } from 'node:worker_threads';
 import {
   RenderRejectedError,
   RendererUnavailableError,
+  RenderTimeoutError,
   type PdfRenderer,
   type RenderedPdf,
   type RenderRequest,
 } from '../../domain/templates/pdf-renderer.port.js';
+import type { RenderObserver, RenderOutcome } from '../../domain/templates/render-observer.port.js';
 import { createFairSemaphore, SlotRefusedError } from '../../lib/fair-semaphore.js';
 import type { RenderTask } from './render-task.js';
 import { RenderThreadLostError, startRenderThread, type RenderThread } from './render-thread.js';
@@ -42,7 +44,11 @@ export interface WorkerPoolRendererOptions {
   idleShutdownMs?: number;
   /** V8 heap limits of each thread. Default: a young generation of 16 MB (V8's own 32 MB is RSS a burst keeps). */
   resourceLimits?: ResourceLimits;
+  /** Told how long each render waited and ran, and how it ended. */
+  observer?: RenderObserver;
 }
+
+const NOT_OBSERVED: RenderObserver = { renderFinished: () => undefined };
 
 const DEFAULT_THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 16 };
 
@@ -63,6 +69,7 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
   const rendersPerThread = options.rendersPerThread ?? 1;
   const queueTimeoutMs = options.queueTimeoutMs ?? options.timeoutMs;
   const idleShutdownMs = options.idleShutdownMs ?? 60_000;
+  const observer = options.observer ?? NOT_OBSERVED;
   const slots = workers * rendersPerThread;
   // One place is always kept for the other companies: a company's renders interleave with
   // whatever shares their thread, so a company holding every place would finish all of them
@@ -120,13 +127,32 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
 
     threadsRunning: () => threads.size,
 
+    usage() {
+      const { held, waiting } = places.usage();
+      return { rendering: held, waiting, threads: threads.size };
+    },
+
     async render(request) {
       if (closed) throw new RendererUnavailableError('the PDF renderer is shutting down');
-      const permit = await waitForPlace(request.companyId);
+      const queued = performance.now();
+      let permit;
+      try {
+        permit = await waitForPlace(request.companyId);
+      } catch (error) {
+        observer.renderFinished({ outcome: 'unavailable', waitSeconds: (performance.now() - queued) / 1000, renderSeconds: null });
+        throw error;
+      }
+      const placed = performance.now();
+      let outcome: RenderOutcome = 'rendered';
       try {
         return await renderOnThread(request);
+      } catch (error) {
+        outcome = outcomeOf(error);
+        throw error;
       } finally {
         permit.release();
+        const ended = performance.now();
+        observer.renderFinished({ outcome, waitSeconds: (placed - queued) / 1000, renderSeconds: (ended - placed) / 1000 });
       }
     },
 
@@ -174,4 +200,10 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
       }
     }
   }
+}
+
+function outcomeOf(error: unknown): RenderOutcome {
+  if (error instanceof RenderRejectedError) return 'rejected';
+  if (error instanceof RenderTimeoutError) return 'timeout';
+  return 'unavailable';
 }
