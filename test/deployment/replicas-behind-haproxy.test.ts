@@ -9,12 +9,14 @@ import { freePort, startServer, type ServerProcess } from '../hardening/helpers/
 import { eventually, startReceiver, type Receiver } from '../webhooks/receiver.js';
 import { CHECK_FALL, CHECK_INTERVAL_MS, HAPROXY_BINARY, startHaproxy, type Haproxy } from './helpers/haproxy.js';
 import { send, startMixedLoad } from './helpers/mixed-load.js';
+import { PROMETHEUS_BINARY, startPrometheus } from './helpers/prometheus.js';
 import { followStream } from './helpers/resumable-stream.js';
 
 const REPLICAS = 3;
 /** Requests a minute per company, counted in Redis by every replica together. */
 const COMPANY_LIMIT = 2400;
 const RECORD_TYPE = 'task';
+const METRICS_TOKEN = 'scrape-only-token-0123456789';
 
 const skip = !PG_URL
   ? 'WRS_TEST_PG_URL is not set (replicas share a PostgreSQL database; SQLite serves one node)'
@@ -45,6 +47,7 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
       WRS_RATE_LIMIT_PER_MINUTE: String(COMPANY_LIMIT),
       WRS_REDIS_URL: 'redis://127.0.0.1:6379',
       WRS_REDIS_PREFIX: redisPrefix,
+      WRS_METRICS_TOKEN: METRICS_TOKEN,
       WRS_SHUTDOWN_DRAIN_MS: String(CHECK_INTERVAL_MS * (CHECK_FALL + 2)),
       WRS_SHUTDOWN_TIMEOUT_MS: '10000',
       WRS_WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
@@ -211,6 +214,31 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
       `${allowed} of ${total} allowed across ${REPLICAS} replicas for a limit of ${COMPANY_LIMIT} a minute`,
     );
     assert.equal(replicasSeen.size, REPLICAS, 'every replica allowed some: one budget, shared');
+  });
+
+  it('Prometheus scrapes every replica with the metrics token (the documented scrape configuration)', { skip: !existsSync(PROMETHEUS_BINARY) && `${PROMETHEUS_BINARY} is missing (apt-get install prometheus; .ci/run installs it)` }, async () => {
+    await allUp();
+    const userToken = await signUserToken({ company_id: 'acme', sub: 'u1' });
+    const id = (await send(balancer.url, 'POST', `/v1/records/${RECORD_TYPE}`, { token: userToken, body: '{}' })).body as { id: string };
+    for (let i = 0; i < REPLICAS * 3; i++) assert.equal((await send(balancer.url, 'GET', `/v1/records/${id.id}`, { token: userToken })).status, 200);
+
+    const prometheus = await startPrometheus({ port: await freePort(), targets: ports.map((port) => `127.0.0.1:${port}`), token: METRICS_TOKEN, intervalSeconds: 1 });
+    try {
+      await eventually(
+        () => prometheus.query('up{job="wrs"}'),
+        (samples) => samples.length === REPLICAS && samples.every((sample) => sample.value === 1),
+        30_000,
+      );
+      const perReplica = await eventually(
+        () => prometheus.query('sum by (instance) (wrs_http_request_duration_seconds_count{method="GET",route="/v1/records/:record",status_code="200"})'),
+        (samples) => samples.length === REPLICAS && samples.every((sample) => sample.value >= 1),
+        30_000,
+      );
+      assert.deepEqual(new Set(perReplica.map((sample) => sample.metric.instance)), new Set(ports.map((port) => `127.0.0.1:${port}`)));
+      assert.deepEqual(await prometheus.query(`wrs_http_request_duration_seconds_count{route=~".*${id.id}.*"}`), [], 'no series names a raw id');
+    } finally {
+      await prometheus.stop();
+    }
   });
 });
 
