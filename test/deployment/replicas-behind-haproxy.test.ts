@@ -89,7 +89,7 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
     await database?.drop();
   });
 
-  it('SIGKILL of a replica mid-load: no acknowledged write, webhook delivery or streamed event is lost, and HAProxy routes around it', async () => {
+  it('SIGKILL of a replica mid-load: no acknowledged write, webhook delivery or streamed event is lost, and HAProxy routes around it', async (t) => {
     const userToken = await signUserToken({ company_id: 'acme', sub: 'u1' });
     const hook = await send(balancer.url, 'POST', '/v1/webhooks', {
       token: userToken,
@@ -117,6 +117,11 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
     await sleep(1000);
     const acknowledged = await load.stop();
 
+    const failed = acknowledged.answers.filter((answer) => answer.status === 0 || answer.status >= 500).length;
+    t.diagnostic(
+      `${acknowledged.answers.length} requests (${failed} failed at the kill), ${acknowledged.created.size} records created, ` +
+        `${acknowledged.patched.size} patched, ${acknowledged.events.size} events ingested; out of rotation ${downAt - killedAt} ms after SIGKILL`,
+    );
     // Readiness: the dead replica's checks fail at once, so it is out after `fall` checks.
     assert.ok(
       downAt - killedAt <= CHECK_INTERVAL_MS * (CHECK_FALL + 1) + 1000,
@@ -189,7 +194,7 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
     await balancer.waitForState('r1', 'UP', 30_000);
   });
 
-  it('the company rate limit holds across the replicas within 10% (counted in Redis)', async () => {
+  it('the company rate limit holds across the replicas within 10% (counted in Redis)', async (t) => {
     await allUp();
     const company = `metered-${randomUUID().slice(0, 8)}`;
     const token = await signUserToken({ company_id: company, sub: 'u1' });
@@ -208,6 +213,7 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
       }),
     );
     const allowed = statuses.get(200) ?? 0;
+    t.diagnostic(`${allowed} of ${total} requests allowed for a limit of ${COMPANY_LIMIT} a minute over ${REPLICAS} replicas`);
     assert.deepEqual([...statuses.keys()].sort(), [200, 429], `only 200 and 429: ${JSON.stringify([...statuses])}`);
     assert.ok(
       Math.abs(allowed - COMPANY_LIMIT) <= COMPANY_LIMIT * 0.1,

@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * The database answers
-         * @description Readiness: 200 when the database answers a ping, else 503 with Retry-After; no credential.
+         * @description Readiness: 200 when the database answers a ping, else 503 with Retry-After; 503 as well from the moment the process starts shutting down (it still serves requests for WRS_SHUTDOWN_DRAIN_MS), so a load balancer takes it out first; no credential.
          */
         get: operations["getReadiness"];
         put?: never;
