@@ -48,7 +48,8 @@ const settings: BenchSettings = {
   // 50 at once, as the comparison with other services was run, so that tails show.
   connections: Number(values.connections ?? (smoke ? 2 : 50)),
   warmupSeconds: smoke ? 0 : 2,
-  runs: 2,
+  // Best of two on a full run; a smoke run only proves each scenario works, so one is enough.
+  runs: smoke ? 1 : 2,
   only: values.only ? values.only.split(',') : undefined,
   streamClients: smoke ? 20 : 1000,
   streamRounds: smoke ? 2 : 5,
