@@ -5,12 +5,13 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { CLI_NODE_ARGS } from '../helpers/cli-process.js';
 import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET } from '../helpers/test-app.js';
 
 /** `wrs serve` on the given port, to its exit: status and stderr. */
 function serve(port: number, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'wrs-busy-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+  const child = spawn(process.execPath, [...CLI_NODE_ARGS, 'serve'], {
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'production',

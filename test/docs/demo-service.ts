@@ -3,14 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLI_NODE_ARGS } from '../helpers/cli-process.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** tsx's loader by absolute URL: the demo runs in a folder of its own, where `--import tsx` would not resolve. */
-export const TSX_LOADER = import.meta.resolve('tsx');
-const MAIN = join(ROOT, 'src/cli/main.ts');
 
 /** The command that runs this checkout's `wrs` from any folder. */
-export const CLI_COMMAND = `${JSON.stringify(process.execPath)} --import ${JSON.stringify(TSX_LOADER)} ${JSON.stringify(MAIN)}`;
+export const CLI_COMMAND = [process.execPath, ...CLI_NODE_ARGS].map((word) => JSON.stringify(word)).join(' ');
 
 /** What the start screen tells a newcomer to export. */
 export interface DemoExports {
@@ -60,7 +58,7 @@ export async function startDemo(databaseUrl?: string): Promise<DemoService> {
     WRS_DATA_DIR: dir,
     WRS_DATABASE_URL: databaseUrl ?? `sqlite:${join(dir, 'wrs.db')}`,
   };
-  const child: ChildProcess = spawn(process.execPath, ['--import', TSX_LOADER, MAIN, 'serve'], {
+  const child: ChildProcess = spawn(process.execPath, [...CLI_NODE_ARGS, 'serve'], {
     cwd: dir,
     env: { PATH: process.env.PATH, HOME: dir, NODE_ENV: 'development', PORT: '0', WRS_LOG_LEVEL: 'warn', ...dataEnv },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { seedDemo, seedDemoIntoEmptyDatabase } from '../../src/demo/seed-demo.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { cliEnv } from '../helpers/cli-process.js';
+import { CLI_NODE_ARGS, cliEnv } from '../helpers/cli-process.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { anEvent, ingestOk, listEvents, listIds } from './event-fixtures.js';
 
@@ -64,7 +64,7 @@ describe('wrs import events / wrs seed demo', () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
   const wrs = (...args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env, encoding: 'utf8', timeout: 60_000 });
+    spawnSync(process.execPath, [...CLI_NODE_ARGS, ...args], { env, encoding: 'utf8', timeout: 60_000 });
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'wrs-cli-'));

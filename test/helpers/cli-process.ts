@@ -1,12 +1,35 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET } from './test-app.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** `node` arguments that run the CLI from its sources, from any working directory. */
-export const CLI_NODE_ARGS = ['--import', createRequire(import.meta.url).resolve('tsx'), `${ROOT}src/cli/main.ts`];
+/**
+ * `node` arguments that run the CLI from any working directory: the build in `dist/` when it is
+ * newer than every source file (`npm ci` builds it, so CI runs it), else the sources through
+ * tsx. The build starts in about half the time, and the CLI suites start it a few hundred times.
+ */
+export const CLI_NODE_ARGS = builtCliIsCurrent()
+  ? [`${ROOT}dist/cli/main.js`]
+  : ['--import', createRequire(import.meta.url).resolve('tsx'), `${ROOT}src/cli/main.ts`];
+
+function builtCliIsCurrent(): boolean {
+  let built: number;
+  try {
+    built = statSync(`${ROOT}dist/cli/main.js`).mtimeMs;
+  } catch {
+    return false;
+  }
+  const newerSource = (dir: string): boolean =>
+    readdirSync(dir, { withFileTypes: true }).some((entry) => {
+      const path = join(dir, entry.name);
+      return entry.isDirectory() ? newerSource(path) : statSync(path).mtimeMs > built;
+    });
+  return !newerSource(`${ROOT}src`);
+}
 
 export interface CliRun {
   status: number | null;

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Socket, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CLI_NODE_ARGS } from '../../helpers/cli-process.js';
 import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET } from '../../helpers/test-app.js';
 
 /** One JSON log line of the server (pino's shape). */
@@ -36,7 +37,7 @@ export async function freePort(): Promise<number> {
 export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'wrs-serve-'));
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+  const child = spawn(process.execPath, [...CLI_NODE_ARGS, 'serve'], {
     cwd: process.cwd(),
     env: {
       PATH: process.env.PATH,
