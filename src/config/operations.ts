@@ -15,6 +15,7 @@ export const OperationsEnv = {
   WRS_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ default: 72_000, minimum: 1 }),
   WRS_SHUTDOWN_TIMEOUT_MS: Type.Integer({ default: 25_000, minimum: 100 }),
   WRS_SHUTDOWN_DRAIN_MS: Type.Integer({ default: 0, minimum: 0, maximum: 600_000 }),
+  WRS_HEAP_GROWTH_PERCENT: Type.Integer({ default: 50, minimum: 0, maximum: 1000 }),
   WRS_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 6000, minimum: 0 }),
   WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: Type.Integer({ default: 600, minimum: 0 }),
   ...RedisEnv,
@@ -49,6 +50,11 @@ export interface ServerSettings {
    * a load balancer's health check takes the process out before it stops accepting connections.
    */
   readonly shutdownDrainMs: number;
+  /**
+   * How far V8's old generation may grow past what was live at its last full collection before
+   * the next one (serve/heap-growth.ts); 0 leaves it to V8.
+   */
+  readonly heapGrowthPercent: number;
 }
 
 export interface RateLimitSettings {
@@ -112,6 +118,7 @@ export function operationsSettings(env: OperationsEnvValues, problems: string[])
       keepAliveTimeoutMs: env.WRS_KEEP_ALIVE_TIMEOUT_MS,
       shutdownTimeoutMs: env.WRS_SHUTDOWN_TIMEOUT_MS,
       shutdownDrainMs: env.WRS_SHUTDOWN_DRAIN_MS,
+      heapGrowthPercent: env.WRS_HEAP_GROWTH_PERCENT,
     }),
     rateLimit: Object.freeze({
       perCompanyPerMinute: env.WRS_RATE_LIMIT_PER_MINUTE,

@@ -24,6 +24,7 @@ describe('operations settings', () => {
       keepAliveTimeoutMs: 72_000,
       shutdownTimeoutMs: 25_000,
       shutdownDrainMs: 0,
+      heapGrowthPercent: 50,
     });
     assert.deepEqual(config.rateLimit, { perCompanyPerMinute: 6000, perAddressPerMinute: 600, redis: null });
     assert.deepEqual(config.browser, { corsOrigins: [], hstsMaxAgeSeconds: 0 });
@@ -68,6 +69,8 @@ describe('operations settings', () => {
   it('refuses bad values, naming each', () => {
     assert.deepEqual(problemsOf({ WRS_WORKERS: '0' }).map((p) => p.split(':')[0]), ['WRS_WORKERS']);
     assert.deepEqual(problemsOf({ WRS_RATE_LIMIT_PER_MINUTE: '-1' }).map((p) => p.split(':')[0]), ['WRS_RATE_LIMIT_PER_MINUTE']);
+    assert.deepEqual(problemsOf({ WRS_HEAP_GROWTH_PERCENT: '12.5' }).map((p) => p.split(':')[0]), ['WRS_HEAP_GROWTH_PERCENT']);
+    assert.equal(loadConfig({ WRS_HEAP_GROWTH_PERCENT: '0' }).server.heapGrowthPercent, 0);
     assert.deepEqual(problemsOf({ WRS_HEADERS_TIMEOUT_MS: '5000', WRS_REQUEST_TIMEOUT_MS: '1000' }), [
       'WRS_HEADERS_TIMEOUT_MS: must not exceed WRS_REQUEST_TIMEOUT_MS',
     ]);

@@ -7,6 +7,7 @@ import type { CliCommand } from '../command.js';
 import { cliConfig } from '../config-from-env.js';
 import { runClusterPrimary } from '../serve/cluster.js';
 import { collectWhenQuiet } from '../serve/collect-when-quiet.js';
+import { limitHeapGrowth } from '../serve/heap-growth.js';
 import { closeGracefullyOnSignals } from '../serve/graceful-shutdown.js';
 import { listenError } from '../serve/listen-errors.js';
 import { createProcessLog } from '../serve/process-log.js';
@@ -19,6 +20,7 @@ export const serveCommand: CliCommand = {
   summary: 'run migrations, seed demo data into an empty development database, and serve the API',
   async run() {
     const { config, secretsFile } = cliConfig('may-create');
+    limitHeapGrowth(config.server.heapGrowthPercent);
     if (cluster.isWorker) {
       await serveHttp(await createAppContext(config, { migrate: false, metricsAcrossCluster: true }));
       return new Promise<void>(() => undefined);
