@@ -36,24 +36,17 @@ export interface ReadOptions {
   readonly limitBytes: number;
   /** What the limit is, for the message (e.g. "WRS_TEMPLATE_LIMIT_BYTES"). */
   readonly limitName: string;
-  /** Called after each chunk with the bytes read so far. */
-  readonly onBytes?: (bytes: number) => void;
 }
 
 /** Reads a whole text file (strict UTF-8, as an HTTP body is decoded), within the route's size limit. */
-export async function readTextFile(path: string, options: ReadOptions): Promise<string> {
+async function readTextFile(path: string, options: ReadOptions): Promise<string> {
   const size = fileSize(path);
   if (size > options.limitBytes) {
     throw payloadTooLarge(`${path} is ${size.toLocaleString('en-US')} bytes; at most ${options.limitBytes.toLocaleString('en-US')} are taken (${options.limitName})`);
   }
   const chunks: Buffer[] = [];
-  let bytes = 0;
   try {
-    for await (const chunk of createReadStream(path)) {
-      chunks.push(chunk as Buffer);
-      bytes += (chunk as Buffer).length;
-      options.onBytes?.(bytes);
-    }
+    for await (const chunk of createReadStream(path)) chunks.push(chunk as Buffer);
   } catch (error) {
     throw new InputFileError(`cannot read ${path}: ${(error as Error).message}`);
   }
@@ -69,7 +62,7 @@ export async function readTextFile(path: string, options: ReadOptions): Promise<
  * Parses a file holding one JSON document, and refuses text the databases cannot store (NUL,
  * unpaired surrogates) with the HTTP API's own 400, as every JSON body is checked there.
  */
-export function parseJsonDocument(text: string, path: string): unknown {
+function parseJsonDocument(text: string, path: string): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text);

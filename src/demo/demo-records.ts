@@ -91,5 +91,5 @@ export async function seedDemoRecords({ recordTypes, records, clock }: DemoRecor
     if (!(await records.exists(companyId, record.id))) missing.push(record);
   }
   if (missing.length === 0) return stored;
-  return stored + (await records.import(companyId, missing.map((value, index) => ({ index, value }))));
+  return stored + (await records.import(companyId, [JSON.stringify(missing)], { format: 'array' }));
 }

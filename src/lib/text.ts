@@ -65,3 +65,40 @@ function firstInvalidByte(bytes: Uint8Array): number {
 
 /** At most `max` characters of a name echoed in a message (an error body must not grow with the input). */
 export const clipped = (text: string, max = 200): string => (text.length > max ? `${text.slice(0, max)}...` : text);
+
+/**
+ * A place in a JSON value holding text the databases cannot store: its path (`fields.Borrower`,
+ * `child_records[0].id`; '' for the value itself) and whether the text is a key of the object there.
+ */
+export interface UnstorablePlace {
+  readonly path: string;
+  readonly key: boolean;
+}
+
+/**
+ * Every place of a parsed JSON value that holds text the databases cannot store (isStorableText),
+ * in document order. Walks without recursion: values may nest deeply.
+ */
+export function unstorableTextPlaces(value: unknown): UnstorablePlace[] {
+  // An entry is a value to walk, or (`key`) a key already found unstorable, listed in its turn.
+  const stack: Array<{ value: unknown; path: string; key?: true }> = [{ value, path: '' }];
+  const places: UnstorablePlace[] = [];
+  while (stack.length > 0) {
+    const { value: item, path, key } = stack.pop()!;
+    if (key) {
+      places.push({ path, key: true });
+    } else if (typeof item === 'string') {
+      if (!isStorableText(item)) places.push({ path, key: false });
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) stack.push({ value: item[i], path: `${path}[${i}]` });
+    } else if (item !== null && typeof item === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(item))) {
+      const entries = Object.entries(item);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [name, child] = entries[i]!;
+        stack.push({ value: child, path: path === '' ? name : `${path}.${name}` });
+        if (!isStorableText(name)) stack.push({ value: undefined, path, key: true });
+      }
+    }
+  }
+  return places;
+}

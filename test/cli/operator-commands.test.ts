@@ -119,7 +119,7 @@ describe('wrs operator commands', { concurrency: 3 }, () => {
     assert.match(refused.stderr, /\n {2}- \[2\]\.fields line 3: .*Amount/);
     assert.match(refused.stderr, /\n {2}- \[3\]\.bogus line 4: is not a property of the Record shape/);
     const nul = await expectExit(1, ['import', 'records', file('nul.ndjson', JSON.stringify({ record_type: 'a\u0000b', status: 's' })), '--company', co]);
-    assert.match(nul.stderr, /text may not hold NUL characters or unpaired surrogates; found at line 1 record_type/);
+    assert.match(nul.stderr, /\n {2}- \[0\]\.record_type line 1: text may not hold NUL characters or unpaired surrogates/);
 
     assert.equal((await t.as(co, { url: '/v1/records/new-1' })).statusCode, 404);
     const page = (await t.as(co, { url: '/v1/records?limit=100&record_type=custom' })).json();

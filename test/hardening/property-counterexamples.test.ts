@@ -96,7 +96,8 @@ describeEachDatabase('property counterexamples', (kind) => {
       ['inputs.template_id', () => t.as('acme', { method: 'PUT', url: `/v1/records/${recordId}/steps`, payload: { type: 'pdf_create', inputs: { pdf_filename: 'a', template_id: 'a\u0000' } } })],
       ['name', () => t.admin({ method: 'PUT', url: '/admin/v1/companies/acme/record-types/other', payload: { ...LOAN_TYPE, name: 'a\u0000' } })],
       ['[0].id', () => t.admin({ method: 'POST', url: '/admin/v1/companies/acme/records', payload: [{ id: 'a\u0000', record_type: 'x', status: 'y' }] })],
-      ['line 2 status', () =>
+      // The records import names the record (index, NDJSON line) and the field.
+      ['[1].status line 2', () =>
         t.admin({
           method: 'POST',
           url: '/admin/v1/companies/acme/records',

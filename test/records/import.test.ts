@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { Readable } from 'node:stream';
 import { after, before, it } from 'node:test';
 import { ManualClock } from '../../src/lib/clock.js';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app.js';
 import { defineType, expectStatus, importRecords, LOAN_TYPE } from './fixtures.js';
 
 /** A workboard as another system exports it: records of several kinds with relations. */
@@ -202,7 +204,7 @@ describeEachDatabase('records: import (operator API)', (kind) => {
     expectStatus(await get('many-0'), 404);
   });
 
-  it('refuses NDJSON lines that are not UTF-8, naming the line and the byte, and the JSON array as a whole', async () => {
+  it('refuses records that are not UTF-8, naming the NDJSON line or array index, and the byte', async () => {
     const good = '{"id":"utf-1","record_type":"uccfiling","status":"filed"}\n';
     const before = '{"id":"utf-2","record_type":"uccfiling","status":"fil';
     const bad = Buffer.concat([Buffer.from(before), Buffer.from([0xe9]), Buffer.from('"}')]); // a Latin-1 é
@@ -220,7 +222,10 @@ describeEachDatabase('records: import (operator API)', (kind) => {
       headers: { 'content-type': 'application/json' },
       payload: Buffer.concat([Buffer.from('['), bad, Buffer.from(']')]),
     });
-    assert.match(expectStatus(array, 400, 'invalid_body').message, new RegExp(`not valid UTF-8 \\(at byte ${1 + before.length}\\)`));
+    // Each array item is decoded on its own too: the item is named, not the body.
+    assert.deepEqual(expectStatus(array, 400, 'invalid_body').errors, [
+      { index: 0, field: null, message: `not valid UTF-8 (at byte ${1 + before.length} of the body)` },
+    ]);
     expectStatus(await get('utf-1'), 404);
     expectStatus(await get('utf-2'), 404);
   });
@@ -240,6 +245,69 @@ describeEachDatabase('records: import (operator API)', (kind) => {
     expectStatus(asUser, 401, 'unauthorized');
   });
 
+  it('lists existing ids together with the other problems, in the order of the body, across batches', async () => {
+    const records = Array.from({ length: 2500 }, (_, i) => ({ id: `mixed-${i}`, record_type: 'uccfiling', status: 'filed' }));
+    records[0] = { id: 'ucc-1', record_type: 'uccfiling', status: 'filed' };
+    records[2] = { id: 'mixed-2', record_type: 'uccfiling', status: '' };
+    records[1500] = { id: 'loan-1', record_type: 'uccfiling', status: 'filed' };
+    records[2400] = { id: 'mixed-3', record_type: 'uccfiling', status: 'filed' };
+    const body = expectStatus(await post('acme', records), 400, 'invalid_body');
+    assert.deepEqual(body.errors, [
+      { index: 0, field: 'id', message: "a record with id 'ucc-1' already exists" },
+      { index: 2, field: 'status', message: 'must be a non-empty string' },
+      { index: 1500, field: 'id', message: "a record with id 'loan-1' already exists" },
+      { index: 2400, field: 'id', message: "'mixed-3' is also the id of records[3]" },
+    ]);
+    assert.equal(body.error_count, 4);
+    assert.match(body.message, /^nothing was imported: 4 problem\(s\): \[0\]\.id a record with id 'ucc-1' already exists; \[2\]\.status /);
+    expectStatus(await get('mixed-1'), 404);
+    expectStatus(await get('mixed-2499'), 404);
+  });
+
+  it('refuses text the databases cannot store, naming the record and the place', async () => {
+    const array = await post('acme', [
+      { id: 'text-1', record_type: 'uccfiling', status: 'filed' },
+      { id: 'text-2', record_type: 'custom', uid: 'loan', fields: { Amount: 1, Borrower: 'A\u0000da' }, child_records: [{ id: 'x\ud800' }] },
+    ]);
+    assert.deepEqual(expectStatus(array, 400, 'invalid_body').errors, [
+      { index: 1, field: 'fields.Borrower', message: 'text may not hold NUL characters or unpaired surrogates' },
+      { index: 1, field: 'child_records[0].id', message: 'text may not hold NUL characters or unpaired surrogates' },
+    ]);
+    const ndjson = await post(
+      'acme',
+      '{"id":"text-3","record_type":"uccfiling","status":"filed"}\n{"record_type":"uccfiling","status":"filed","instance":{"a\\udc00":1}}\n',
+      'application/x-ndjson',
+    );
+    assert.deepEqual(expectStatus(ndjson, 400, 'invalid_body').errors, [
+      { index: 1, field: 'instance', message: 'line 2: a key may not hold NUL characters or unpaired surrogates' },
+    ]);
+    expectStatus(await get('text-1'), 404);
+    expectStatus(await get('text-3'), 404);
+  });
+
+  it('replays a retried import with the same Idempotency-Key, storing its records once', async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ id: `again-${i}`, record_type: 'uccfiling', status: 'filed' })).join('\n');
+    const send = () =>
+      t.admin({
+        method: 'POST',
+        url: '/admin/v1/companies/acme/records',
+        headers: { 'content-type': 'application/x-ndjson', 'idempotency-key': 'import-again' },
+        payload: lines,
+      });
+    assert.deepEqual(expectStatus(await send(), 201), { imported: 3000 });
+    const retry = await send();
+    assert.deepEqual(expectStatus(retry, 201), { imported: 3000 });
+    assert.equal(retry.headers['idempotent-replayed'], 'true');
+    const other = await t.admin({
+      method: 'POST',
+      url: '/admin/v1/companies/acme/records',
+      headers: { 'content-type': 'application/x-ndjson', 'idempotency-key': 'import-again' },
+      payload: lines.slice(0, lines.lastIndexOf('\n')),
+    });
+    expectStatus(other, 422, 'idempotency_key_reused');
+    expectStatus(await get('again-2999'), 200);
+  });
+
   it('imports a larger batch in one go', async () => {
     const many = Array.from({ length: 1500 }, (_, i) => ({
       id: `bulk-${i}`,
@@ -252,5 +320,109 @@ describeEachDatabase('records: import (operator API)', (kind) => {
     const page = expectStatus(await t.as('acme', { method: 'GET', url: '/v1/records?view_id=bulk&limit=100' }), 200);
     assert.equal(page.count, 100);
     assert.equal(page.results[0].id, 'bulk-0');
+  });
+});
+
+/** Records stored for a company, counted in the database. */
+async function storedCount(t: TestApp, company: string): Promise<number> {
+  const row = await t.ctx.database.db
+    .selectFrom('records')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('company_id', '=', company)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+describeEachDatabase('records: import streamed over a real connection', (kind) => {
+  let t: TestApp;
+  let base: string;
+  before(async () => {
+    t = await createTestApp(kind);
+    base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  after(() => t.close());
+
+  const record = (id: string) =>
+    JSON.stringify({ id, record_type: 'uccfiling', status: 'filed', instance: { filing_number: id, debtor: { name: 'Acme Corp' } }, fields: { Amount: 1 } });
+
+  /** Sends NDJSON lines as a chunked stream, 500 lines a chunk, and reads the answer. */
+  function streamImport(company: string, lines: Iterable<string>): Promise<{ status: number; body: any }> {
+    return new Promise((resolve, reject) => {
+      const req = request(
+        `${base}/admin/v1/companies/${company}/records`,
+        { method: 'POST', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+        },
+      );
+      req.on('error', reject);
+      Readable.from(
+        (function* () {
+          let chunk: string[] = [];
+          for (const line of lines) {
+            chunk.push(line);
+            if (chunk.length === 500) {
+              yield `${chunk.join('\n')}\n`;
+              chunk = [];
+            }
+          }
+          if (chunk.length > 0) yield chunk.join('\n');
+        })(),
+      ).pipe(req);
+    });
+  }
+
+  const big = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => record(`${prefix}-${i}`));
+
+  it('imports 20,000 records sent as a stream', async () => {
+    const answer = await streamImport('stream-big', big('big', 20_000));
+    assert.equal(answer.status, 201, JSON.stringify(answer.body));
+    assert.deepEqual(answer.body, { imported: 20_000 });
+    assert.equal(await storedCount(t, 'stream-big'), 20_000);
+    const last = (await t.as('stream-big', { url: '/v1/records/big-19999' })).json();
+    assert.deepEqual(last.instance, { filing_number: 'big-19999', debtor: { name: 'Acme Corp' } });
+  });
+
+  it('stores nothing when a bad record and an existing id come near the end of a large import', async () => {
+    const lines = big('end', 20_000);
+    lines[19_990] = JSON.stringify({ id: 'end-bad', record_type: 'uccfiling', status: 7 });
+    lines[19_995] = record('big-5');
+    const answer = await streamImport('stream-big', lines);
+    assert.equal(answer.status, 400, JSON.stringify(answer.body));
+    assert.deepEqual(answer.body.errors, [
+      { index: 19_990, field: 'status', message: 'line 19991: must be a non-empty string' },
+      { index: 19_995, field: 'id', message: "line 19996: a record with id 'big-5' already exists" },
+    ]);
+    assert.equal(answer.body.error_count, 2);
+    assert.match(answer.body.message, /^nothing was imported: 2 problem\(s\)/);
+    assert.equal(await storedCount(t, 'stream-big'), 20_000, 'the 19,990 records before the bad one were rolled back');
+    assert.equal((await t.as('stream-big', { url: '/v1/records/end-0' })).statusCode, 404);
+    // The write lock was let go: the same records, put right, import at once.
+    lines[19_990] = record('end-19990');
+    lines[19_995] = record('end-19995');
+    assert.deepEqual(await streamImport('stream-big', lines), { status: 201, body: { imported: 20_000 } });
+  });
+
+  it('stores nothing when the client disconnects in the middle of the body, and keeps serving', async () => {
+    const body = `${big('cut', 25_000).join('\n')}\n`;
+    await new Promise<void>((resolve) => {
+      const req = request(`${base}/admin/v1/companies/stream-cut/records`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
+      });
+      req.on('error', () => resolve());
+      // Half the body, then the connection is dropped while the service is storing.
+      req.write(body.slice(0, body.length / 2), () => setTimeout(() => req.destroy(), 200));
+    });
+    // The service notices, rolls back and keeps serving: for a second, nothing may show up.
+    for (let attempt = 0; attempt < 50; attempt++) {
+      assert.equal(await storedCount(t, 'stream-cut'), 0);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.deepEqual(await streamImport('stream-cut', big('cut', 3)), { status: 201, body: { imported: 3 } });
+    assert.equal(await storedCount(t, 'stream-cut'), 3);
   });
 });

@@ -677,7 +677,7 @@ export interface paths {
         put?: never;
         /**
          * Import records of any kind
-         * @description A JSON array, or NDJSON (application/x-ndjson, one record per line). All or nothing: any problem refuses the whole request with a 400 listing the problems (errors: [{index, field, message}], index 0-based, for NDJSON the line number minus one; at most 100 listed, error_count the total); an existing id is a problem.
+         * @description A JSON array (application/json), or NDJSON (application/x-ndjson, one record per line), streamed: no body limit. Records are checked and stored a batch at a time in one transaction. All or nothing: any problem refuses the whole request with a 400 listing the problems (errors: [{index, field, message}], index 0-based, for NDJSON the line number minus one; at most 100 listed, error_count the total), and nothing is stored; an existing id is a problem, and so is text holding NUL or an unpaired surrogate (field: where, e.g. fields.Borrower).
          */
         post: operations["adminImportRecords"];
         delete?: never;
@@ -7555,28 +7555,6 @@ export interface operations {
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description payload too large */
-            413: {
                 headers: {
                     [name: string]: unknown;
                 };

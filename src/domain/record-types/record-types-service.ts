@@ -1,7 +1,7 @@
 import { notFound } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { DataVersions } from '../data-versions.port.js';
-import type { UnitOfWork } from '../unit-of-work.js';
+import type { TransactionScope, UnitOfWork } from '../unit-of-work.js';
 import { CompiledTypeCache } from './compiled-type-cache.js';
 import { compileRecordType, type CompiledRecordType } from './compiled-type.js';
 import { parseRecordTypeDefinition, type RecordType, type RecordTypeDefinition } from './definition.js';
@@ -21,8 +21,11 @@ export interface RecordTypesService {
    * follows it): from the cache without another read when that version was compiled before.
    */
   compiledAt(companyId: string, typeId: string, version: number): Promise<CompiledRecordType | undefined>;
-  /** The compiled current versions of the types named (or of all the company's types), by type id. */
-  compiledMany(companyId: string, typeIds?: readonly string[]): Promise<Map<string, CompiledRecordType>>;
+  /**
+   * The compiled current versions of the types named (or of all the company's types), by type
+   * id; read in the scope's transaction when given one.
+   */
+  compiledMany(companyId: string, typeIds?: readonly string[], scope?: TransactionScope): Promise<Map<string, CompiledRecordType>>;
   /** A stored version of a type, compiled (from the cache when that version was compiled before). */
   compile(companyId: string, stored: StoredRecordType): CompiledRecordType;
 }
@@ -44,8 +47,8 @@ export function createRecordTypesService({ repository, unitOfWork, dataVersions,
     return compiled;
   }
 
-  async function compiledMany(companyId: string, typeIds?: readonly string[]): Promise<Map<string, CompiledRecordType>> {
-    const versions = await repository.versions(companyId, typeIds);
+  async function compiledMany(companyId: string, typeIds?: readonly string[], scope?: TransactionScope): Promise<Map<string, CompiledRecordType>> {
+    const versions = await repository.versions(companyId, typeIds, scope);
     const result = new Map<string, CompiledRecordType>();
     const misses: string[] = [];
     for (const { id, version } of versions) {
@@ -53,7 +56,7 @@ export function createRecordTypesService({ repository, unitOfWork, dataVersions,
       if (cached) result.set(id, cached);
       else misses.push(id);
     }
-    for (const stored of await repository.findMany(companyId, misses)) result.set(stored.id, compile(companyId, stored));
+    for (const stored of await repository.findMany(companyId, misses, scope)) result.set(stored.id, compile(companyId, stored));
     return result;
   }
 

@@ -1,6 +1,8 @@
 import type { AppError } from '../../errors/app-error.js';
 import { batchRefused, namesWithMore, type ItemProblem } from '../../errors/item-problems.js';
 import { uuidv7 } from '../../lib/ids.js';
+import type { JsonItemsFormat } from '../../lib/json-items.js';
+import { clipped, unstorableTextPlaces } from '../../lib/text.js';
 import { parseTimestampFilter } from '../../lib/timestamps.js';
 import type { CompiledRecordType } from '../record-types/compiled-type.js';
 import { isPlainObject } from '../record-types/definition.js';
@@ -25,65 +27,53 @@ const KEYS = new Set([
   'updated_at',
 ]);
 
-/**
- * One record to import: its 0-based position in the batch and, for NDJSON, its line (named in
- * problem messages); `unreadable` says why it could not be read at all.
- */
-export type ImportEntry = { readonly index: number; readonly line?: number } & (
-  | { readonly value: unknown }
-  | { readonly unreadable: string }
-);
-
 /** Reports a problem of the record being parsed: the field at fault (null: the record as a whole) and what is wrong. */
-type Report = (field: string | null, message: string) => void;
+export type ImportReport = (field: string | null, message: string) => void;
 
 /**
- * Turns imported records (the Record shape) into rows, exactly as written: absent keys stay
+ * Turns one imported record (the Record shape) into a row, exactly as written: absent keys stay
  * absent, `id` is kept when given. A record of a live custom type must fit it (its status,
- * its field names and value types, and, when given, its views). Throws one 400 listing the
- * problems of every record as `errors: [{index, field, message}]`.
+ * its field names and value types, and, when given, its views). Text the databases cannot
+ * store (NUL, unpaired surrogates) is a problem naming its place, e.g. `fields.Borrower`; such a
+ * record is not checked further (no message echoes its text). Every problem goes to `report`;
+ * the row is undefined, or not to be stored, when any was reported.
  */
-export function parseImportedRecords(
-  entries: readonly ImportEntry[],
-  types: ReadonlyMap<string, CompiledRecordType>,
+export function parseImportedRecord(
+  input: unknown,
+  types: ReadonlyMap<string, CompiledRecordType | undefined>,
   now: string,
+  report: ImportReport,
   generateId: (millis: number) => string = uuidv7,
-): StoredRecord[] {
-  const problems: ItemProblem[] = [];
-  const rows: StoredRecord[] = [];
-  const firstEntryOfId = new Map<string, ImportEntry>();
-  for (const entry of entries) {
-    const report: Report = (field, message) => problems.push(importProblem(entry, field, message));
-    if ('unreadable' in entry) {
-      report(null, entry.unreadable);
-      continue;
+): StoredRecord | undefined {
+  const unstorable = unstorableTextPlaces(input);
+  if (unstorable.length > 0) {
+    for (const { path, key } of unstorable) {
+      report(path === '' ? null : clipped(path), key ? 'a key may not hold NUL characters or unpaired surrogates' : 'text may not hold NUL characters or unpaired surrogates');
     }
-    const before = problems.length;
-    const row = parseOne(entry.value, types, now, report, generateId);
-    if (!row || problems.length > before) continue;
-    const first = firstEntryOfId.get(row.id);
-    if (first !== undefined) report('id', `'${row.id}' is also the id of ${first.line === undefined ? `records[${first.index}]` : `line ${first.line}`}`);
-    else firstEntryOfId.set(row.id, entry);
-    rows.push(row);
+    return undefined;
   }
-  if (problems.length > 0) throw importRefused(problems);
-  return rows;
+  return parseOne(input, types, now, report, generateId);
 }
 
-/** A problem of an entry; an NDJSON entry's message names its line too. */
-export function importProblem(entry: ImportEntry, field: string | null, message: string): ItemProblem {
-  return { index: entry.index, field, message: entry.line === undefined ? message : `line ${entry.line}: ${message}` };
+/** A problem of the record at `position` (the 1-based line of NDJSON, the 0-based index of an array); an NDJSON message names its line too. */
+export function importProblem(format: JsonItemsFormat, position: number, field: string | null, message: string): ItemProblem {
+  return format === 'ndjson' ? { index: position - 1, field, message: `line ${position}: ${message}` } : { index: position, field, message };
 }
 
-export function importRefused(problems: readonly ItemProblem[]): AppError {
-  return batchRefused('nothing was imported', problems);
+/** How a problem message names the record at `position`: `records[3]`, or `line 4` of NDJSON. */
+export function importedRecordName(format: JsonItemsFormat, position: number): string {
+  return format === 'ndjson' ? `line ${position}` : `records[${position}]`;
+}
+
+export function importRefused(problems: readonly ItemProblem[], total = problems.length, bodyProblem?: string): AppError {
+  return batchRefused(bodyProblem === undefined ? 'nothing was imported' : `nothing was imported (${bodyProblem})`, problems, total);
 }
 
 function parseOne(
   input: unknown,
-  types: ReadonlyMap<string, CompiledRecordType>,
+  types: ReadonlyMap<string, CompiledRecordType | undefined>,
   now: string,
-  problem: Report,
+  problem: ImportReport,
   generateId: (millis: number) => string,
 ): StoredRecord | undefined {
   if (!isPlainObject(input)) {
@@ -152,7 +142,7 @@ function parseOne(
   };
 }
 
-function timestamp(value: unknown, name: string, problem: Report): string | undefined {
+function timestamp(value: unknown, name: string, problem: ImportReport): string | undefined {
   if (value === undefined) return undefined;
   const parsed = typeof value === 'string' ? parseTimestampFilter(value) : null;
   if (!parsed) {

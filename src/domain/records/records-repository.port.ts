@@ -44,8 +44,8 @@ export interface RecordsRepository {
   findKey(companyId: string, id: string): Promise<RecordKey | undefined>;
   page(companyId: string, filter: RecordListFilter, query: RecordPageQuery): Promise<StoredRecord[]>;
   exists(companyId: string, filter: RecordListFilter, bounds: Omit<RecordPageQuery, 'limit' | 'descending'>): Promise<boolean>;
-  /** The ids among those given that already exist. */
-  existingIds(companyId: string, ids: readonly string[]): Promise<string[]>;
+  /** The ids among those given that already exist; read in the scope's transaction when given one. */
+  existingIds(companyId: string, ids: readonly string[], scope?: TransactionScope): Promise<string[]>;
   /** Inserts records and their stored views in the scope's transaction. `onProgress` gets the rows inserted so far. */
   insertMany(companyId: string, rows: readonly StoredRecord[], scope: TransactionScope, onProgress?: (inserted: number) => void): Promise<void>;
   /**

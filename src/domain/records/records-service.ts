@@ -1,17 +1,19 @@
 import { invalidBody, invalidQuery, notFound, preconditionFailed } from '../../errors/app-error.js';
+import { MAX_LISTED_PROBLEMS, type ItemProblem } from '../../errors/item-problems.js';
 import type { Clock } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { JsonItemsError, readJsonItems, type ByteSource, type JsonItem, type JsonItemsFormat } from '../../lib/json-items.js';
 import type { CompiledRecordType } from '../record-types/compiled-type.js';
 import { STATUS_KEY } from '../record-types/compiled-type.js';
 import { isPlainObject } from '../record-types/definition.js';
 import type { DataVersions } from '../data-versions.port.js';
 import type { RecordTypesService } from '../record-types/record-types-service.js';
-import type { UnitOfWork } from '../unit-of-work.js';
+import type { TransactionScope, UnitOfWork } from '../unit-of-work.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
-import { importProblem, importRefused, parseImportedRecords, type ImportEntry } from './import.js';
+import { importedRecordName, importProblem, importRefused, parseImportedRecord, type ImportReport } from './import.js';
 import type { RecordListQuery } from './list-query.js';
 import { recordMatches, type RecordMatch } from './record-tag.js';
-import { CUSTOM_RECORD_TYPE, toRecordResource, type RecordResource } from './record.js';
+import { CUSTOM_RECORD_TYPE, toRecordResource, typeIdOf, type RecordResource } from './record.js';
 import type { RecordBound, RecordListFilter, RecordsRepository } from './records-repository.port.js';
 import type { StoredRecord } from './stored-record.js';
 import { emptyProblems, recordValidationError } from './validation-error.js';
@@ -33,8 +35,13 @@ export interface RecordsService {
   /** With `ifMatch`, a record whose current tag does not match is left as it is: a 412. */
   update(companyId: string, recordId: string, body: unknown, ifMatch?: RecordMatch): Promise<RecordResource>;
   list(companyId: string, query: RecordListQuery): Promise<RecordPage>;
-  /** Imports records of any kind, all or nothing; a 400 lists the problems of every entry. */
-  import(companyId: string, entries: readonly ImportEntry[], options?: ImportOptions): Promise<number>;
+  /**
+   * Imports records of any kind from a stream (NDJSON or one JSON array), checked and stored a
+   * batch at a time in one transaction, and answers how many were stored. All or nothing: any
+   * problem refuses the whole stream with one 400 listing the problems of every record (line or
+   * index, field, what is wrong), and nothing is stored.
+   */
+  import(companyId: string, source: ByteSource, options: ImportOptions): Promise<number>;
   /** True when the company has the record. */
   exists(companyId: string, recordId: string): Promise<boolean>;
   /** The custom record type the record follows; null when it follows none or does not exist. */
@@ -42,9 +49,15 @@ export interface RecordsService {
 }
 
 export interface ImportOptions {
+  readonly format: JsonItemsFormat;
   /** Called as the checked records are stored, with how many are stored so far (not yet committed). */
   readonly onProgress?: (stored: number) => void;
 }
+
+/** Records read, checked and written at a time: what an import holds in memory, twice (one batch written, the next read). */
+const IMPORT_BATCH_RECORDS = 1000;
+/** Thrown inside the transaction to roll it back once a problem is found. */
+const ROLL_BACK = Symbol('roll back');
 
 export interface RecordsServiceDeps {
   repository: RecordsRepository;
@@ -180,25 +193,121 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
       return { results: await resources(companyId, rows, allTypes), next, prev };
     },
 
-    async import(companyId, entries, options = {}) {
-      const typeIds = new Set<string>();
-      for (const entry of entries) {
-        const value = 'value' in entry ? entry.value : undefined;
-        if (isPlainObject(value) && value.record_type === CUSTOM_RECORD_TYPE && typeof value.uid === 'string') typeIds.add(value.uid);
+    async import(companyId, source, { format, onProgress }) {
+      const now = nowIso();
+      const items = readJsonItems(source, format);
+      /** The custom record types the records name, loaded as they come (undefined: no live type). */
+      const types = new Map<string, CompiledRecordType | undefined>();
+      /** Where each id was first seen, to name it in the problem of a later record with that id. */
+      const firstPositionOfId = new Map<string, number>();
+      // Only the first problems are kept (an answer lists no more), the rest are counted.
+      const problems: ItemProblem[] = [];
+      let problemCount = 0;
+      let bodyProblem: string | undefined;
+      let done = false;
+      const refused = () => problemCount > 0 || bodyProblem !== undefined;
+
+      const loadType = async (value: unknown, scope: TransactionScope | undefined) => {
+        if (!isPlainObject(value) || typeof value.record_type !== 'string') return;
+        const typeId = typeIdOf(value.record_type, value.uid);
+        if (typeId === null || types.has(typeId)) return;
+        types.set(typeId, (await recordTypes.compiledMany(companyId, [typeId], scope)).get(typeId));
+      };
+
+      /**
+       * Reads up to `size` records and checks them, then looks up which of their ids already
+       * exist; answers the rows to store (none once anything was refused). The first problem
+       * ends the batch at once, so that a transaction is rolled back without waiting for the
+       * rest of the body; once refused, batches are read only to list their problems. Problems
+       * are listed in the order of the body. Inside the transaction, `scope` is its own.
+       */
+      const readBatch = async (size: number, scope?: TransactionScope): Promise<StoredRecord[]> => {
+        const clean = !refused();
+        const batch: Array<{ position: number; row: StoredRecord }> = [];
+        const found: Array<{ position: number; field: string | null; message: string }> = [];
+        for (let read = 0; !done && read < size && !(clean && found.length > 0); read++) {
+          let next: IteratorResult<JsonItem>;
+          try {
+            next = await items.next();
+          } catch (error) {
+            if (!(error instanceof JsonItemsError)) throw error;
+            if (error.position === null) bodyProblem = error.message;
+            else found.push({ position: error.position, field: null, message: error.message });
+            done = true;
+            break;
+          }
+          if (next.done) {
+            done = true;
+            break;
+          }
+          const item = next.value;
+          if ('problem' in item) {
+            found.push({ position: item.position, field: null, message: item.problem });
+            continue;
+          }
+          await loadType(item.value, scope);
+          const before = found.length;
+          const report: ImportReport = (field, message) => found.push({ position: item.position, field, message });
+          const row = parseImportedRecord(item.value, types, now, report, (millis) => uuidv7(millis));
+          if (!row || found.length > before) continue;
+          const first = firstPositionOfId.get(row.id);
+          if (first !== undefined) {
+            report('id', `'${row.id}' is also the id of ${importedRecordName(format, first)}`);
+            continue;
+          }
+          firstPositionOfId.set(row.id, item.position);
+          batch.push({ position: item.position, row });
+        }
+        if (batch.length > 0) {
+          const taken = new Set(await repository.existingIds(companyId, batch.map(({ row }) => row.id), scope));
+          for (const { position, row } of batch) {
+            if (taken.has(row.id)) found.push({ position, field: 'id', message: `a record with id '${row.id}' already exists` });
+          }
+        }
+        // Stable: the problems of one record keep their order.
+        found.sort((a, b) => a.position - b.position);
+        for (const { position, field, message } of found) {
+          problemCount++;
+          if (problems.length < MAX_LISTED_PROBLEMS) problems.push(importProblem(format, position, field, message));
+        }
+        return refused() ? [] : batch.map(({ row }) => row);
+      };
+
+      try {
+        // The first batch is read and checked before the transaction begins: a body refused at
+        // once never takes the write lock.
+        let batch = await readBatch(IMPORT_BATCH_RECORDS);
+        let stored = 0;
+        if (batch.length > 0) {
+          await unitOfWork
+            .run(async (scope) => {
+              while (batch.length > 0) {
+                // The next batch is read and checked while this one is written.
+                const storedBefore = stored;
+                const [writing, reading] = await Promise.allSettled([
+                  repository.insertMany(companyId, batch, scope, onProgress && ((inserted) => onProgress(storedBefore + inserted))),
+                  readBatch(IMPORT_BATCH_RECORDS, scope),
+                ]);
+                if (writing.status === 'rejected') throw writing.reason;
+                if (reading.status === 'rejected') throw reading.reason;
+                stored += batch.length;
+                batch = reading.value;
+              }
+              if (refused()) throw ROLL_BACK;
+              await dataVersions.bump(scope, companyId);
+            })
+            .catch((error: unknown) => {
+              if (error !== ROLL_BACK) throw error;
+            });
+        }
+        if (!refused()) return stored;
+        // Rolled back at once; the rest of the body is still read, a batch at a time, to list every problem.
+        while (!done) await readBatch(IMPORT_BATCH_RECORDS);
+        if (problemCount === 0) throw invalidBody(`nothing was imported: ${bodyProblem}`);
+        throw importRefused(problems, problemCount, bodyProblem);
+      } finally {
+        await items.return(undefined);
       }
-      const types = await recordTypes.compiledMany(companyId, [...typeIds]);
-      const rows = parseImportedRecords(entries, types, nowIso(), (millis) => uuidv7(millis));
-      const taken = new Set(await repository.existingIds(companyId, rows.map((row) => row.id)));
-      if (taken.size > 0) {
-        throw importRefused(
-          rows.flatMap((row, i) => (taken.has(row.id) ? [importProblem(entries[i]!, 'id', `a record with id '${row.id}' already exists`)] : [])),
-        );
-      }
-      await unitOfWork.run(async (scope) => {
-        await repository.insertMany(companyId, rows, scope, options.onProgress);
-        await dataVersions.bump(scope, companyId);
-      });
-      return rows.length;
     },
 
     async exists(companyId, recordId) {

@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { NdjsonBody, NDJSON_MEDIA_TYPES } from '../../contracts/ndjson.js';
+import { NDJSON_MEDIA_TYPES } from '../../contracts/ndjson.js';
 import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_RULE,
@@ -64,7 +64,7 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
 
     const streamed = request.body instanceof Readable ? request.body : undefined;
     const ndjson = NDJSON_MEDIA_TYPES.includes(request.mediaType ?? '');
-    const known = streamed ? undefined : fingerprintOf(request.params, bodyValue(request.body));
+    const known = streamed ? undefined : fingerprintOf(request.params, request.body);
     const admission = await service.admit(target, known ?? (() => streamFingerprint(request.params, streamed!, ndjson)));
 
     switch (admission.kind) {
@@ -131,12 +131,6 @@ function companyOf(request: FastifyRequest): string {
   const company = (request.params as { company?: unknown } | undefined)?.company;
   if (request.routeOptions.url?.startsWith('/admin/') && typeof company === 'string') return company;
   return identityOf(request).companyId;
-}
-
-/** The body as the JSON value it stands for: an NDJSON body is the sequence of its lines. */
-function bodyValue(body: unknown): unknown {
-  if (body instanceof NdjsonBody) return body.lines.map((line) => ('value' in line ? line.value : { unreadable: line.error }));
-  return body;
 }
 
 function replay(reply: FastifyReply, answer: KeptAnswer): FastifyReply {

@@ -9,7 +9,7 @@ import { clipped, isStorableText } from '../../lib/text.js';
  * text (a driver silently stores U+FFFD instead). Both are refused before any handler, so both
  * databases answer alike: a path segment holding one names nothing (404); a query parameter
  * or a JSON body holding one is a 400 naming where (at most MAX_LISTED_PROBLEMS places, and
- * how many more). Streamed bodies (event ingest) are checked by their readers.
+ * how many more). Streamed bodies (the event ingest, the records import) are checked by their readers, item by item.
  */
 export function registerTextInputRules(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {

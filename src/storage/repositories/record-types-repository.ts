@@ -4,6 +4,7 @@ import type { StoredRecordType } from '../../domain/record-types/stored-record-t
 import type { DialectName } from '../database.js';
 import type { DB } from '../schema.js';
 import type { RecordTypesTable } from '../tables/records.js';
+import type { TransactionScope } from '../../domain/unit-of-work.js';
 import { executorOf } from '../unit-of-work.js';
 
 const COLUMNS = ['id', 'name', 'definition', 'version', 'created_at', 'updated_at'] as const;
@@ -20,8 +21,9 @@ const toStored = (row: Row): StoredRecordType => ({
 });
 
 export function createRecordTypesRepository(db: Kysely<DB>): RecordTypesRepository {
-  const live = (companyId: string) =>
-    db.selectFrom('record_types').where('company_id', '=', companyId).where('deleted_at', 'is', null);
+  const live = (companyId: string, scope?: TransactionScope) =>
+    executorOf(db, scope)
+      .selectFrom('record_types').where('company_id', '=', companyId).where('deleted_at', 'is', null);
 
   return {
     async find(companyId, typeId) {
@@ -29,17 +31,17 @@ export function createRecordTypesRepository(db: Kysely<DB>): RecordTypesReposito
       return row ? toStored(row) : undefined;
     },
 
-    async versions(companyId, typeIds) {
+    async versions(companyId, typeIds, scope) {
       if (typeIds && typeIds.length === 0) return [];
-      let query = live(companyId).select(['id', 'version']);
+      let query = live(companyId, scope).select(['id', 'version']);
       if (typeIds) query = query.where('id', 'in', typeIds);
       const rows = await query.execute();
       return rows.map((row) => ({ id: row.id, version: Number(row.version) }));
     },
 
-    async findMany(companyId, typeIds) {
+    async findMany(companyId, typeIds, scope) {
       if (typeIds.length === 0) return [];
-      const rows = await live(companyId).select(COLUMNS).where('id', 'in', typeIds).execute();
+      const rows = await live(companyId, scope).select(COLUMNS).where('id', 'in', typeIds).execute();
       return rows.map(toStored);
     },
 

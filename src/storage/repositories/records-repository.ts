@@ -101,10 +101,10 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
       });
     },
 
-    async existingIds(companyId, ids) {
+    async existingIds(companyId, ids, scope) {
       const found: string[] = [];
       for (let i = 0; i < ids.length; i += ID_BATCH) {
-        const rows = await db
+        const rows = await executorOf(db, scope)
           .selectFrom('records')
           .select('id')
           .where('company_id', '=', companyId)

@@ -1,9 +1,8 @@
+import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
-import { NdjsonBody, NDJSON_MEDIA_TYPES } from '../../../contracts/ndjson.js';
-import { IMPORT_BODY_LIMIT_BYTES, importEntries } from '../../../contracts/records-import.js';
+import { NDJSON_MEDIA_TYPES } from '../../../contracts/ndjson.js';
 import { invalidBody } from '../../../errors/app-error.js';
 import { CompanyParams } from '../../schemas/company.js';
 import { errorResponses } from '../../schemas/errors.js';
@@ -17,27 +16,34 @@ const ImportedRecord = Type.Partial(RecordSchema, {
     'id is kept when given; timestamps default to now; absent keys stay absent.',
 });
 
-/** Operator API: import records of any kind, all or nothing. */
+/** The client went away mid-body: its own fault, not the service's. */
+const isCutOff = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE';
+};
+
+/** Operator API: import records of any kind as a stream (JSON array or NDJSON), all or nothing. */
 export const adminRecordImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  // Encapsulated in this plugin: other routes keep their own parsers.
-  app.addContentTypeParser(NDJSON_MEDIA_TYPES, { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT_BYTES }, (_request: FastifyRequest, body: Buffer) =>
-    NdjsonBody.read([body]),
-  );
+  // In this plugin only: the body reaches the handler as the raw stream, unread and without
+  // the body limit, and the records service reads it record by record.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(['application/json', ...NDJSON_MEDIA_TYPES], (_request, payload, done) => done(null, payload));
 
   app.post(
     '/companies/:company/records',
     {
       config: { idempotency: 'admin.records.import' },
-      bodyLimit: IMPORT_BODY_LIMIT_BYTES,
-      // The domain checks every record and reports all problems at once.
+      // The body schema documents the route; the service checks each record as it streams in.
       validatorCompiler: () => (data: unknown) => ({ value: data }),
       schema: {
         operationId: 'adminImportRecords',
         summary: 'Import records of any kind',
         description:
-          'A JSON array, or NDJSON (application/x-ndjson, one record per line). All or nothing: any problem refuses the whole ' +
-          'request with a 400 listing the problems (errors: [{index, field, message}], index 0-based, for NDJSON the line ' +
-          'number minus one; at most 100 listed, error_count the total); an existing id is a problem.',
+          'A JSON array (application/json), or NDJSON (application/x-ndjson, one record per line), streamed: no body ' +
+          'limit. Records are checked and stored a batch at a time in one transaction. All or nothing: any problem ' +
+          'refuses the whole request with a 400 listing the problems (errors: [{index, field, message}], index 0-based, ' +
+          'for NDJSON the line number minus one; at most 100 listed, error_count the total), and nothing is stored; an ' +
+          'existing id is a problem, and so is text holding NUL or an unpaired surrogate (field: where, e.g. fields.Borrower).',
         tags: ['operator'],
         consumes: ['application/json', ...NDJSON_MEDIA_TYPES],
         params: CompanyParams,
@@ -45,15 +51,24 @@ export const adminRecordImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
         response: {
           200: withExample(Type.Object({ imported: Type.Integer() }), { imported: 0 }, 'an empty import: nothing created'),
           201: withExample(Type.Object({ imported: Type.Integer() }), { imported: 2 }, 'every record created'),
-          ...errorResponses(400, 401, 413, 415),
+          ...errorResponses(400, 401, 415),
         },
       },
     },
     async (request, reply) => {
-      const entries = importEntries(request.body);
-      if (!entries) throw invalidBody('send a JSON array of records, or NDJSON (application/x-ndjson) with one record per line');
-      const imported = await ctx.records.import(request.params.company, entries);
-      return reply.code(imported > 0 ? 201 : 200).send({ imported });
+      const body = request.body as unknown as Readable | undefined;
+      if (body === undefined) throw invalidBody('the body is empty: send a JSON array of records, or NDJSON (application/x-ndjson) with one record per line');
+      try {
+        const imported = await ctx.records.import(request.params.company, body.iterator({ destroyOnReturn: false }), {
+          format: NDJSON_MEDIA_TYPES.includes(request.mediaType ?? '') ? 'ndjson' : 'array',
+        });
+        return reply.code(imported > 0 ? 201 : 200).send({ imported });
+      } catch (error) {
+        // A refused body may not have been read to its end; the connection closes after the answer.
+        reply.header('connection', 'close');
+        if (isCutOff(error)) throw invalidBody('the request body ended before its end (connection lost); nothing was imported');
+        throw error;
+      }
     },
   );
 };
