@@ -6,9 +6,10 @@ import {
   type DatabaseConnection,
   type Driver,
   type QueryResult,
-  type SqliteDatabase,
 } from 'kysely';
 import { sqliteQueries } from './sqlite-query-channel.js';
+import { readAllRows } from './sqlite-rows.js';
+import type { CachedStatements } from './sqlite-statement-cache.js';
 
 /**
  * SQLite with two connections: one writer, shared through a mutex (Kysely's own SQLite driver
@@ -24,8 +25,8 @@ export class ReadWriteSqliteDialect extends SqliteDialect {
   private readonly writerLock = new Mutex();
 
   constructor(
-    private readonly writer: SqliteDatabase,
-    private readonly reader: SqliteDatabase | undefined,
+    private readonly writer: CachedStatements,
+    private readonly reader: CachedStatements | undefined,
   ) {
     super({ database: writer });
   }
@@ -42,8 +43,8 @@ export class ReadWriteSqliteDialect extends SqliteDialect {
 
 class ReadWriteSqliteDriver implements Driver {
   constructor(
-    private readonly writer: SqliteDatabase,
-    private readonly reader: SqliteDatabase | undefined,
+    private readonly writer: CachedStatements,
+    private readonly reader: CachedStatements | undefined,
     private readonly writerLock: Mutex,
   ) {}
 
@@ -79,8 +80,8 @@ class RoutedConnection implements DatabaseConnection {
   private inTransaction = false;
 
   constructor(
-    private readonly writer: SqliteDatabase,
-    private readonly reader: SqliteDatabase | undefined,
+    private readonly writer: CachedStatements,
+    private readonly reader: CachedStatements | undefined,
     private readonly writerLock: Mutex,
   ) {}
 
@@ -168,12 +169,12 @@ export function statementBatch(sqlText: string, rows: readonly (readonly unknown
   return CompiledQuery.raw(sqlText, [new StatementBatch(rows)]);
 }
 
-function run<R>(database: SqliteDatabase, query: CompiledQuery): QueryResult<R> {
+function run<R>(database: CachedStatements, query: CompiledQuery): QueryResult<R> {
   if (sqliteQueries.hasSubscribers) return sqliteQueries.traceSync(runStatement<R>, { sql: query.sql }, undefined, database, query);
   return runStatement(database, query);
 }
 
-function runStatement<R>(database: SqliteDatabase, query: CompiledQuery): QueryResult<R> {
+function runStatement<R>(database: CachedStatements, query: CompiledQuery): QueryResult<R> {
   const statement = database.prepare(query.sql);
   const parameters = query.parameters as unknown[];
   if (parameters.length === 1 && parameters[0] instanceof StatementBatch) {
@@ -181,7 +182,7 @@ function runStatement<R>(database: SqliteDatabase, query: CompiledQuery): QueryR
     for (const row of parameters[0].rows) changes += Number(statement.run(row as unknown[]).changes);
     return { numAffectedRows: BigInt(changes), rows: [] };
   }
-  if (statement.reader) return { rows: statement.all(parameters) as R[] };
+  if (statement.reader) return { rows: readAllRows<R>(statement, parameters) };
   const { changes, lastInsertRowid } = statement.run(parameters);
   return {
     numAffectedRows: changes === undefined || changes === null ? undefined : BigInt(changes),

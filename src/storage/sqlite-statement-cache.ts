@@ -1,7 +1,12 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import type { SqliteDatabase } from 'kysely';
 
 const MAX_CACHED_STATEMENTS = 500;
+
+/** Kysely's view of a SQLite connection, with the driver's own statements (raw rows, columns). */
+export interface CachedStatements extends SqliteDatabase {
+  prepare(sql: string): BetterSqlite3.Statement;
+}
 
 /**
  * Kysely's SQLite driver prepares every query anew, and preparing costs more than running a
@@ -9,14 +14,14 @@ const MAX_CACHED_STATEMENTS = 500;
  * A statement still busy (an open iterator of a streamed query) is not handed out twice: the
  * caller gets a fresh one instead.
  */
-export function cachingStatements(connection: BetterSqlite3.Database): SqliteDatabase {
+export function cachingStatements(connection: BetterSqlite3.Database): CachedStatements {
   const statements = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => {
       statements.clear();
       connection.close();
     },
-    prepare(sql: string): SqliteStatement {
+    prepare(sql: string): BetterSqlite3.Statement {
       const cached = statements.get(sql);
       if (cached) {
         if (cached.busy) return connection.prepare(sql);

@@ -5,7 +5,8 @@ import type { FeedPosition } from '../../domain/events/feed-position.js';
 import type { Database } from '../database.js';
 import type { ReadSnapshot, RowChunks } from '../read-snapshot.js';
 import { findContainsMatches } from './contains-matches.js';
-import { compileEventPage, compileEventPageCount, pageCount } from './event-query-compiler.js';
+import { compileEventPageCount, pageCount } from './event-query-compiler.js';
+import { eventPageStatement } from './event-page-statements.js';
 import { feedPage, postgresFeedCount, postgresFeedQuery, postgresHorizon, sqliteFeedQuery, type FeedRow } from './feed-queries.js';
 
 /**
@@ -25,7 +26,7 @@ export async function openListChunks(
     const [counted] = await snapshot.rows(compileEventPageCount(db, dialect, companyId, query, matches).compile());
     const count = pageCount(counted!.matching, query);
     if (count === 0) return { count, rows: emptyChunks<StoredEvent>() };
-    return { count, rows: snapshot.chunks<StoredEvent>(compileEventPage(db, dialect, companyId, query, matches).compile(), chunkEvents) };
+    return { count, rows: snapshot.chunks<StoredEvent>(eventPageStatement(db, dialect, companyId, query, matches), chunkEvents) };
   };
   return withSnapshot(database, open, (rows) => {
     for (const row of rows) (row as { excluded: unknown }).excluded = row.excluded === true || (row.excluded as unknown) === 1;

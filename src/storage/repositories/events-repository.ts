@@ -22,7 +22,7 @@ import {
   sqliteFeedQuery,
   type FeedRow,
 } from './feed-queries.js';
-import { compileEventPage } from './event-query-compiler.js';
+import { eventPageStatement } from './event-page-statements.js';
 
 const COLUMNS = EVENT_COLUMNS;
 const UPDATED_COLUMNS = COLUMNS.filter((column) => column !== 'company_id' && column !== 'id');
@@ -92,9 +92,9 @@ async function listPage(db: Kysely<DB>, dialect: Database['dialect'], companyId:
   const matches = await findContainsMatches(db, dialect, companyId, query, async (compiled) => (await db.executeQuery(compiled)).rows);
   // No stored value contains a substring: no event can match.
   if (matches === null) return [];
-  const rows = await compileEventPage(db, dialect, companyId, query, matches).execute();
-  for (const row of rows) (row as { excluded: unknown }).excluded = row.excluded === true || row.excluded === 1;
-  return rows as unknown as StoredEvent[];
+  const { rows } = await db.executeQuery(eventPageStatement(db, dialect, companyId, query, matches));
+  for (const row of rows) row.excluded = row.excluded === true || row.excluded === 1;
+  return rows as StoredEvent[];
 }
 
 /** Per field, the values already added to the dictionary. */

@@ -1,0 +1,66 @@
+import type { CompiledQuery, Kysely } from 'kysely';
+import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
+import type { DialectName } from '../database.js';
+import type { DB } from '../schema.js';
+import type { EventColumns } from '../tables/events.js';
+import { compileEventPage, type ContainsMatches } from './event-query-compiler.js';
+
+/** Distinct query shapes kept compiled; a shape is a set of filter fields and operators and an order, so few exist. */
+const MAX_SHAPES = 256;
+
+interface CompiledShape {
+  readonly sql: string;
+  readonly query: CompiledQuery<EventColumns>;
+  /** For each parameter of the statement, where its value comes from (see valuesOf). */
+  readonly slots: readonly number[];
+}
+
+const shapes = new Map<string, CompiledShape>();
+
+/**
+ * The page query of compileEventPage, built and compiled by Kysely once per query shape (which
+ * filters with which operators, the order): building it costs as much as SQLite takes to read a
+ * small page. A query with `__contains` matches lists the matched values in its SQL, so it is
+ * built each time.
+ */
+export function eventPageStatement(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  companyId: string,
+  query: EventListQuery,
+  matches: ContainsMatches,
+): CompiledQuery<EventColumns> {
+  if (matches.size > 0) return compileEventPage(db, dialect, companyId, query, matches).compile() as CompiledQuery<EventColumns>;
+  const key = shapeOf(dialect, query);
+  let shape = shapes.get(key);
+  if (!shape) {
+    shape = compileShape(db, dialect, query);
+    if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value!);
+    shapes.set(key, shape);
+  }
+  const values = valuesOf(companyId, query);
+  return { ...shape.query, parameters: shape.slots.map((slot) => values[slot]) };
+}
+
+function shapeOf(dialect: DialectName, query: EventListQuery): string {
+  let key = `${dialect} ${query.order.field} ${query.order.direction}`;
+  for (const filter of query.filters) key += ` ${filter.field}:${filter.operator}`;
+  return key;
+}
+
+/** Company, each filter's value in the query's order, limit, offset. */
+function valuesOf(companyId: string, query: EventListQuery): unknown[] {
+  return [companyId, ...query.filters.map((filter) => filter.value), query.limit, query.offset];
+}
+
+function compileShape(db: Kysely<DB>, dialect: DialectName, query: EventListQuery): CompiledShape {
+  const marker = (i: number) => `\u0000event page parameter ${i}\u0000`;
+  const filters: EventFilter[] = query.filters.map((filter, i) => ({ ...filter, value: marker(i + 1) }));
+  const last = filters.length + 1;
+  const placeholderQuery = { ...query, filters, limit: marker(last) as never, offset: marker(last + 1) as never };
+  const compiled = compileEventPage(db, dialect, marker(0), placeholderQuery, new Map()).compile() as CompiledQuery<EventColumns>;
+  const markers = Array.from({ length: last + 2 }, (_, i) => marker(i));
+  const slots = compiled.parameters.map((value) => markers.indexOf(value as string));
+  if (slots.some((slot) => slot < 0)) throw new Error(`an event page statement has a parameter that is not a marker: ${compiled.sql}`);
+  return { sql: compiled.sql, query: compiled, slots };
+}
