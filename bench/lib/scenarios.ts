@@ -106,7 +106,7 @@ export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]>
     rows.push(
       row('events-exact: GET /v1/events?limit=100&flow_key=X', m, {
         read: true,
-        ratio, baseline: 'raw', prebuiltRatio: prebuilt, target: '>= 0.5x raw, >= 0.5x prebuilt', met: ratio >= 0.5 && (prebuilt ?? 0) >= 0.5 && m.errors === 0,
+        ratio, baseline: 'raw', prebuiltRatio: prebuilt, target: '>= 0.9x raw, >= 0.5x prebuilt', met: ratio >= 0.9 && (prebuilt ?? 0) >= 0.5 && m.errors === 0,
       }),
     );
   }
@@ -121,6 +121,12 @@ export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]>
   if (selected('events-deep')) {
     const m = await measure(service, settings, { url: `${base}/v1/events?limit=100&flow_session__gt=10&page=50`, headers: uncached });
     rows.push(row('events-deep: flow_session__gt, page 50', m, { read: true, target: 'p99 < 15 ms', met: m.best.p99Ms < 15 && m.errors === 0 }));
+    // The target was set when reads ran at 10 connections: shown at 10 too, where a request waits behind fewer others.
+    const tenConnections = Math.min(settings.connections, 10);
+    if (tenConnections < settings.connections) {
+      const ten = await measure(service, { ...settings, connections: tenConnections }, { url: `${base}/v1/events?limit=100&flow_session__gt=10&page=50`, headers: uncached });
+      rows.push(row(`events-deep: the same, ${tenConnections} connections`, ten, { read: true, target: 'p99 < 15 ms', met: ten.best.p99Ms < 15 && ten.errors === 0 }));
+    }
   }
 
   if (selected('events-10000')) {

@@ -3,7 +3,7 @@ import type { EventFilter, EventListQuery } from '../../domain/events/event-quer
 import type { DialectName } from '../database.js';
 import type { DB } from '../schema.js';
 import type { EventColumns } from '../tables/events.js';
-import { compileEventPage, type ContainsMatches } from './event-query-compiler.js';
+import { compileEventPage, type ContainsMatches, type PageVariant } from './event-query-compiler.js';
 
 /** Distinct query shapes kept compiled; a shape is a set of filter fields and operators and an order, so few exist. */
 const MAX_SHAPES = 256;
@@ -29,37 +29,44 @@ export function eventPageStatement(
   companyId: string,
   query: EventListQuery,
   matches: ContainsMatches,
+  variant: PageVariant = {},
 ): CompiledQuery<EventColumns> {
-  if (matches.size > 0) return compileEventPage(db, dialect, companyId, query, matches).compile() as CompiledQuery<EventColumns>;
-  const key = shapeOf(dialect, query);
+  if (matches.size > 0) return compileEventPage(db, dialect, companyId, query, matches, variant).compile() as CompiledQuery<EventColumns>;
+  const key = shapeOf(dialect, query, variant);
   let shape = shapes.get(key);
   if (!shape) {
-    shape = compileShape(db, dialect, query);
+    shape = compileShape(db, dialect, query, variant);
     if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value!);
     shapes.set(key, shape);
   }
-  const values = valuesOf(companyId, query);
+  const values = valuesOf(companyId, query, variant);
   return { ...shape.query, parameters: shape.slots.map((slot) => values[slot]) };
 }
 
-function shapeOf(dialect: DialectName, query: EventListQuery): string {
+function shapeOf(dialect: DialectName, query: EventListQuery, { seek, withVersion }: PageVariant): string {
   let key = `${dialect} ${query.order.field} ${query.order.direction}`;
   for (const filter of query.filters) key += ` ${filter.field}:${filter.operator}`;
+  if (seek) key += seek.value === null ? ' after-null' : ' after';
+  if (withVersion) key += ' versioned';
   return key;
 }
 
-/** Company, each filter's value in the query's order, limit, offset. */
-function valuesOf(companyId: string, query: EventListQuery): unknown[] {
-  return [companyId, ...query.filters.map((filter) => filter.value), query.limit, query.offset];
+/** Company, each filter's value in the query's order, limit, offset, then the seek key's value and id. */
+function valuesOf(companyId: string, query: EventListQuery, { seek }: PageVariant): unknown[] {
+  const values: unknown[] = [companyId, ...query.filters.map((filter) => filter.value), query.limit, query.offset];
+  if (seek) values.push(seek.value, seek.id);
+  return values;
 }
 
-function compileShape(db: Kysely<DB>, dialect: DialectName, query: EventListQuery): CompiledShape {
+function compileShape(db: Kysely<DB>, dialect: DialectName, query: EventListQuery, variant: PageVariant): CompiledShape {
   const marker = (i: number) => `\u0000event page parameter ${i}\u0000`;
   const filters: EventFilter[] = query.filters.map((filter, i) => ({ ...filter, value: marker(i + 1) }));
-  const last = filters.length + 1;
-  const placeholderQuery = { ...query, filters, limit: marker(last) as never, offset: marker(last + 1) as never };
-  const compiled = compileEventPage(db, dialect, marker(0), placeholderQuery, new Map()).compile() as CompiledQuery<EventColumns>;
-  const markers = Array.from({ length: last + 2 }, (_, i) => marker(i));
+  const limitSlot = filters.length + 1;
+  const placeholderQuery = { ...query, filters, limit: marker(limitSlot) as never, offset: marker(limitSlot + 1) as never };
+  // A null seek value is part of the shape (`is null`), not a parameter.
+  const seek = variant.seek && { value: variant.seek.value === null ? null : marker(limitSlot + 2), id: marker(limitSlot + 3) };
+  const compiled = compileEventPage(db, dialect, marker(0), placeholderQuery, new Map(), { ...variant, seek }).compile() as CompiledQuery<EventColumns>;
+  const markers = Array.from({ length: limitSlot + 4 }, (_, i) => marker(i));
   const slots = compiled.parameters.map((value) => markers.indexOf(value as string));
   if (slots.some((slot) => slot < 0)) throw new Error(`an event page statement has a parameter that is not a marker: ${compiled.sql}`);
   return { sql: compiled.sql, query: compiled, slots };

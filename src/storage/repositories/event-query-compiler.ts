@@ -80,6 +80,22 @@ export function matchingKeyValues(
   return values.where(sql<SqlBool>`instr(event_key_values.value, ${needle}) > 0`);
 }
 
+/** Where a page read by seeking starts: the sort value and id of the event just before it. */
+export interface SeekKey {
+  readonly value: unknown;
+  readonly id: string;
+}
+
+/** The column that carries the company's data version beside each event of a page read with it. */
+export const DATA_VERSION_COLUMN = 'wrs_data_version';
+
+export interface PageVariant {
+  /** Only the events after this one in the page's order (then `offset` counts from it). */
+  readonly seek?: SeekKey;
+  /** Each row also carries the company's data version, read in the same statement (DATA_VERSION_COLUMN). */
+  readonly withVersion?: boolean;
+}
+
 /**
  * One page of events: the company scope, every filter ANDed, the order (nulls last, ties by
  * id in the same direction), limit and offset.
@@ -90,13 +106,21 @@ export function compileEventPage(
   companyId: string,
   query: EventListQuery,
   matches: ContainsMatches,
+  variant: PageVariant = {},
 ) {
   const merged = mergeCandidate(matches);
   if (!merged) {
-    return ordered(filtered(db, dialect, companyId, query.filters, matches), 'events', query.order)
-      .limit(query.limit)
-      .offset(query.offset);
+    let page = filtered(db, dialect, companyId, query.filters, matches);
+    const { seek } = variant;
+    if (seek) page = page.where((eb) => after(eb, query.order, seek));
+    if (variant.withVersion) {
+      page = page.select(
+        sql<number | null>`(select version from data_versions where data_versions.company_id = ${companyId})`.as(DATA_VERSION_COLUMN) as never,
+      );
+    }
+    return ordered(page, 'events', query.order).limit(query.limit).offset(query.offset);
   }
+  if (variant.seek || variant.withVersion) throw new Error('a page of merged __contains values is read by offset alone');
   // ORDER BY created_at LIMIT n over `key IN (many values)` would either sort every matching
   // row or walk the whole company in order; reading each value's rows in index order, at most
   // offset + limit of them, and merging those is bounded by the page instead.
@@ -149,6 +173,19 @@ function condition(
   }
   if (values.length === 0) return sql<SqlBool>`1 = 0`;
   return eb(`events.${column}`, 'in', values);
+}
+
+/**
+ * The events after `seek` in the page's order (see `ordered`): a row comparison the sort
+ * field's index can start from, plus the nulls that sort last.
+ */
+function after(eb: ExpressionBuilder<DB, 'events'>, order: EventOrder, seek: SeekKey): Expression<SqlBool> {
+  const beyond = order.direction === 'asc' ? '>' : '<';
+  if (order.field === 'id') return eb('events.id', beyond, seek.id);
+  const column = `events.${SORT_COLUMNS[order.field]}` as const;
+  if (seek.value === null) return eb.and([eb(column, 'is', null), eb('events.id', beyond, seek.id)]);
+  const following = eb(eb.refTuple(column, 'events.id'), beyond, eb.tuple(seek.value as never, seek.id));
+  return EVENT_SCALAR_FIELDS[order.field].nullable ? eb.or([following, eb(column, 'is', null)]) : following;
 }
 
 /** ORDER BY the sort field (nulls last when it is nullable), then id in the same direction. */

@@ -23,6 +23,7 @@ import {
   type FeedRow,
 } from './feed-queries.js';
 import { eventPageStatement } from './event-page-statements.js';
+import { createEventPageAnchors, type EventPageAnchors } from './event-page-anchors.js';
 
 const COLUMNS = EVENT_COLUMNS;
 const UPDATED_COLUMNS = COLUMNS.filter((column) => column !== 'company_id' && column !== 'id');
@@ -51,10 +52,11 @@ export function createEventsRepository(database: Database, reads: ReadRouting = 
   const insert = dialect === 'postgres' ? insertPostgres : insertSqlite;
   const batchRows = dialect === 'postgres' ? POSTGRES_BATCH_ROWS : SQLITE_BATCH_ROWS;
   const feed = dialect === 'postgres' ? postgresFeed(db) : sqliteFeed(db);
+  const anchors = createEventPageAnchors();
   return {
     ...feed,
 
-    list: (companyId, query) => reads.read(companyId, ({ db }) => listPage(db, dialect, companyId, query)),
+    list: (companyId, query) => reads.read(companyId, ({ db }) => listPage(db, dialect, companyId, query, anchors)),
 
     openList: (companyId, query, chunkEvents) => reads.read(companyId, (target) => openListChunks(target, companyId, query, chunkEvents)),
 
@@ -88,11 +90,25 @@ export function createEventsRepository(database: Database, reads: ReadRouting = 
   };
 }
 
-async function listPage(db: Kysely<DB>, dialect: Database['dialect'], companyId: string, query: EventListQuery): Promise<StoredEvent[]> {
+async function listPage(
+  db: Kysely<DB>,
+  dialect: Database['dialect'],
+  companyId: string,
+  query: EventListQuery,
+  anchors: EventPageAnchors,
+): Promise<StoredEvent[]> {
   const matches = await findContainsMatches(db, dialect, companyId, query, async (compiled) => (await db.executeQuery(compiled)).rows);
   // No stored value contains a substring: no event can match.
   if (matches === null) return [];
-  const { rows } = await db.executeQuery(eventPageStatement(db, dialect, companyId, query, matches));
+  const rows =
+    query.offset > 0 && matches.size === 0
+      ? await anchors.read(
+          companyId,
+          query,
+          (page, variant) => eventPageStatement(db, dialect, companyId, page, matches, variant),
+          async (statement) => (await db.executeQuery(statement)).rows,
+        )
+      : (await db.executeQuery(eventPageStatement(db, dialect, companyId, query, matches))).rows;
   for (const row of rows) row.excluded = row.excluded === true || row.excluded === 1;
   return rows as StoredEvent[];
 }
