@@ -17,6 +17,14 @@ export interface PageCache {
    * `Cache-Control: no-cache` is always built afresh.
    */
   serve<Body>(request: FastifyRequest, key: PageKey, build: () => Promise<Body>): Promise<Body | Buffer>;
+  /**
+   * Whether `serve` could answer this request from a kept page of the company: false when the
+   * request says `no-cache`, the cache is off, or nothing of the company is kept. When false, a
+   * page may be read with its data version in one go (no version read first) and then `keep`.
+   */
+  mayServe(request: FastifyRequest, companyId: string): boolean;
+  /** Keeps a body built for `key` (a string no larger than the page bound), as `serve` keeps what it builds. */
+  keep(key: PageKey, body: unknown): void;
 }
 
 interface Company {
@@ -92,18 +100,29 @@ export function createPageCache(settings: PageCacheSettings): PageCache {
     }
   };
 
+  const mapKeyOf = (key: PageKey) => `${key.companyId}\n${key.etag}`;
+  const saysNoCache = (request: FastifyRequest) => {
+    const cacheControl = request.headers['cache-control'];
+    return cacheControl !== undefined && NO_CACHE.test(cacheControl);
+  };
+
   return {
     async serve(request, key, build) {
       if (settings.totalBytes === 0) return build();
-      const mapKey = `${key.companyId}\n${key.etag}`;
-      const cacheControl = request.headers['cache-control'];
-      if (cacheControl === undefined || !NO_CACHE.test(cacheControl)) {
+      const mapKey = mapKeyOf(key);
+      if (!saysNoCache(request)) {
         const kept = lookup(key, mapKey);
         if (kept) return kept;
       }
       const body = await build();
       if (typeof body === 'string') keep(key, mapKey, body);
       return body;
+    },
+    mayServe(request, companyId) {
+      return settings.totalBytes > 0 && companies.has(companyId) && !saysNoCache(request);
+    },
+    keep(key, body) {
+      if (settings.totalBytes > 0 && typeof body === 'string') keep(key, mapKeyOf(key), body);
     },
   };
 }

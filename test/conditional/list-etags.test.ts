@@ -154,6 +154,27 @@ describeEachDatabase('ETags of the events and records lists', (kind) => {
     assert.notEqual(next.headers.etag, racing.headers.etag);
   });
 
+  it('tags an events page read with its version in one statement as the version read first would', async () => {
+    // A page nothing kept could answer is read with its version; the same state then answers 304 to its tag.
+    for (const path of ['/v1/events?flow_key=one-read', '/v1/events?flow_key=one-read&limit=1&page=2', '/v1/events?flow_key=nothing-matches']) {
+      await ingestOk(t, 'acme', [anEvent({ flow_key: 'one-read' }), anEvent({ flow_key: 'one-read' })]);
+      const fresh = await list(path, { 'cache-control': 'no-cache' });
+      assert.equal(fresh.statusCode, 200, fresh.body);
+      const held = await list(path, { 'if-none-match': fresh.headers.etag as string });
+      assert.equal(held.statusCode, 304, `${path}: the tag of the one-statement read names the current state`);
+      const kept = await list(path);
+      assert.equal(kept.headers.etag, fresh.headers.etag);
+      assert.equal(kept.body, fresh.body);
+      await ingestOk(t, 'acme', [anEvent({ flow_key: 'one-read' })]);
+      const stale = await list(path, { 'if-none-match': fresh.headers.etag as string });
+      assert.equal(stale.statusCode, 200, `${path}: a write makes the tag stale`);
+      const again = await list(path, { 'cache-control': 'no-cache' });
+      assert.equal(again.headers.etag, stale.headers.etag, `${path}: both reads name the same new state`);
+      assert.equal(again.body, stale.body);
+      if (path.endsWith('one-read')) assert.notEqual(again.body, fresh.body, `${path}: the kept page is not served after the write`);
+    }
+  });
+
   it('answers 400 invalid_header to a malformed If-None-Match on a list', async () => {
     for (const path of ['/v1/events', '/v1/records']) {
       const response = expectStatus(await list(path, { 'if-none-match': 'W/nope' }), 400, 'invalid_header');

@@ -26,13 +26,22 @@ export interface EventChunks<Chunk> {
   close(): Promise<void>;
 }
 
+/**
+ * A page of events and the company's data version (data-versions.port.ts) read with its rows in
+ * one snapshot, or before them: the page reflects at least every write that version counts.
+ */
+export interface VersionedEventPage {
+  readonly events: StoredEvent[];
+  readonly version: number;
+}
+
 /** A chunk of the change feed: events in feed order, each with its position. */
 export type FeedChunk = Pick<FeedPage, 'events' | 'positions'>;
 
 /** What the events service needs from storage; storage/repositories/events-repository.ts implements it. */
 export interface EventsRepository {
-  /** One page of the company's events, filtered and ordered as the query says. */
-  list(companyId: string, query: EventListQuery): Promise<StoredEvent[]>;
+  /** One page of the company's events, filtered and ordered as the query says, with the data version it was read at. */
+  list(companyId: string, query: EventListQuery): Promise<VersionedEventPage>;
   /** The same page as `list`, read `chunkEvents` at a time. */
   openList(companyId: string, query: EventListQuery, chunkEvents: number): Promise<EventChunks<readonly StoredEvent[]>>;
   hasEvents(companyId: string): Promise<boolean>;

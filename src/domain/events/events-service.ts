@@ -5,7 +5,7 @@ import { JsonItemsError, readJsonItems, type ByteSource, type JsonItem, type Jso
 import type { DataVersions } from '../data-versions.port.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { createEventNormalizer, EventInputError } from './event-input.js';
-import type { EventsRepository } from './events-repository.port.js';
+import type { EventsRepository, VersionedEventPage } from './events-repository.port.js';
 import type { EventListQuery } from './event-query.js';
 import type { StoredEvent } from './event.js';
 import { decodeFeedCursor, encodeFeedCursor } from './feed-cursor.js';
@@ -59,8 +59,8 @@ export interface ChangesChunks extends PageChunks {
 }
 
 export interface EventsService {
-  /** One page of the company's events (parseEventQuery makes the query). */
-  list(companyId: string, query: EventListQuery): Promise<StoredEvent[]>;
+  /** One page of the company's events (parseEventQuery makes the query), with the data version it was read at. */
+  list(companyId: string, query: EventListQuery): Promise<VersionedEventPage>;
   /** The same page as `list`, read a chunk at a time: for pages too large to hold at once. */
   openList(companyId: string, query: EventListQuery): Promise<PageChunks>;
   /**

@@ -73,27 +73,39 @@ export function createEventPageAnchors() {
      * The rows of a page at a non-zero offset: from the nearest anchor when its version still
      * holds, else by offset (reading the event before the page too, as the next anchor).
      */
-    async read(companyId: string, query: EventListQuery, statement: PageStatement, rows: ReadRows): Promise<EventColumns[]> {
+    async read(companyId: string, query: EventListQuery, statement: PageStatement, rows: ReadRows): Promise<VersionedRows> {
       const key = `${companyId}\n${JSON.stringify(query.filters)}\n${query.order.field} ${query.order.direction}`;
       const anchor = nearest(key, query.offset);
       if (anchor) {
         const fromAnchor = await rows(statement({ ...query, offset: query.offset - anchor.offset }, { seek: anchor.seek, withVersion: true }));
         if (fromAnchor.length > 0 && versionOf(fromAnchor[0]!) === anchor.version) {
           if (fromAnchor.length === query.limit) remember(key, anchor.version, query.offset + query.limit, fromAnchor.at(-1), query.order);
-          return fromAnchor;
+          return { rows: fromAnchor, version: anchor.version };
         }
       }
       const withBefore = await rows(statement({ ...query, offset: query.offset - 1, limit: query.limit + 1 }, { withVersion: true }));
-      if (withBefore.length === 0) return withBefore;
+      if (withBefore.length === 0) return { rows: [], version: undefined };
       const version = versionOf(withBefore[0]!);
       remember(key, version, query.offset, withBefore[0], query.order);
       if (withBefore.length === query.limit + 1) remember(key, version, query.offset + query.limit, withBefore.at(-1), query.order);
-      return withBefore.slice(1);
+      return { rows: withBefore.slice(1), version };
     },
   };
 }
 
 export type EventPageAnchors = ReturnType<typeof createEventPageAnchors>;
+
+/** Rows of a page read with the company's data version; the version is unknown when no row came back to carry it. */
+export interface VersionedRows {
+  readonly rows: EventColumns[];
+  readonly version: number | undefined;
+}
+
+/** A page statement read with its data version column (see PageVariant.withVersion). */
+export async function readWithVersion(statement: CompiledQuery<EventColumns>, rows: ReadRows): Promise<VersionedRows> {
+  const read = await rows(statement);
+  return { rows: read, version: read.length > 0 ? versionOf(read[0]!) : undefined };
+}
 
 function versionOf(row: VersionedRow): number {
   return Number(row[DATA_VERSION_COLUMN] ?? 0);

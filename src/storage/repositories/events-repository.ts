@@ -2,14 +2,14 @@ import { sql, type Kysely } from 'kysely';
 import { CONTAINS_FIELDS } from '../../domain/events/event-fields.js';
 import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
 import type { StoredEvent } from '../../domain/events/event.js';
-import type { EventsRepository, FeedPage } from '../../domain/events/events-repository.port.js';
+import type { EventsRepository, FeedPage, VersionedEventPage } from '../../domain/events/events-repository.port.js';
 import type { FeedPosition } from '../../domain/events/feed-position.js';
 import type { TransactionScope } from '../../domain/unit-of-work.js';
 import type { Database } from '../database.js';
 import { primaryReads, type ReadRouting } from '../read-routing.js';
 import type { DB } from '../schema.js';
 import { statementBatch } from '../sqlite-dialect.js';
-import { EVENT_COLUMNS } from '../tables/events.js';
+import { EVENT_COLUMNS, type EventColumns } from '../tables/events.js';
 import { executorOf } from '../unit-of-work.js';
 import { openChangesChunks, openListChunks } from './event-chunks.js';
 import { findContainsMatches } from './contains-matches.js';
@@ -23,7 +23,8 @@ import {
   type FeedRow,
 } from './feed-queries.js';
 import { eventPageStatement } from './event-page-statements.js';
-import { createEventPageAnchors, type EventPageAnchors } from './event-page-anchors.js';
+import { createEventPageAnchors, readWithVersion, type EventPageAnchors, type PageStatement, type ReadRows } from './event-page-anchors.js';
+import { createDataVersionsRepository } from './data-versions-repository.js';
 
 const COLUMNS = EVENT_COLUMNS;
 const UPDATED_COLUMNS = COLUMNS.filter((column) => column !== 'company_id' && column !== 'id');
@@ -90,25 +91,43 @@ export function createEventsRepository(database: Database, reads: ReadRouting = 
   };
 }
 
+/**
+ * A page and the company's data version, read by one statement where it can be (so both come
+ * from one snapshot): a page with `__contains` filters, or one that came back empty (no row to
+ * carry the version), has its version read before its rows instead.
+ */
 async function listPage(
   db: Kysely<DB>,
   dialect: Database['dialect'],
   companyId: string,
   query: EventListQuery,
   anchors: EventPageAnchors,
-): Promise<StoredEvent[]> {
+): Promise<VersionedEventPage> {
+  const statement: PageStatement = (page, variant) => eventPageStatement(db, dialect, companyId, page, new Map(), variant);
+  const read: ReadRows = async (compiled) => (await db.executeQuery(compiled)).rows;
+  if (!query.filters.some((filter) => filter.operator === 'contains')) {
+    const versioned =
+      query.offset > 0 ? await anchors.read(companyId, query, statement, read) : await readWithVersion(statement(query, { withVersion: true }), read);
+    if (versioned.version !== undefined) return { events: storedEvents(versioned.rows), version: versioned.version };
+  }
+  const version = await versionBefore(db, companyId);
   const matches = await findContainsMatches(db, dialect, companyId, query, async (compiled) => (await db.executeQuery(compiled)).rows);
   // No stored value contains a substring: no event can match.
-  if (matches === null) return [];
-  const rows =
-    query.offset > 0 && matches.size === 0
-      ? await anchors.read(
-          companyId,
-          query,
-          (page, variant) => eventPageStatement(db, dialect, companyId, page, matches, variant),
-          async (statement) => (await db.executeQuery(statement)).rows,
-        )
-      : (await db.executeQuery(eventPageStatement(db, dialect, companyId, query, matches))).rows;
+  if (matches === null) return { events: [], version };
+  const { rows } = await db.executeQuery(eventPageStatement(db, dialect, companyId, query, matches));
+  return { events: storedEvents(rows), version };
+}
+
+/** The data version readers of each database (primary, standby), compiled once. */
+const versionReaders = new WeakMap<Kysely<DB>, ReturnType<typeof createDataVersionsRepository>>();
+
+function versionBefore(db: Kysely<DB>, companyId: string): Promise<number> {
+  let versions = versionReaders.get(db);
+  if (!versions) versionReaders.set(db, (versions = createDataVersionsRepository(db)));
+  return versions.current(companyId);
+}
+
+function storedEvents(rows: EventColumns[]): StoredEvent[] {
   for (const row of rows) row.excluded = row.excluded === true || row.excluded === 1;
   return rows as StoredEvent[];
 }
