@@ -43,7 +43,7 @@ commit;
 select pg_snapshot_xmin(pg_current_snapshot())::text as xmin;
 select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", feed_xid::text as feed_xid, feed_seq from events
     where company_id = $1  and (feed_xid, feed_seq) > ($2::xid8, $3) and feed_xid < $4::xid8
-    order by feed_xid, feed_seq limit $5;
+    order by events.feed_xid, events.feed_seq limit $5;
 select exists (select 1 from events
           where company_id = $1  and (feed_xid, feed_seq) > ($2::xid8, $3) and feed_xid >= $4::xid8) as held;
 
@@ -51,7 +51,7 @@ select exists (select 1 from events
 select pg_snapshot_xmin(pg_current_snapshot())::text as xmin;
 select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", feed_xid::text as feed_xid, feed_seq from events
     where company_id = $1 and type = $2 and (feed_xid, feed_seq) > ($3::xid8, $4) and feed_xid < $5::xid8
-    order by feed_xid, feed_seq limit $6;
+    order by events.feed_xid, events.feed_seq limit $6;
 select exists (select 1 from events
           where company_id = $1 and type = $2 and (feed_xid, feed_seq) > ($3::xid8, $4) and feed_xid >= $5::xid8) as held;
 
@@ -81,6 +81,6 @@ select count(*) as matching from (select 1 from events
     limit $6) as bounded;
 declare snapshot_rows no scroll cursor for select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", feed_xid::text as feed_xid, feed_seq from events
     where company_id = $1 and type = $2 and (feed_xid, feed_seq) > ($3::xid8, $4) and feed_xid < $5::xid8
-    order by feed_xid, feed_seq limit $6;
+    order by events.feed_xid, events.feed_seq limit $6;
 fetch 1 from snapshot_rows;
 rollback;

@@ -26,11 +26,15 @@ export const ofFeedType = (type: string | null) => (type === null ? sql`` : sql`
 
 const columns = sql.join(EVENT_COLUMNS.map((column) => sql.ref(column)));
 
-/** Committed events after a position, older than the horizon, in feed order. */
+/**
+ * Committed events after a position, older than the horizon, in feed order. The order names the
+ * table's columns: a bare `feed_xid` in ORDER BY would be the text column of the select list,
+ * and `'1000' < '999'` as text.
+ */
 export function postgresFeedQuery(companyId: string, after: FeedPosition, limit: number, type: string | null, xmin: string) {
   return sql`select ${columns}, feed_xid::text as feed_xid, feed_seq from events
     where company_id = ${companyId} ${ofFeedType(type)} and ${afterFeedPosition(after)} and feed_xid < ${xmin}::xid8
-    order by feed_xid, feed_seq limit ${limit}`;
+    order by events.feed_xid, events.feed_seq limit ${limit}`;
 }
 
 /** How many events postgresFeedQuery reads, counted in no order up to the limit. */
