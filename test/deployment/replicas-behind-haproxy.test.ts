@@ -98,11 +98,16 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
     assert.equal(hook.status, 201, JSON.stringify(hook.body));
     // Streams open before any event, so each must end up with the whole feed.
     const streams = await Promise.all(Array.from({ length: REPLICAS * 2 }, () => followStream(balancer.url, userToken)));
+    // A failed assertion must not leave clients reconnecting (the file would never end).
+    t.after(() => {
+      for (const stream of streams) stream.stop();
+    });
     const victim = streams[0]!.replicas[0]!;
     const victimIndex = Number(victim.slice(1));
     assert.match(victim, /^r\d$/);
 
     const load = startMixedLoad({ baseUrl: balancer.url, company: 'acme', userToken, recordType: RECORD_TYPE, workers: 6, pauseMs: 40 });
+    t.after(() => load.stop());
     await sleep(1500);
     const killedAt = Date.now();
     replicas[victimIndex]!.child.kill('SIGKILL');

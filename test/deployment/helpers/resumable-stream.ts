@@ -24,17 +24,18 @@ export async function followStream(baseUrl: string, token: string): Promise<Resu
   let stopped = false;
   let current: SseClient | undefined;
 
-  const connect = async (): Promise<SseClient> => {
-    for (;;) {
+  const connect = async (): Promise<SseClient | undefined> => {
+    while (!stopped) {
       try {
         const client = await openStream(baseUrl, token, '/v1/events/stream', lastId ? { 'last-event-id': lastId } : {});
-        if (client.status === 200) return client;
+        if (client.status === 200 && !stopped) return client;
         client.close();
       } catch {
         // the replica went away between the balancer's choice and the connection: try again
       }
       await sleep(100);
     }
+    return undefined;
   };
 
   const consume = (client: SseClient): void => {
@@ -54,11 +55,12 @@ export async function followStream(baseUrl: string, token: string): Promise<Resu
       take();
       if (stopped) return;
       reconnects++;
-      consume(await connect());
+      const next = await connect();
+      if (next) consume(next);
     });
   };
 
-  consume(await connect());
+  consume((await connect())!);
   return {
     ids,
     replicas,
