@@ -7,6 +7,7 @@ import type { ReadSnapshot, RowChunks } from '../read-snapshot.js';
 import { findContainsMatches } from './contains-matches.js';
 import { compileEventPageCount, pageCount } from './event-query-compiler.js';
 import { eventPageStatement } from './event-page-statements.js';
+import { storedEvents, type EventColumns } from '../tables/events.js';
 import { feedPage, postgresFeedCount, postgresFeedQuery, postgresHorizon, sqliteFeedQuery, type FeedRow } from './feed-queries.js';
 
 /**
@@ -22,16 +23,13 @@ export async function openListChunks(
   const { db, dialect } = database;
   const open = async (snapshot: ReadSnapshot) => {
     const matches = await findContainsMatches(db, dialect, companyId, query, (compiled) => snapshot.rows(compiled));
-    if (matches === null) return { count: 0, rows: emptyChunks<StoredEvent>() };
+    if (matches === null) return { count: 0, rows: emptyChunks<EventColumns>() };
     const [counted] = await snapshot.rows(compileEventPageCount(db, dialect, companyId, query, matches).compile());
     const count = pageCount(counted!.matching, query);
-    if (count === 0) return { count, rows: emptyChunks<StoredEvent>() };
-    return { count, rows: snapshot.chunks<StoredEvent>(eventPageStatement(db, dialect, companyId, query, matches), chunkEvents) };
+    if (count === 0) return { count, rows: emptyChunks<EventColumns>() };
+    return { count, rows: snapshot.chunks<EventColumns>(eventPageStatement(db, dialect, companyId, query, matches), chunkEvents) };
   };
-  return withSnapshot(database, open, (rows) => {
-    for (const row of rows) (row as { excluded: unknown }).excluded = row.excluded === true || (row.excluded as unknown) === 1;
-    return rows;
-  });
+  return withSnapshot(database, open, storedEvents);
 }
 
 /** The change feed's next events read in chunks from one snapshot (see feed-queries.ts). */

@@ -1,21 +1,15 @@
-import type { CompiledQuery, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
 import type { DialectName } from '../database.js';
 import type { DB } from '../schema.js';
 import type { EventColumns } from '../tables/events.js';
+import { compileOnce, type CompiledOnce } from '../precompiled-query.js';
 import { compileEventPage, type ContainsMatches, type PageVariant } from './event-query-compiler.js';
 
 /** Distinct query shapes kept compiled; a shape is a set of filter fields and operators and an order, so few exist. */
 const MAX_SHAPES = 256;
 
-interface CompiledShape {
-  readonly sql: string;
-  readonly query: CompiledQuery<EventColumns>;
-  /** For each parameter of the statement, where its value comes from (see valuesOf). */
-  readonly slots: readonly number[];
-}
-
-const shapes = new Map<string, CompiledShape>();
+const shapes = new Map<string, CompiledOnce<EventColumns>>();
 
 /**
  * The page query of compileEventPage, built and compiled by Kysely once per query shape (which
@@ -39,8 +33,7 @@ export function eventPageStatement(
     if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value!);
     shapes.set(key, shape);
   }
-  const values = valuesOf(companyId, query, variant);
-  return { ...shape.query, parameters: shape.slots.map((slot) => values[slot]) };
+  return shape.bind(valuesOf(companyId, query, variant));
 }
 
 function shapeOf(dialect: DialectName, query: EventListQuery, { seek, withVersion }: PageVariant): string {
@@ -58,16 +51,15 @@ function valuesOf(companyId: string, query: EventListQuery, { seek }: PageVarian
   return values;
 }
 
-function compileShape(db: Kysely<DB>, dialect: DialectName, query: EventListQuery, variant: PageVariant): CompiledShape {
-  const marker = (i: number) => `\u0000event page parameter ${i}\u0000`;
-  const filters: EventFilter[] = query.filters.map((filter, i) => ({ ...filter, value: marker(i + 1) }));
-  const limitSlot = filters.length + 1;
-  const placeholderQuery = { ...query, filters, limit: marker(limitSlot) as never, offset: marker(limitSlot + 1) as never };
-  // A null seek value is part of the shape (`is null`), not a parameter.
-  const seek = variant.seek && { value: variant.seek.value === null ? null : marker(limitSlot + 2), id: marker(limitSlot + 3) };
-  const compiled = compileEventPage(db, dialect, marker(0), placeholderQuery, new Map(), { ...variant, seek }).compile() as CompiledQuery<EventColumns>;
-  const markers = Array.from({ length: limitSlot + 4 }, (_, i) => marker(i));
-  const slots = compiled.parameters.map((value) => markers.indexOf(value as string));
-  if (slots.some((slot) => slot < 0)) throw new Error(`an event page statement has a parameter that is not a marker: ${compiled.sql}`);
-  return { sql: compiled.sql, query: compiled, slots };
+/** The statement of a shape, its parameters in valuesOf's order. */
+function compileShape(db: Kysely<DB>, dialect: DialectName, query: EventListQuery, variant: PageVariant): CompiledOnce<EventColumns> {
+  const arity = query.filters.length + 3 + (variant.seek ? 2 : 0);
+  return compileOnce(arity, (companyId, ...markers) => {
+    const filters: EventFilter[] = query.filters.map((filter, i) => ({ ...filter, value: markers[i]! }));
+    const [limit, offset, seekValue, seekId] = markers.slice(filters.length);
+    const shaped = { ...query, filters, limit: limit as never, offset: offset as never };
+    // A null seek value is part of the shape (`is null`), not a parameter.
+    const seek = variant.seek && { value: variant.seek.value === null ? null : seekValue, id: seekId! };
+    return compileEventPage(db, dialect, companyId!, shaped, new Map(), { ...variant, seek }) as unknown as Compilable<EventColumns>;
+  });
 }

@@ -9,7 +9,7 @@ import type { Database } from '../database.js';
 import { primaryReads, type ReadRouting } from '../read-routing.js';
 import type { DB } from '../schema.js';
 import { statementBatch } from '../sqlite-dialect.js';
-import { EVENT_COLUMNS, type EventColumns } from '../tables/events.js';
+import { EVENT_COLUMNS, storedEvents } from '../tables/events.js';
 import { executorOf } from '../unit-of-work.js';
 import { openChangesChunks, openListChunks } from './event-chunks.js';
 import { findContainsMatches } from './contains-matches.js';
@@ -127,10 +127,6 @@ function versionBefore(db: Kysely<DB>, companyId: string): Promise<number> {
   return versions.current(companyId);
 }
 
-function storedEvents(rows: EventColumns[]): StoredEvent[] {
-  for (const row of rows) row.excluded = row.excluded === true || row.excluded === 1;
-  return rows as StoredEvent[];
-}
 
 /** Per field, the values already added to the dictionary. */
 type KnownKeyValues = Map<string, Set<string>>;

@@ -21,6 +21,12 @@ export interface EventFeedColumns {
 
 export interface EventsTable extends EventColumns, EventFeedColumns {}
 
+/** Rows of `events` as the domain's events: `excluded` made a boolean, in place. */
+export function storedEvents(rows: EventColumns[]): StoredEvent[] {
+  for (const row of rows) row.excluded = row.excluded === true || row.excluded === 1;
+  return rows as StoredEvent[];
+}
+
 /** The columns of `events`, in the migration's order: what a page selects and an ingest writes. */
 export const EVENT_COLUMNS = [
   'company_id',
