@@ -23,8 +23,12 @@ export interface PageCache {
    * page may be read with its data version in one go (no version read first) and then `keep`.
    */
   mayServe(request: FastifyRequest, companyId: string): boolean;
-  /** Keeps a body built for `key` (a string no larger than the page bound), as `serve` keeps what it builds. */
-  keep(key: PageKey, body: unknown): void;
+  /**
+   * Keeps a body built for `key` (a string no larger than the page bound), as `serve` keeps what
+   * it builds, and gives back what to send: the kept bytes, so the text is encoded once, or the
+   * body itself when it was not kept.
+   */
+  keep<Body>(key: PageKey, body: Body): Body | Buffer;
 }
 
 interface Company {
@@ -81,13 +85,14 @@ export function createPageCache(settings: PageCacheSettings): PageCache {
     return page.body;
   };
 
-  const keep = (key: PageKey, mapKey: string, text: string) => {
-    if (text.length > largest) return;
-    const body = Buffer.from(text);
-    if (body.length > largest) return;
+  /** The bytes kept for `text`, or undefined when it is not kept. */
+  const keep = (key: PageKey, mapKey: string, text: string): Buffer | undefined => {
+    if (text.length > largest) return undefined;
     const known = companies.get(key.companyId);
     // Built by a request that read its version before another kept a newer page: only requests already under way could use it.
-    if (known && key.version < known.version) return;
+    if (known && key.version < known.version) return undefined;
+    const body = Buffer.from(text);
+    if (body.length > largest) return undefined;
     drop(mapKey);
     const company = current(key.companyId, key.version) ?? { version: key.version, keys: new Set<string>() };
     companies.set(key.companyId, company);
@@ -98,6 +103,7 @@ export function createPageCache(settings: PageCacheSettings): PageCache {
       if (keptBytes <= settings.totalBytes) break;
       drop(oldest);
     }
+    return body;
   };
 
   const mapKeyOf = (key: PageKey) => `${key.companyId}\n${key.etag}`;
@@ -115,14 +121,13 @@ export function createPageCache(settings: PageCacheSettings): PageCache {
         if (kept) return kept;
       }
       const body = await build();
-      if (typeof body === 'string') keep(key, mapKey, body);
-      return body;
+      return (typeof body === 'string' && keep(key, mapKey, body)) || body;
     },
     mayServe(request, companyId) {
       return settings.totalBytes > 0 && companies.has(companyId) && !saysNoCache(request);
     },
     keep(key, body) {
-      if (settings.totalBytes > 0 && typeof body === 'string') keep(key, mapKeyOf(key), body);
+      return (settings.totalBytes > 0 && typeof body === 'string' && keep(key, mapKeyOf(key), body)) || body;
     },
   };
 }

@@ -8,6 +8,7 @@ import { ReadWriteSqliteDialect } from './sqlite-dialect.js';
 import { cachingStatements } from './sqlite-statement-cache.js';
 import type { DB } from './schema.js';
 import { preparedNameOf } from './prepared-statements.js';
+import { queryRows } from './postgres-rows.js';
 import type { ReadSnapshot } from './read-snapshot.js';
 import { openPostgresSnapshot } from './postgres-snapshots.js';
 import { createSqliteSnapshots, wholeQueryReads } from './sqlite-snapshots.js';
@@ -152,7 +153,8 @@ function openPostgres(url: string, options: OpenDatabaseOptions): Database {
  * - after a client-side query timeout the client goes back to the pool with the unanswered
  *   query still blocking it.
  * A client that failed at the connection level is released with an error instead, so the
- * pool closes it and the next request opens a fresh connection.
+ * pool closes it and the next request opens a fresh connection. Every query also reads its
+ * rows as arrays (postgres-rows.ts) and runs as a named prepared statement when it is one.
  */
 function discardingBrokenClients(pool: pg.Pool): PostgresPool {
   return {
@@ -164,10 +166,10 @@ function discardingBrokenClients(pool: pg.Pool): PostgresPool {
       };
       client.on('error', onError);
       const query = ((...args: unknown[]) => {
-        const name = typeof args[0] === 'string' ? preparedNameOf(args[0]) : undefined;
-        const result = name
-          ? client.query({ name, text: args[0] as string, values: args[1] as unknown[] })
-          : (client.query as (...a: unknown[]) => unknown)(...args);
+        const result =
+          typeof args[0] === 'string'
+            ? queryRows(client, args[0], args[1] as unknown[] | undefined, preparedNameOf(args[0]))
+            : (client.query as (...a: unknown[]) => unknown)(...args);
         if (result instanceof Promise) {
           result.catch((error: unknown) => {
             if (isBrokenConnection(error)) broken = true;

@@ -50,8 +50,7 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; page
       if (query.limit <= LARGE_PAGE_EVENTS && request.headers['if-none-match'] === undefined && !pageCache.mayServe(request, companyId)) {
         const { events, version } = await ctx.events.list(companyId, query);
         const etag = etagAt(version);
-        const body = eventsListBody(events);
-        pageCache.keep({ companyId, version, etag }, body);
+        const body = pageCache.keep({ companyId, version, etag }, eventsListBody(events));
         return reply.header('etag', etag).type(JSON_CONTENT_TYPE).send(body as never);
       }
       // Read before the list: an ingest committed meanwhile can only make the tag older than the answer.

@@ -29,6 +29,8 @@ export const toApiEvent = new Function(
  * answer drains to the client: one string for a small page, a stream of chunks for a large one.
  */
 export function eventsListBody(events: readonly StoredEvent[], moreFields = ''): string | Readable {
+  // One flat string (a concatenation would be copied once more when it is encoded).
+  if (events.length <= EVENTS_PER_CHUNK && moreFields === '') return JSON.stringify({ count: events.length, results: events.map(toApiEvent) });
   const chunks: string[] = [];
   for (let start = 0; start < events.length; start += EVENTS_PER_CHUNK) {
     chunks.push(resultsText(events.slice(start, start + EVENTS_PER_CHUNK), start > 0));
