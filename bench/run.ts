@@ -16,6 +16,7 @@ import type { BenchSettings } from './lib/settings.js';
 import { formatSoak, soak, type SoakResult } from './lib/soak.js';
 import { webhookScenarios } from './lib/webhooks.js';
 import { consoleFirstLoad } from './lib/console-size.js';
+import { currentPhase, enterPhase } from './lib/phase.js';
 
 const { values } = parseArgs({
   options: {
@@ -71,13 +72,13 @@ interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-async function createDatabase(): Promise<BenchDatabase> {
+async function createDatabase(suffix = ''): Promise<BenchDatabase> {
   if (dbKind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'wrs-bench-'));
     return { url: `sqlite:${join(dir, 'wrs.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const adminUrl = process.env.WRS_BENCH_PG_URL ?? process.env.WRS_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `wrs_bench_${process.pid}`;
+  const name = `wrs_bench_${process.pid}${suffix}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
@@ -92,6 +93,26 @@ async function createDatabase(): Promise<BenchDatabase> {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/**
+ * The floor under the ingest target: the same events written straight on the driver into a
+ * second, empty database of the service's schema (bench/baselines/raw-ingest.ts).
+ */
+async function rawIngestBaseline(): Promise<ScenarioRow> {
+  const target = await createDatabase('_raw_ingest');
+  try {
+    const output = execFileSync(process.execPath, ['--import', 'tsx', 'bench/baselines/raw-ingest.ts', target.url, String(plan.events)], { encoding: 'utf8' });
+    const { events, seconds, eventsPerSecond } = JSON.parse(output.trim().split('\n').at(-1)!) as { events: number; seconds: number; eventsPerSecond: number };
+    return {
+      name: `baseline: raw driver, the same events into the same schema (${dbKind === 'sqlite' ? 'prepared inserts' : 'COPY'}, every index)`,
+      value: eventsPerSecond,
+      unit: 'events/s',
+      detail: `${events} events in ${seconds.toFixed(1)} s`,
+    };
+  } finally {
+    await target.drop();
+  }
 }
 
 function serviceEntry(): string[] {
@@ -120,6 +141,7 @@ async function main(): Promise<void> {
   };
   let service: RunningProcess | undefined;
   let peakRss = 0;
+  let peakPhase = '';
   let idleRss = 0;
   let sampler: NodeJS.Timeout | undefined;
   const rows: ScenarioRow[] = [];
@@ -131,10 +153,14 @@ async function main(): Promise<void> {
     // service gives back what its start grew once it has been quiet a few seconds).
     await new Promise((resolve) => setTimeout(resolve, smoke ? 0 : 20_000));
     idleRss = running.rss();
-    sampler = setInterval(() => (peakRss = Math.max(peakRss, running.rss())), 100);
+    sampler = setInterval(() => {
+      const rss = running.rss();
+      if (rss > peakRss) [peakRss, peakPhase] = [rss, currentPhase()];
+    }, 100);
     const tokens = new Map<string, string>();
     for (let i = 0; i < plan.companies; i++) tokens.set(companyId(i), await userToken(companyId(i)));
 
+    enterPhase('loading the data set');
     console.error(`loading ${plan.events} events and ${plan.records} records over ${plan.companies} companies`);
     const loaded: LoadedData = await loadDataSet({
       baseUrl: running.baseUrl,
@@ -144,16 +170,21 @@ async function main(): Promise<void> {
       recordsPerCompany: recordsPerCompany(plan),
     });
     const ingestTarget = dbKind === 'sqlite' ? 150_000 : 50_000;
+    enterPhase('raw ingest baseline (another process)');
+    const rawIngest = webhooksOnly ? undefined : await rawIngestBaseline();
     for (const loadRow of loaded.rows) {
       if (loadRow.unit !== 'events/s') continue;
       loadRow.target = `>= ${ingestTarget.toLocaleString('en')} events/s`;
       loadRow.met = (loadRow.value ?? 0) >= ingestTarget;
+      if (rawIngest) loadRow.detail += `; ${((loadRow.value ?? 0) / rawIngest.value!).toFixed(2)}x the raw driver`;
     }
     rows.push(...loaded.rows);
+    if (rawIngest) rows.push(rawIngest);
 
     if (values.soak) {
       const seconds = Math.round(Number(values.minutes ?? (smoke ? 0.05 : 10)) * 60);
       console.error(`soak: mixed load for ${seconds} s`);
+      enterPhase('soak');
       soakResult = await soak(running, loaded, tokens.get(LARGE_COMPANY)!, {
         seconds,
         connections: settings.connections,
@@ -176,6 +207,7 @@ async function main(): Promise<void> {
           })),
         );
       }
+      enterPhase('console');
       if (!settings.only || settings.only.includes('console')) rows.push(...(await consoleFirstLoad(running.baseUrl)));
       if (!settings.only || settings.only.includes('webhooks')) {
         rows.push(
@@ -204,6 +236,7 @@ async function main(): Promise<void> {
     settings,
     plan,
     peakRss,
+    peakPhase,
     idleRss,
     machine: `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB`,
   });

@@ -5,6 +5,7 @@ import { jsonRequest } from './http-client.js';
 import { runLoad } from './load.js';
 import type { RunningProcess } from './processes.js';
 import type { ScenarioRow } from './report.js';
+import { enterPhase } from './phase.js';
 import type { BenchSettings } from './settings.js';
 
 export interface WebhookBenchContext {
@@ -109,6 +110,7 @@ export async function webhookScenarios(ctx: WebhookBenchContext): Promise<Scenar
     return created.json.id as string;
   };
   try {
+    enterPhase('webhook-write-cost');
     // Alternating runs, so that drift of the shared machine hits both sides alike.
     const without: number[] = [];
     const withHook: number[] = [];
@@ -139,6 +141,7 @@ export async function webhookScenarios(ctx: WebhookBenchContext): Promise<Scenar
       met: ratio >= 0.9,
     });
 
+    enterPhase('webhook-latency');
     // Idle: one change at a time, each delivered before the next.
     receiver.reset();
     const samples = ctx.smoke ? 20 : 300;
@@ -160,6 +163,7 @@ export async function webhookScenarios(ctx: WebhookBenchContext): Promise<Scenar
       met: p99 < 500 && lost === 0,
     });
 
+    enterPhase('webhook-throughput');
     // Sustained: eight webhooks, creates under load; deliveries counted until the backlog is gone.
     for (let i = hooks.length; i < 8; i++) hooks.push(await subscribe(['*']));
     receiver.reset();
@@ -179,6 +183,7 @@ export async function webhookScenarios(ctx: WebhookBenchContext): Promise<Scenar
     });
     for (const id of hooks.splice(0)) await jsonRequest('DELETE', `${base}/v1/webhooks/${id}`, token);
 
+    enterPhase('webhook-ingest-cost');
     rows.push(await ingestCost(ctx, () => subscribe(['events.ingested']), (id) => jsonRequest('DELETE', `${base}/v1/webhooks/${id}`, token)));
   } finally {
     await receiver.close();
