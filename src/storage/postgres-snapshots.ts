@@ -1,6 +1,7 @@
 import type { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import { isBrokenConnection } from './database-errors.js';
+import { queryRows } from './postgres-rows.js';
 import type { ReadSnapshot, RowChunks } from './read-snapshot.js';
 
 const CURSOR = 'snapshot_rows';
@@ -8,7 +9,8 @@ const CURSOR = 'snapshot_rows';
 /**
  * A PostgreSQL snapshot: a read-only REPEATABLE READ transaction on a pooled connection of its
  * own; chunks are FETCHed from a cursor, so the server keeps the rows not yet asked for (pg has
- * no cursor of its own without the pg-cursor package, and a DECLAREd cursor needs none).
+ * no cursor of its own without the pg-cursor package, and a DECLAREd cursor needs none). Rows
+ * are read as arrays and built by a compiled literal, as every other read (postgres-rows.ts).
  */
 export async function openPostgresSnapshot(pool: pg.Pool): Promise<ReadSnapshot> {
   const client = await pool.connect();
@@ -19,7 +21,8 @@ export async function openPostgresSnapshot(pool: pg.Pool): Promise<ReadSnapshot>
   client.on('error', onError);
   const query = async <R>(text: string, values?: readonly unknown[]): Promise<R[]> => {
     try {
-      return (await client.query(text, values as unknown[])).rows as R[];
+      const result = await queryRows(client, text, values as unknown[] | undefined, undefined);
+      return (Array.isArray(result) ? result.at(-1)!.rows : result.rows) as R[];
     } catch (error) {
       if (isBrokenConnection(error)) broken = true;
       throw error;
