@@ -52,6 +52,16 @@ async function measure(process: RunningProcess, settings: BenchSettings, load: O
   return { best: best!, peakRssMb: peakRss / 2 ** 20, addedRssMb: addedRss / 2 ** 20, errors };
 }
 
+/** Starts a baseline server of bench/baselines/, measures `path` on it, and stops it. */
+async function measureBaseline(file: string, env: Record<string, string>, settings: BenchSettings, path: string): Promise<Measured> {
+  const baseline = await startProcess(['--import', 'tsx', `bench/baselines/${file}`], env, await freePort());
+  try {
+    return await measure(baseline, settings, { url: `${baseline.baseUrl}${path}` });
+  } finally {
+    await baseline.stop();
+  }
+}
+
 function row(name: string, measured: Measured, extra: Partial<ScenarioRow> = {}): ScenarioRow {
   return {
     name,
@@ -81,14 +91,12 @@ export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]>
   const recordId = loaded.recordIds[0]!;
 
   enterPhase('baselines');
-  const bare = await startProcess(['--import', 'tsx', 'bench/baselines/bare-server.ts'], {}, await freePort());
-  const bareMeasured = await measure(bare, settings, { url: `${bare.baseUrl}/` });
-  await bare.stop();
+  const bareMeasured = await measureBaseline('bare-server.ts', {}, settings, '/');
   rows.push(row('baseline: bare node:http, fixed 200-byte JSON', bareMeasured));
 
-  const raw = await startProcess(['--import', 'tsx', 'bench/baselines/raw-events-server.ts'], { WRS_DATABASE_URL: ctx.databaseUrl }, await freePort());
-  const rawMeasured = await measure(raw, settings, { url: `${raw.baseUrl}/?company=${ctx.largeCompany}&flow_key=${loaded.flowKey}` });
-  await raw.stop();
+  const onDatabase = { WRS_DATABASE_URL: ctx.databaseUrl };
+  const rawPagePath = `/?company=${ctx.largeCompany}&flow_key=${loaded.flowKey}`;
+  const rawMeasured = await measureBaseline('raw-events-server.ts', onDatabase, settings, rawPagePath);
   const rawRow = row('baseline: raw driver + JSON.stringify, events exact filter', rawMeasured);
   rows.push(rawRow);
 
@@ -103,9 +111,7 @@ export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]>
 
   if (selected('record-get')) {
     // The floor under the target: the same row read on the driver and stringified, nothing else.
-    const rawRecord = await startProcess(['--import', 'tsx', 'bench/baselines/raw-record-server.ts'], { WRS_DATABASE_URL: ctx.databaseUrl }, await freePort());
-    const rawRecordMeasured = await measure(rawRecord, settings, { url: `${rawRecord.baseUrl}/?company=${ctx.largeCompany}&id=${recordId}` });
-    await rawRecord.stop();
+    const rawRecordMeasured = await measureBaseline('raw-record-server.ts', onDatabase, settings, `/?company=${ctx.largeCompany}&id=${recordId}`);
     const floor = rawRecordMeasured.best.requestsPerSecond / bareMeasured.best.requestsPerSecond;
     rows.push(row('baseline: raw driver point read + JSON.stringify, the same record', rawRecordMeasured, { ratio: floor, baseline: 'bare' }));
     const m = await measure(service, settings, { url: `${base}/v1/records/${recordId}`, headers: auth });
@@ -152,9 +158,7 @@ export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]>
     const tenConnections = Math.min(settings.connections, 10);
     if (tenConnections < settings.connections) {
       // The floor at 10: the raw driver's exact-filter page (a page read from an anchor costs what page 1 costs).
-      const rawAgain = await startProcess(['--import', 'tsx', 'bench/baselines/raw-events-server.ts'], { WRS_DATABASE_URL: ctx.databaseUrl }, await freePort());
-      const rawTen = await measure(rawAgain, { ...settings, connections: tenConnections }, { url: `${rawAgain.baseUrl}/?company=${ctx.largeCompany}&flow_key=${loaded.flowKey}` });
-      await rawAgain.stop();
+      const rawTen = await measureBaseline('raw-events-server.ts', onDatabase, { ...settings, connections: tenConnections }, rawPagePath);
       rows.push(row(`baseline: raw driver + JSON.stringify, events exact filter, ${tenConnections} connections`, rawTen));
       const ten = await measure(service, { ...settings, connections: tenConnections }, { url: `${base}/v1/events?limit=100&flow_session__gt=10&page=50`, headers: uncached });
       rows.push(row(`events-deep: the same, ${tenConnections} connections`, ten, { read: true, target: 'p99 < 15 ms', met: ten.best.p99Ms < 15 && ten.errors === 0 }));
@@ -164,9 +168,7 @@ export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]>
   if (selected('events-10000')) {
     // The target speaks of one page: measured with one connection; ten at once shown beside it.
     // The floor: the same 10,000 rows read on the driver and stringified whole.
-    const rawLarge = await startProcess(['--import', 'tsx', 'bench/baselines/raw-events-server.ts'], { WRS_DATABASE_URL: ctx.databaseUrl }, await freePort());
-    const rawLargeMeasured = await measure(rawLarge, { ...settings, connections: 1 }, { url: `${rawLarge.baseUrl}/?company=${ctx.largeCompany}` });
-    await rawLarge.stop();
+    const rawLargeMeasured = await measureBaseline('raw-events-server.ts', onDatabase, { ...settings, connections: 1 }, `/?company=${ctx.largeCompany}`);
     const rawPrebuilt = prebuiltRatio(rawLargeMeasured, pages?.largeRequestsPerSecond);
     rows.push(row('baseline: raw driver + JSON.stringify, the same 10,000 events, 1 connection', rawLargeMeasured, { prebuiltRatio: rawPrebuilt }));
     const one = await measure(service, { ...settings, connections: 1 }, { url: `${base}/v1/events?limit=10000`, headers: auth });

@@ -127,7 +127,6 @@ function versionBefore(db: Kysely<DB>, companyId: string): Promise<number> {
   return versions.current(companyId);
 }
 
-
 /** Per field, the values already added to the dictionary. */
 type KnownKeyValues = Map<string, Set<string>>;
 
