@@ -7,7 +7,15 @@ import { anEvent, ingest, ingestOk } from '../events/event-fixtures.js';
 import { createRecord, defineType, expectStatus, importRecords, LOAN_TYPE, VALID_LOAN } from '../records/fixtures.js';
 
 const WEAK_TAG = /^W\/"[A-Za-z0-9_-]{43}"$/;
-const LISTS = ['/v1/events', '/v1/events?type=step_completed&order_by=-created_at', '/v1/records', '/v1/records?view_id=open&limit=5'];
+const LISTS = [
+  '/v1/events',
+  '/v1/events?type=step_completed&order_by=-created_at',
+  // A substring that matches nothing, and one that matches: each reads its version with the dictionary.
+  '/v1/events?flow_key__contains=no-such-flow',
+  '/v1/events?flow_key__contains=o',
+  '/v1/records',
+  '/v1/records?view_id=open&limit=5',
+];
 
 describeEachDatabase('ETags of the events and records lists', (kind) => {
   let t: TestApp;

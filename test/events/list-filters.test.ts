@@ -121,6 +121,15 @@ describeEachDatabase('GET /v1/events filters', (kind) => {
         await listIds(t, COMPANY, 'flow_key__contains=o&step_key__contains=collect'),
         expected((e) => keep(e) && typeof e.step_key === 'string' && (e.step_key as string).includes('collect')),
       );
+      assert.deepEqual(await listIds(t, COMPANY, 'flow_key__contains=o&step_key__contains=no-such-step'), []);
+      assert.deepEqual(await listIds(t, COMPANY, 'step_key__contains=no-such-step&flow_key__contains=o'), []);
+    });
+
+    it('answers a substring of a company that has stored nothing with an empty page', async () => {
+      const response = await t.as('never-wrote', { method: 'GET', url: '/v1/events?flow_key__contains=board' });
+      assert.equal(response.statusCode, 200, response.body);
+      assert.deepEqual(response.json(), { count: 0, results: [] });
+      assert.match(String(response.headers.etag), /^W\//);
     });
   });
 

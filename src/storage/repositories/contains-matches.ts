@@ -1,10 +1,21 @@
-import type { CompiledQuery, Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import type { ContainsField } from '../../domain/events/event-fields.js';
 import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
 import type { DialectName } from '../database.js';
+import { compileOnce, type CompiledOnce } from '../precompiled-query.js';
 import type { DB } from '../schema.js';
-import { isContainsField, matchingKeyValues, MAX_LISTED_VALUES, type ContainsMatches } from './event-query-compiler.js';
+import {
+  isContainsField,
+  keyValuesMatching,
+  matchingKeyValues,
+  MAX_LISTED_VALUES,
+  needleParameters,
+  type ContainsMatches,
+} from './event-query-compiler.js';
 
 type Read = (query: CompiledQuery<{ value: string }>) => Promise<readonly { value: string }[]>;
+
+type ContainsFilter = EventFilter & { readonly field: ContainsField };
 
 /**
  * The dictionary values each `__contains` filter of the query matches (null for a filter with
@@ -18,16 +29,100 @@ export async function findContainsMatches(
   query: EventListQuery,
   read: Read,
 ): Promise<ContainsMatches | null> {
-  const matches = new Map<EventFilter, readonly string[] | null>();
-  for (const filter of query.filters) {
-    if (filter.operator !== 'contains' || !isContainsField(filter.field)) continue;
+  return addMatches(new Map(), containsFilters(query), db, dialect, companyId, read);
+}
+
+/**
+ * The company's data version and findContainsMatches' answer, the version and the first
+ * filter's values read by one statement (one snapshot, one round trip): a `__contains` that
+ * matches nothing, the common miss, is answered by that statement alone.
+ */
+export async function findContainsMatchesWithVersion(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  companyId: string,
+  query: EventListQuery,
+  read: Read,
+): Promise<{ version: number; matches: ContainsMatches | null }> {
+  const [first, ...others] = containsFilters(query);
+  if (!first) throw new Error('findContainsMatchesWithVersion needs a query with a __contains filter');
+  const { match, phrase } = needleParameters(dialect, String(first.value));
+  const statement = versionAndValuesStatement(db, dialect, phrase !== undefined);
+  const params = [companyId, first.field, match, MAX_LISTED_VALUES + 1, ...(phrase === undefined ? [] : [phrase])];
+  const { rows } = await db.executeQuery(statement.bind(params));
+  const version = Number(rows[0]?.version ?? 0);
+  const values = rows.flatMap((row) => (row.value === null ? [] : [row.value]));
+  if (values.length === 0) return { version, matches: null };
+  const matches = new Map<EventFilter, readonly string[] | null>([[first, listed(values)]]);
+  return { version, matches: await addMatches(matches, others, db, dialect, companyId, read) };
+}
+
+function containsFilters(query: EventListQuery): ContainsFilter[] {
+  return query.filters.filter((filter): filter is ContainsFilter => filter.operator === 'contains' && isContainsField(filter.field));
+}
+
+async function addMatches(
+  matches: Map<EventFilter, readonly string[] | null>,
+  filters: readonly ContainsFilter[],
+  db: Kysely<DB>,
+  dialect: DialectName,
+  companyId: string,
+  read: Read,
+): Promise<ContainsMatches | null> {
+  for (const filter of filters) {
     const found = await read(
       matchingKeyValues(db, dialect, companyId, filter.field, String(filter.value))
         .limit(MAX_LISTED_VALUES + 1)
         .compile(),
     );
     if (found.length === 0) return null;
-    matches.set(filter, found.length > MAX_LISTED_VALUES ? null : found.map((row) => row.value));
+    matches.set(filter, listed(found.map((row) => row.value)));
   }
   return matches;
+}
+
+/** The values to compare with an IN list, or null when there are too many to list. */
+function listed(values: readonly string[]): readonly string[] | null {
+  return values.length > MAX_LISTED_VALUES ? null : values;
+}
+
+type VersionAndValue = { version: number | string | null; value: string | null };
+
+/** Compiled once per database and shape: PostgreSQL's, and SQLite's with and without an FTS5 phrase. */
+const versionAndValuesStatements = new WeakMap<Kysely<DB>, Map<string, CompiledOnce<VersionAndValue>>>();
+
+/**
+ * One row per matching value (at most the limit), each beside the company's data version; one
+ * row with a null value when nothing matches. Parameters: company, field, match, limit, phrase.
+ * Not kept prepared on PostgreSQL: a generic plan of LIKE over any pattern could give up the
+ * trigram index for a company with a large dictionary.
+ */
+function versionAndValuesStatement(db: Kysely<DB>, dialect: DialectName, withPhrase: boolean): CompiledOnce<VersionAndValue> {
+  let shapes = versionAndValuesStatements.get(db);
+  if (!shapes) versionAndValuesStatements.set(db, (shapes = new Map()));
+  const shape = `${dialect}:${withPhrase}`;
+  let statement = shapes.get(shape);
+  if (!statement) {
+    statement = compileOnce<VersionAndValue>(withPhrase ? 5 : 4, (companyId, field, match, limit, phrase) =>
+      db
+        .selectFrom(
+          db
+            .selectNoFrom((eb) =>
+              eb.fn
+                .coalesce(eb.selectFrom('data_versions').select('data_versions.version').where('data_versions.company_id', '=', companyId!), sql.lit(0))
+                .as('version'),
+            )
+            .as('company_version'),
+        )
+        .leftJoin(
+          keyValuesMatching(db, dialect, companyId!, field!, match!, withPhrase ? phrase : undefined)
+            .limit(limit as unknown as number)
+            .as('matched'),
+          (join) => join.onTrue(),
+        )
+        .select(['company_version.version', 'matched.value']),
+    );
+    shapes.set(shape, statement);
+  }
+  return statement;
 }

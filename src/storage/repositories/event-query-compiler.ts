@@ -63,21 +63,42 @@ export function matchingKeyValues(
   field: ContainsField,
   needle: string,
 ) {
+  const { match, phrase } = needleParameters(dialect, needle);
+  return keyValuesMatching(db, dialect, companyId, field, match, phrase);
+}
+
+/** What a `__contains` needle is compared with: a LIKE pattern on PostgreSQL; on SQLite the needle and, from three characters, its FTS5 phrase. */
+export interface NeedleParameters {
+  readonly match: string;
+  readonly phrase: string | undefined;
+}
+
+export function needleParameters(dialect: DialectName, needle: string): NeedleParameters {
+  if (dialect === 'postgres') return { match: `%${needle.replace(/[\\%_]/g, '\\$&')}%`, phrase: undefined };
+  return { match: needle, phrase: [...needle].length >= 3 ? `"${needle.replaceAll('"', '""')}"` : undefined };
+}
+
+/** matchingKeyValues with the needle's parameters given (each may be a compileOnce marker). */
+export function keyValuesMatching(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  companyId: string,
+  field: string,
+  match: string,
+  phrase: string | undefined,
+) {
   let values = db
     .selectFrom('event_key_values')
     .select('event_key_values.value')
     .where('event_key_values.company_id', '=', companyId)
     .where('event_key_values.field', '=', field);
-  if (dialect === 'postgres') {
-    return values.where('event_key_values.value', 'like', `%${needle.replace(/[\\%_]/g, '\\$&')}%`);
-  }
-  if ([...needle].length >= 3) {
-    const phrase = `"${needle.replaceAll('"', '""')}"`;
+  if (dialect === 'postgres') return values.where('event_key_values.value', 'like', match);
+  if (phrase !== undefined) {
     values = values.where(
       sql<SqlBool>`event_key_values.rowid in (select rowid from event_key_values_trigrams where event_key_values_trigrams match ${phrase})`,
     );
   }
-  return values.where(sql<SqlBool>`instr(event_key_values.value, ${needle}) > 0`);
+  return values.where(sql<SqlBool>`instr(event_key_values.value, ${match}) > 0`);
 }
 
 /** Where a page read by seeking starts: the sort value and id of the event just before it. */

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { CONTAINS_FIELDS } from '../../domain/events/event-fields.js';
 import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
 import type { StoredEvent } from '../../domain/events/event.js';
@@ -12,7 +12,7 @@ import { statementBatch } from '../sqlite-dialect.js';
 import { EVENT_COLUMNS, storedEvents } from '../tables/events.js';
 import { executorOf } from '../unit-of-work.js';
 import { openChangesChunks, openListChunks } from './event-chunks.js';
-import { findContainsMatches } from './contains-matches.js';
+import { findContainsMatchesWithVersion } from './contains-matches.js';
 import {
   afterFeedPosition,
   feedPage,
@@ -93,8 +93,9 @@ export function createEventsRepository(database: Database, reads: ReadRouting = 
 
 /**
  * A page and the company's data version, read by one statement where it can be (so both come
- * from one snapshot): a page with `__contains` filters, or one that came back empty (no row to
- * carry the version), has its version read before its rows instead.
+ * from one snapshot). A page with `__contains` filters reads the version with the dictionary
+ * values of its first filter, before its rows; one that came back empty (no row to carry the
+ * version) has its version read, then its rows again.
  */
 async function listPage(
   db: Kysely<DB>,
@@ -105,16 +106,20 @@ async function listPage(
 ): Promise<VersionedEventPage> {
   const statement: PageStatement = (page, variant) => eventPageStatement(db, dialect, companyId, page, new Map(), variant);
   const read: ReadRows = async (compiled) => (await db.executeQuery(compiled)).rows;
-  if (!query.filters.some((filter) => filter.operator === 'contains')) {
-    const versioned =
-      query.offset > 0 ? await anchors.read(companyId, query, statement, read) : await readWithVersion(statement(query, { withVersion: true }), read);
-    if (versioned.version !== undefined) return { events: storedEvents(versioned.rows), version: versioned.version };
+  const readValues = async (compiled: CompiledQuery<{ value: string }>) => (await db.executeQuery(compiled)).rows;
+  if (query.filters.some((filter) => filter.operator === 'contains')) {
+    const { version, matches } = await findContainsMatchesWithVersion(db, dialect, companyId, query, readValues);
+    // No stored value contains a substring: no event can match.
+    if (matches === null) return { events: [], version };
+    const { rows } = await db.executeQuery(eventPageStatement(db, dialect, companyId, query, matches));
+    return { events: storedEvents(rows), version };
   }
+  const versioned =
+    query.offset > 0 ? await anchors.read(companyId, query, statement, read) : await readWithVersion(statement(query, { withVersion: true }), read);
+  if (versioned.version !== undefined) return { events: storedEvents(versioned.rows), version: versioned.version };
+  // An empty page carried no version: read it, then the page again after it.
   const version = await versionBefore(db, companyId);
-  const matches = await findContainsMatches(db, dialect, companyId, query, async (compiled) => (await db.executeQuery(compiled)).rows);
-  // No stored value contains a substring: no event can match.
-  if (matches === null) return { events: [], version };
-  const { rows } = await db.executeQuery(eventPageStatement(db, dialect, companyId, query, matches));
+  const { rows } = await db.executeQuery(eventPageStatement(db, dialect, companyId, query, new Map()));
   return { events: storedEvents(rows), version };
 }
 
