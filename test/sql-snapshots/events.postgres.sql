@@ -20,13 +20,11 @@ select "version" from "data_versions" where "company_id" = $1;
 select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object" from "events" where "events"."company_id" = $1 and ("events"."type" = $2 and "events"."flow_session" >= $3 and "events"."created_at" < $4) order by "events"."flow_session" desc nulls last, "events"."id" desc limit $5 offset $6;
 
 -- list: contains, some stored values match
-select "version" from "data_versions" where "company_id" = $1;
-select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = $1 and "event_key_values"."field" = $2 and "event_key_values"."value" like $3 limit $4;
+select "company_version"."version", "matched"."value" from (select coalesce((select "data_versions"."version" from "data_versions" where "data_versions"."company_id" = $1), 0) as "version") as "company_version" left join (select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = $2 and "event_key_values"."field" = $3 and "event_key_values"."value" like $4 limit $5) as "matched" on true;
 select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object" from "events" where "events"."company_id" = $1 and "events"."flow_key" in ($2) order by "events"."created_at" asc, "events"."id" asc limit $3 offset $4;
 
 -- list: contains, no stored value matches
-select "version" from "data_versions" where "company_id" = $1;
-select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = $1 and "event_key_values"."field" = $2 and "event_key_values"."value" like $3 limit $4;
+select "company_version"."version", "matched"."value" from (select coalesce((select "data_versions"."version" from "data_versions" where "data_versions"."company_id" = $1), 0) as "version") as "company_version" left join (select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = $2 and "event_key_values"."field" = $3 and "event_key_values"."value" like $4 limit $5) as "matched" on true;
 
 -- unitOfWork.run + feedPositionBefore + write (a replacement)
 begin;

@@ -25,6 +25,7 @@ import {
 import { eventPageStatement } from './event-page-statements.js';
 import { createEventPageAnchors, readWithVersion, type EventPageAnchors, type PageStatement, type ReadRows } from './event-page-anchors.js';
 import { createDataVersionsRepository } from './data-versions-repository.js';
+import { createPostgresStatistics } from './postgres-statistics.js';
 
 const COLUMNS = EVENT_COLUMNS;
 const UPDATED_COLUMNS = COLUMNS.filter((column) => column !== 'company_id' && column !== 'id');
@@ -41,7 +42,6 @@ const SQLITE_WRITTEN_COLUMNS = [...COLUMNS, 'feed_seq'] as const;
 const SQLITE_BATCH_ROWS = 1000;
 const POSTGRES_BATCH_ROWS = 5000;
 const KEY_VALUE_BATCH_ROWS = 5000;
-const POSTGRES_ANALYZE_AFTER_ROWS = 10_000;
 
 /**
  * Event pages (at once and in chunks) are read where `reads` sends them: a standby that has
@@ -54,6 +54,7 @@ export function createEventsRepository(database: Database, reads: ReadRouting = 
   const batchRows = dialect === 'postgres' ? POSTGRES_BATCH_ROWS : SQLITE_BATCH_ROWS;
   const feed = dialect === 'postgres' ? postgresFeed(db) : sqliteFeed(db);
   const anchors = createEventPageAnchors();
+  const statistics = dialect === 'postgres' ? createPostgresStatistics(db) : undefined;
   return {
     ...feed,
 
@@ -74,7 +75,8 @@ export function createEventsRepository(database: Database, reads: ReadRouting = 
       for (let start = 0; start < unique.length; start += batchRows) {
         await insert(trx, unique.slice(start, start + batchRows), companyId);
       }
-      await rememberKeyValues(trx, companyId, unique, knownKeyValuesOf(scope, companyId));
+      const added = await rememberKeyValues(trx, companyId, unique, knownKeyValuesOf(scope, companyId));
+      statistics?.addingDictionaryValues(added);
       return unique.length;
     },
 
@@ -82,11 +84,11 @@ export function createEventsRepository(database: Database, reads: ReadRouting = 
      * The planner chooses between the created_at index and a key's index by how many rows it
      * expects; after a bulk ingest its statistics are refreshed. SQLite's `optimize` analyses
      * (with a bounded sample) only the tables that grew markedly since their last analysis;
-     * PostgreSQL's autovacuum would get there too, but only after a while.
+     * on PostgreSQL see postgres-statistics.ts.
      */
     async afterBulkWrite(written) {
-      if (dialect === 'sqlite') await sql`pragma optimize = 0x10012`.execute(db);
-      else if (written >= POSTGRES_ANALYZE_AFTER_ROWS) await sql`analyze events, event_key_values`.execute(db);
+      if (statistics) await statistics.afterIngest(written);
+      else await sql`pragma optimize = 0x10012`.execute(db);
     },
   };
 }
@@ -255,13 +257,13 @@ function postgresFeed(db: Kysely<DB>): FeedMethods {
   };
 }
 
-/** The dictionary behind `__contains`: each new (field, value) of the company is added once. */
+/** The dictionary behind `__contains`: each new (field, value) of the company is added once. Returns how many were new to the table. */
 async function rememberKeyValues(
   trx: Kysely<DB>,
   companyId: string,
   events: readonly StoredEvent[],
   known: KnownKeyValues,
-): Promise<void> {
+): Promise<number> {
   const fresh: { company_id: string; field: string; value: string }[] = [];
   for (const field of CONTAINS_FIELDS) {
     const seen = known.get(field)!;
@@ -274,13 +276,16 @@ async function rememberKeyValues(
   }
   // In one order for every ingest, so that concurrent ones adding the same values cannot deadlock.
   fresh.sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+  let added = 0;
   for (let start = 0; start < fresh.length; start += KEY_VALUE_BATCH_ROWS) {
-    await trx
+    const [result] = await trx
       .insertInto('event_key_values')
       .values(fresh.slice(start, start + KEY_VALUE_BATCH_ROWS))
       .onConflict((oc) => oc.doNothing())
       .execute();
+    added += Number(result?.numInsertedOrUpdatedRows ?? 0);
   }
+  return added;
 }
 
 /** PostgreSQL refuses an upsert that touches the same row twice in one statement. */
