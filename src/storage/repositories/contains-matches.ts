@@ -3,6 +3,7 @@ import type { ContainsField } from '../../domain/events/event-fields.js';
 import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
 import type { DialectName } from '../database.js';
 import { compileOnce, type CompiledOnce } from '../precompiled-query.js';
+import { keepPrepared } from '../prepared-statements.js';
 import type { DB } from '../schema.js';
 import {
   isContainsField,
@@ -34,8 +35,9 @@ export async function findContainsMatches(
 
 /**
  * The company's data version and findContainsMatches' answer, the version and the first
- * filter's values read by one statement (one snapshot, one round trip): a `__contains` that
- * matches nothing, the common miss, is answered by that statement alone.
+ * filter's values read by one statement (one snapshot): a `__contains` that matches nothing, the
+ * common miss, is answered by that statement alone. On PostgreSQL that statement is the prepared
+ * scan of a small dictionary; a key with more values takes a second one, through the index.
  */
 export async function findContainsMatchesWithVersion(
   db: Kysely<DB>,
@@ -47,11 +49,8 @@ export async function findContainsMatchesWithVersion(
   const [first, ...others] = containsFilters(query);
   if (!first) throw new Error('findContainsMatchesWithVersion needs a query with a __contains filter');
   const { match, phrase } = needleParameters(dialect, String(first.value));
-  const statement = versionAndValuesStatement(db, dialect, phrase !== undefined);
-  const params = [companyId, first.field, match, MAX_LISTED_VALUES + 1, ...(phrase === undefined ? [] : [phrase])];
-  const { rows } = await db.executeQuery(statement.bind(params));
-  const version = Number(rows[0]?.version ?? 0);
-  const values = rows.flatMap((row) => (row.value === null ? [] : [row.value]));
+  const scanned = dialect === 'postgres' ? await scanSmallDictionary(db, companyId, first.field, match) : undefined;
+  const { version, values } = scanned ?? (await readThroughIndex(db, dialect, companyId, first.field, match, phrase));
   if (values.length === 0) return { version, matches: null };
   const matches = new Map<EventFilter, readonly string[] | null>([[first, listed(values)]]);
   return { version, matches: await addMatches(matches, others, db, dialect, companyId, read) };
@@ -84,6 +83,66 @@ async function addMatches(
 /** The values to compare with an IN list, or null when there are too many to list. */
 function listed(values: readonly string[]): readonly string[] | null {
   return values.length > MAX_LISTED_VALUES ? null : values;
+}
+
+interface VersionAndValues {
+  readonly version: number;
+  readonly values: readonly string[];
+}
+
+async function readThroughIndex(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  companyId: string,
+  field: ContainsField,
+  match: string,
+  phrase: string | undefined,
+): Promise<VersionAndValues> {
+  const statement = versionAndValuesStatement(db, dialect, phrase !== undefined);
+  const params = [companyId, field, match, MAX_LISTED_VALUES + 1, ...(phrase === undefined ? [] : [phrase])];
+  const { rows } = await db.executeQuery(statement.bind(params));
+  return { version: Number(rows[0]?.version ?? 0), values: rows.flatMap((row) => (row.value === null ? [] : [row.value])) };
+}
+
+/**
+ * How many of a key's dictionary values PostgreSQL compares with the pattern one by one, by a
+ * prepared statement, before the trigram index is worth planning a statement for. Below it,
+ * planning costs more than the comparisons (an unprepared statement: 260 µs of the server's CPU a
+ * request in the bench, most of it parse and plan).
+ */
+export const SCANNED_DICTIONARY_VALUES = 256;
+
+type ScannedRow = { version: number | string | null; scanned: number | string; value: string | null };
+
+/** The small-dictionary statements, prepared once per database (primary, standby). */
+const scanStatements = new WeakMap<Kysely<DB>, CompiledOnce<ScannedRow>>();
+
+/**
+ * The company's data version and the key's values that match, when the key has at most
+ * SCANNED_DICTIONARY_VALUES values; undefined for a larger dictionary (then readThroughIndex).
+ *
+ * Kept prepared, so its plan is generic: the primary key's range of (company, key), read in order
+ * and cut at one value past the limit, whatever the company. A generic plan of the index path
+ * would instead read a large dictionary whole. One row per matching value, or one row with a null
+ * value; `scanned` says how many values were read.
+ */
+async function scanSmallDictionary(db: Kysely<DB>, companyId: string, field: ContainsField, match: string): Promise<VersionAndValues | undefined> {
+  let statement = scanStatements.get(db);
+  if (!statement) {
+    statement = compileOnce<ScannedRow>(3, (companyId, field, match) => {
+      const scanned = sql`select value from event_key_values where company_id = ${companyId} and field = ${field} order by value limit ${sql.lit(SCANNED_DICTIONARY_VALUES + 1)}`;
+      const version = sql`coalesce((select version from data_versions where company_id = ${companyId}), 0)`;
+      const matched = sql`select value from scanned where value like ${match}`;
+      const query = sql<ScannedRow>`with scanned as (${scanned}) select ${version} as version, (select count(*) from scanned) as scanned, matched.value from (select 1) as one left join (${matched}) as matched on true`;
+      return { compile: () => query.compile(db) };
+    });
+    keepPrepared(statement.query.sql);
+    scanStatements.set(db, statement);
+  }
+  const { rows } = await db.executeQuery(statement.bind([companyId, field, match]));
+  const [first] = rows;
+  if (!first || Number(first.scanned) > SCANNED_DICTIONARY_VALUES) return undefined;
+  return { version: Number(first.version ?? 0), values: rows.flatMap((row) => (row.value === null ? [] : [row.value])) };
 }
 
 type VersionAndValue = { version: number | string | null; value: string | null };
