@@ -20,11 +20,15 @@ select "version" from "data_versions" where "company_id" = $1;
 select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object" from "events" where "events"."company_id" = $1 and ("events"."type" = $2 and "events"."flow_session" >= $3 and "events"."created_at" < $4) order by "events"."flow_session" desc nulls last, "events"."id" desc limit $5 offset $6;
 
 -- list: contains, some stored values match
-with scanned as (select value from event_key_values where company_id = $1 and field = $2 order by value limit 257) select coalesce((select version from data_versions where company_id = $3), 0) as version, (select count(*) from scanned) as scanned, matched.value from (select 1) as one left join (select value from scanned where value like $4) as matched on true;
+with scanned as (select value from event_key_values where company_id = $1 and field = $2 order by value limit 257)
+        select coalesce((select version from data_versions where company_id = $3), 0) as version, (select count(*) from scanned) as scanned, matched.value
+        from (select 1) as one left join (select value from scanned where value like $4) as matched on true;
 select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object" from "events" where "events"."company_id" = $1 and "events"."flow_key" in ($2) order by "events"."created_at" asc, "events"."id" asc limit $3 offset $4;
 
 -- list: contains, no stored value matches
-with scanned as (select value from event_key_values where company_id = $1 and field = $2 order by value limit 257) select coalesce((select version from data_versions where company_id = $3), 0) as version, (select count(*) from scanned) as scanned, matched.value from (select 1) as one left join (select value from scanned where value like $4) as matched on true;
+with scanned as (select value from event_key_values where company_id = $1 and field = $2 order by value limit 257)
+        select coalesce((select version from data_versions where company_id = $3), 0) as version, (select count(*) from scanned) as scanned, matched.value
+        from (select 1) as one left join (select value from scanned where value like $4) as matched on true;
 
 -- unitOfWork.run + feedPositionBefore + write (a replacement)
 begin;

@@ -18,11 +18,15 @@ select "version" from "data_versions" where "company_id" = ?;
 select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object" from "events" where "events"."company_id" = ? and ("events"."type" = ? and "events"."flow_session" >= ? and "events"."created_at" < ?) order by "events"."flow_session" desc nulls last, "events"."id" desc limit ? offset ?;
 
 -- list: contains, some stored values match
-select "company_version"."version", "matched"."value" from (select coalesce((select "data_versions"."version" from "data_versions" where "data_versions"."company_id" = ?), 0) as "version") as "company_version" left join (select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = ? and "event_key_values"."field" = ? and event_key_values.rowid in (select rowid from event_key_values_trigrams where event_key_values_trigrams match ?) and instr(event_key_values.value, ?) > 0 limit ?) as "matched" on true;
+with scanned as (select value from event_key_values where company_id = ? and field = ? order by value limit 257)
+        select coalesce((select version from data_versions where company_id = ?), 0) as version, (select count(*) from scanned) as scanned, matched.value
+        from (select 1) as one left join (select value from scanned where instr(value, ?) > 0) as matched on true;
 select "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object" from "events" where "events"."company_id" = ? and "events"."flow_key" in (?) order by "events"."created_at" asc, "events"."id" asc limit ? offset ?;
 
 -- list: contains, no stored value matches
-select "company_version"."version", "matched"."value" from (select coalesce((select "data_versions"."version" from "data_versions" where "data_versions"."company_id" = ?), 0) as "version") as "company_version" left join (select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = ? and "event_key_values"."field" = ? and event_key_values.rowid in (select rowid from event_key_values_trigrams where event_key_values_trigrams match ?) and instr(event_key_values.value, ?) > 0 limit ?) as "matched" on true;
+with scanned as (select value from event_key_values where company_id = ? and field = ? order by value limit 257)
+        select coalesce((select version from data_versions where company_id = ?), 0) as version, (select count(*) from scanned) as scanned, matched.value
+        from (select 1) as one left join (select value from scanned where instr(value, ?) > 0) as matched on true;
 
 -- unitOfWork.run + feedPositionBefore + write (a replacement)
 begin immediate;

@@ -36,8 +36,8 @@ export async function findContainsMatches(
 /**
  * The company's data version and findContainsMatches' answer, the version and the first
  * filter's values read by one statement (one snapshot): a `__contains` that matches nothing, the
- * common miss, is answered by that statement alone. On PostgreSQL that statement is the prepared
- * scan of a small dictionary; a key with more values takes a second one, through the index.
+ * common miss, is answered by that statement alone: the scan of a small dictionary. A key with
+ * more values takes a second statement, through the trigram index.
  */
 export async function findContainsMatchesWithVersion(
   db: Kysely<DB>,
@@ -49,8 +49,9 @@ export async function findContainsMatchesWithVersion(
   const [first, ...others] = containsFilters(query);
   if (!first) throw new Error('findContainsMatchesWithVersion needs a query with a __contains filter');
   const { match, phrase } = needleParameters(dialect, String(first.value));
-  const scanned = dialect === 'postgres' ? await scanSmallDictionary(db, companyId, first.field, match) : undefined;
-  const { version, values } = scanned ?? (await readThroughIndex(db, dialect, companyId, first.field, match, phrase));
+  const { version, values } =
+    (await scanSmallDictionary(db, dialect, companyId, first.field, match)) ??
+    (await readThroughIndex(db, dialect, companyId, first.field, match, phrase));
   if (values.length === 0) return { version, matches: null };
   const matches = new Map<EventFilter, readonly string[] | null>([[first, listed(values)]]);
   return { version, matches: await addMatches(matches, others, db, dialect, companyId, read) };
@@ -105,35 +106,48 @@ async function readThroughIndex(
 }
 
 /**
- * How many of a key's dictionary values PostgreSQL compares with the pattern one by one, by a
- * prepared statement, before the trigram index is worth planning a statement for. Below it,
- * planning costs more than the comparisons (an unprepared statement: 260 µs of the server's CPU a
- * request in the bench, most of it parse and plan).
+ * How many of a key's dictionary values are compared with the needle one by one before the
+ * trigram index is used instead. Below it the comparisons cost less than the index: on
+ * PostgreSQL the index path is an unprepared statement (260 µs of the server's CPU a request in
+ * the bench, most of it parse and plan), on SQLite an FTS5 query; the scan doubled the
+ * requests a second on both.
  */
 export const SCANNED_DICTIONARY_VALUES = 256;
 
 type ScannedRow = { version: number | string | null; scanned: number | string; value: string | null };
 
-/** The small-dictionary statements, prepared once per database (primary, standby). */
+/** The small-dictionary statements, compiled (and on PostgreSQL prepared) once per database: primary, standby. */
 const scanStatements = new WeakMap<Kysely<DB>, CompiledOnce<ScannedRow>>();
 
 /**
  * The company's data version and the key's values that match, when the key has at most
  * SCANNED_DICTIONARY_VALUES values; undefined for a larger dictionary (then readThroughIndex).
  *
- * Kept prepared, so its plan is generic: the primary key's range of (company, key), read in order
- * and cut at one value past the limit, whatever the company. A generic plan of the index path
- * would instead read a large dictionary whole. One row per matching value, or one row with a null
- * value; `scanned` says how many values were read.
+ * The needle is the match of needleParameters: a LIKE pattern on PostgreSQL, the needle itself
+ * for SQLite's instr() (SQLite's LIKE ignores case). The statement is kept prepared, so on
+ * PostgreSQL its plan is generic: the primary key's range of (company, key), read in order and
+ * cut at one value past the limit, whatever the company (a generic plan of the index path would
+ * read a large dictionary whole). One row per matching value, or one row with a null value;
+ * `scanned` says how many values were read.
  */
-async function scanSmallDictionary(db: Kysely<DB>, companyId: string, field: ContainsField, match: string): Promise<VersionAndValues | undefined> {
+async function scanSmallDictionary(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  companyId: string,
+  field: ContainsField,
+  match: string,
+): Promise<VersionAndValues | undefined> {
   let statement = scanStatements.get(db);
   if (!statement) {
     statement = compileOnce<ScannedRow>(3, (companyId, field, match) => {
-      const scanned = sql`select value from event_key_values where company_id = ${companyId} and field = ${field} order by value limit ${sql.lit(SCANNED_DICTIONARY_VALUES + 1)}`;
+      const limit = sql.lit(SCANNED_DICTIONARY_VALUES + 1);
+      const scanned = sql`select value from event_key_values where company_id = ${companyId} and field = ${field} order by value limit ${limit}`;
       const version = sql`coalesce((select version from data_versions where company_id = ${companyId}), 0)`;
-      const matched = sql`select value from scanned where value like ${match}`;
-      const query = sql<ScannedRow>`with scanned as (${scanned}) select ${version} as version, (select count(*) from scanned) as scanned, matched.value from (select 1) as one left join (${matched}) as matched on true`;
+      const contains = dialect === 'postgres' ? sql`value like ${match}` : sql`instr(value, ${match}) > 0`;
+      const matched = sql`select value from scanned where ${contains}`;
+      const query = sql<ScannedRow>`with scanned as (${scanned})
+        select ${version} as version, (select count(*) from scanned) as scanned, matched.value
+        from (select 1) as one left join (${matched}) as matched on true`;
       return { compile: () => query.compile(db) };
     });
     keepPrepared(statement.query.sql);
