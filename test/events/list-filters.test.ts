@@ -1,15 +1,28 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { SCANNED_DICTIONARY_VALUES } from '../../src/storage/repositories/contains-matches.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { compareCodePoints, filterDataset, ingestOk, listIds, USERS, type EventInput } from './event-fixtures.js';
+import { anEvent, compareCodePoints, filterDataset, ingestOk, listIds, USERS, type EventInput } from './event-fixtures.js';
 
 const COMPANY = 'acme';
 const DATASET = filterDataset();
 
+/**
+ * The same dataset in a company whose keys have more values than a `__contains` scans one by
+ * one, so its substrings are found through the trigram index. The extra values are made of
+ * letters that no needle below contains.
+ */
+const LARGE_DICTIONARY_COMPANY = 'acme-large-dictionary';
+const FILLERS = Array.from({ length: SCANNED_DICTIONARY_VALUES + 20 }, (_, i) => {
+  const value = [...i.toString(6).padStart(4, '0')].map((digit) => 'qwxyjk'[Number(digit)]).join('');
+  return anEvent({ id: `filler-${i}`, flow_key: value, step_key: value, version_key: value, connection_key: value });
+});
+
 /** The dataset's ids that satisfy `keep`, in the default order (created_at, then id). */
-function expected(keep: (event: EventInput) => boolean): string[] {
-  return DATASET.filter(keep)
+function expected(keep: (event: EventInput) => boolean, dataset: readonly EventInput[] = DATASET): string[] {
+  return dataset
+    .filter(keep)
     .sort((a, b) => compareCodePoints(String(a.created_at), String(b.created_at)) || compareCodePoints(String(a.id), String(b.id)))
     .map((event) => String(event.id));
 }
@@ -27,6 +40,7 @@ describeEachDatabase('GET /v1/events filters', (kind) => {
   before(async () => {
     t = await createTestApp(kind);
     await ingestOk(t, COMPANY, DATASET);
+    await ingestOk(t, LARGE_DICTIONARY_COMPANY, [...DATASET, ...FILLERS]);
   });
   after(() => t.close());
 
@@ -99,10 +113,19 @@ describeEachDatabase('GET /v1/events filters', (kind) => {
       ['connection_key', 'SALES', []],
     ];
     for (const [name, needle, ids] of cases) {
+      const keep = (e: EventInput) => typeof e[name] === 'string' && (e[name] as string).includes(needle);
       it(`${name}__contains=${JSON.stringify(needle)}`, async () => {
-        const want = expected((e) => typeof e[name] === 'string' && (e[name] as string).includes(needle));
+        const want = expected(keep);
         if (ids) assert.deepEqual(want, ids, 'the reference and the hand-written expectation agree');
         assert.deepEqual(await listIds(t, COMPANY, new URLSearchParams({ [`${name}__contains`]: needle }).toString()), want);
+      });
+      it(`${name}__contains=${JSON.stringify(needle)}, through the trigram index`, async () => {
+        const want = expected(keep, [...DATASET, ...FILLERS]);
+        // A page of up to 1,000 events is read at once; a larger limit is read in chunks.
+        for (const limit of ['1000', '10000']) {
+          const query = new URLSearchParams({ [`${name}__contains`]: needle, limit }).toString();
+          assert.deepEqual(await listIds(t, LARGE_DICTIONARY_COMPANY, query), want, `limit=${limit}`);
+        }
       });
     }
 
