@@ -102,7 +102,7 @@ async function readThroughIndex(
   const statement = versionAndValuesStatement(db, dialect, phrase !== undefined);
   const params = [companyId, field, match, MAX_LISTED_VALUES + 1, ...(phrase === undefined ? [] : [phrase])];
   const { rows } = await db.executeQuery(statement.bind(params));
-  return { version: Number(rows[0]?.version ?? 0), values: rows.flatMap((row) => (row.value === null ? [] : [row.value])) };
+  return { version: Number(rows[0]?.version ?? 0), values: matchedValues(rows) };
 }
 
 /**
@@ -156,7 +156,12 @@ async function scanSmallDictionary(
   const { rows } = await db.executeQuery(statement.bind([companyId, field, match]));
   const [first] = rows;
   if (!first || Number(first.scanned) > SCANNED_DICTIONARY_VALUES) return undefined;
-  return { version: Number(first.version ?? 0), values: rows.flatMap((row) => (row.value === null ? [] : [row.value])) };
+  return { version: Number(first.version ?? 0), values: matchedValues(rows) };
+}
+
+/** The values of a version-and-values statement's rows (its one row has a null value when nothing matched). */
+function matchedValues(rows: readonly { value: string | null }[]): string[] {
+  return rows.flatMap((row) => (row.value === null ? [] : [row.value]));
 }
 
 type VersionAndValue = { version: number | string | null; value: string | null };
