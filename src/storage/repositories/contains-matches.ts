@@ -2,8 +2,7 @@ import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { ContainsField } from '../../domain/events/event-fields.js';
 import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
 import type { DialectName } from '../database.js';
-import { compileOnce, type CompiledOnce } from '../precompiled-query.js';
-import { keepPrepared } from '../prepared-statements.js';
+import { compileOnce, precompiled, type CompiledOnce } from '../precompiled-query.js';
 import type { DB } from '../schema.js';
 import {
   isContainsField,
@@ -116,8 +115,10 @@ export const SCANNED_DICTIONARY_VALUES = 256;
 
 type ScannedRow = { version: number | string | null; scanned: number | string; value: string | null };
 
-/** The small-dictionary statements, compiled (and on PostgreSQL prepared) once per database: primary, standby. */
-const scanStatements = new WeakMap<Kysely<DB>, CompiledOnce<ScannedRow>>();
+type Scan = (companyId: string, field: ContainsField, match: string) => Promise<ScannedRow[]>;
+
+/** The small-dictionary statement of each database (primary, standby), compiled once and on PostgreSQL kept prepared. */
+const scans = new WeakMap<Kysely<DB>, Scan>();
 
 /**
  * The company's data version and the key's values that match, when the key has at most
@@ -137,26 +138,26 @@ async function scanSmallDictionary(
   field: ContainsField,
   match: string,
 ): Promise<VersionAndValues | undefined> {
-  let statement = scanStatements.get(db);
-  if (!statement) {
-    statement = compileOnce<ScannedRow>(3, (companyId, field, match) => {
-      const limit = sql.lit(SCANNED_DICTIONARY_VALUES + 1);
-      const scanned = sql`select value from event_key_values where company_id = ${companyId} and field = ${field} order by value limit ${limit}`;
-      const version = sql`coalesce((select version from data_versions where company_id = ${companyId}), 0)`;
-      const contains = dialect === 'postgres' ? sql`value like ${match}` : sql`instr(value, ${match}) > 0`;
-      const matched = sql`select value from scanned where ${contains}`;
-      const query = sql<ScannedRow>`with scanned as (${scanned})
-        select ${version} as version, (select count(*) from scanned) as scanned, matched.value
-        from (select 1) as one left join (${matched}) as matched on true`;
-      return { compile: () => query.compile(db) };
-    });
-    keepPrepared(statement.query.sql);
-    scanStatements.set(db, statement);
-  }
-  const { rows } = await db.executeQuery(statement.bind([companyId, field, match]));
+  let scan = scans.get(db);
+  if (!scan) scans.set(db, (scan = smallDictionaryScan(db, dialect)));
+  const rows = await scan(companyId, field, match);
   const [first] = rows;
   if (!first || Number(first.scanned) > SCANNED_DICTIONARY_VALUES) return undefined;
   return { version: Number(first.version ?? 0), values: matchedValues(rows) };
+}
+
+function smallDictionaryScan(db: Kysely<DB>, dialect: DialectName): Scan {
+  return precompiled<ScannedRow, [string, ContainsField, string]>(db, 3, (db, companyId, field, match) => {
+    const limit = sql.lit(SCANNED_DICTIONARY_VALUES + 1);
+    const scanned = sql`select value from event_key_values where company_id = ${companyId} and field = ${field} order by value limit ${limit}`;
+    const version = sql`coalesce((select version from data_versions where company_id = ${companyId}), 0)`;
+    const contains = dialect === 'postgres' ? sql`value like ${match}` : sql`instr(value, ${match}) > 0`;
+    const matched = sql`select value from scanned where ${contains}`;
+    const query = sql<ScannedRow>`with scanned as (${scanned})
+        select ${version} as version, (select count(*) from scanned) as scanned, matched.value
+        from (select 1) as one left join (${matched}) as matched on true`;
+    return { compile: () => query.compile(db) };
+  });
 }
 
 /** The values of a version-and-values statement's rows (its one row has a null value when nothing matched). */
