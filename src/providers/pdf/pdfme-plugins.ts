@@ -1,40 +1,41 @@
-import type { Plugins } from '@pdfme/common';
-import {
-  barcodes,
-  checkbox,
-  date,
-  dateTime,
-  ellipse,
-  image,
-  line,
-  multiVariableText,
-  radioGroup,
-  rectangle,
-  select,
-  svg,
-  table,
-  text,
-  time,
-} from '@pdfme/schemas';
+import type { Plugins, Template } from '@pdfme/common';
+import { builtInPlugins } from '@pdfme/schemas/builtins';
+
+/** The schema types pdfme's built-in plugins render (today only `text`). */
+const BUILT_IN_TYPES: ReadonlySet<string> = new Set(Object.values(builtInPlugins).map((plugin) => plugin.propPanel.defaultSchema.type));
+
+let everyPlugin: Promise<Plugins> | undefined;
 
 /**
- * The schema types a template may use, keyed as pdfme's designer names them. Everything they
- * need (including the Roboto font from @pdfme/common) ships with the packages.
+ * The plugins a template needs: the built-ins when every schema is of their types, else every
+ * schema type a template may use, loaded on the first template that needs one. The full set
+ * (`@pdfme/schemas`) brings every plugin with its designer icons, date locales and barcode
+ * code, about 37 MB of a render thread's memory, which a thread rendering text alone never pays.
  */
-export const PDFME_PLUGINS: Plugins = {
-  Text: text,
-  'Multi-Variable Text': multiVariableText,
-  Image: image,
-  SVG: svg,
-  Line: line,
-  Rectangle: rectangle,
-  Ellipse: ellipse,
-  Table: table,
-  Date: date,
-  Time: time,
-  DateTime: dateTime,
-  Select: select,
-  Checkbox: checkbox,
-  RadioGroup: radioGroup,
-  ...barcodes,
-};
+export function pluginsFor(template: Template): Plugins | Promise<Plugins> {
+  const builtInOnly = template.schemas.every((page) => Array.isArray(page) && page.every((schema) => BUILT_IN_TYPES.has(schema.type)));
+  if (builtInOnly) return builtInPlugins;
+  everyPlugin ??= import('@pdfme/schemas').then(keyedAsTheDesignerDoes);
+  return everyPlugin;
+}
+
+/** Keyed as pdfme's designer names the schema types. */
+function keyedAsTheDesignerDoes(schemas: typeof import('@pdfme/schemas')): Plugins {
+  return {
+    Text: schemas.text,
+    'Multi-Variable Text': schemas.multiVariableText,
+    Image: schemas.image,
+    SVG: schemas.svg,
+    Line: schemas.line,
+    Rectangle: schemas.rectangle,
+    Ellipse: schemas.ellipse,
+    Table: schemas.table,
+    Date: schemas.date,
+    Time: schemas.time,
+    DateTime: schemas.dateTime,
+    Select: schemas.select,
+    Checkbox: schemas.checkbox,
+    RadioGroup: schemas.radioGroup,
+    ...schemas.barcodes,
+  };
+}

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { getDefaultFont } from '@pdfme/common';
 import type { Template } from '@pdfme/common';
-import { generate } from '@pdfme/generator';
 import { PDFDocument } from '@pdfme/pdf-lib';
-import { PDFME_PLUGINS } from './pdfme-plugins.js';
+import { generate } from './pdfme-generate.js';
+import { pluginsFor } from './pdfme-plugins.js';
 import type { RenderOutcome, RenderTask } from './render-task.js';
 
 // Decoded once per worker thread; the only font offered, so nothing is ever fetched.
@@ -11,8 +11,8 @@ const FONT = getDefaultFont();
 const MAX_REASON_LENGTH = 500;
 
 /**
- * Called once per thread before it takes renders. Loading this module (pdfme, its plugins, the
- * decoded font) is the work; doing it here keeps it off the first render's clock.
+ * Called once per thread before it takes renders. Loading this module (pdfme, its built-in
+ * plugins, the decoded font) is the work; doing it here keeps it off the first render's clock.
  */
 export function warmup(): boolean {
   return true;
@@ -22,10 +22,11 @@ export function warmup(): boolean {
 export default async function renderPdf(task: RenderTask): Promise<RenderOutcome> {
   try {
     const createdAt = new Date(task.createdAt);
+    const template = task.template as Template;
     const pdf = await generate({
-      template: task.template as Template,
+      template,
       inputs: [task.inputs],
-      plugins: PDFME_PLUGINS,
+      plugins: await pluginsFor(template),
       options: { font: FONT, title: task.title, creationDate: createdAt, modificationDate: createdAt },
     });
     const pages = (await PDFDocument.load(pdf, { updateMetadata: false })).getPageCount();
