@@ -29,14 +29,15 @@ export async function serveRenders(module: RenderModule): Promise<void> {
 }
 
 /** Garbage a render thread may gather above what was live at its last collection. */
-const HEAP_HEADROOM_BYTES = 24 * 2 ** 20;
+const HEAP_HEADROOM_BYTES = 32 * 2 ** 20;
 
 /**
- * A render leaves about half a MB of garbage (and its PDF's bytes) behind. Left to itself, V8
- * lets a thread's heap reach two to three times the 35 MB pdfme keeps live before its first
- * full collection, so each thread would hold 150-200 MB of RSS in a burst. Collecting whenever
- * the heap has grown by the headroom over what was live keeps a thread near 100 MB, for one
- * full collection (tens of ms) every few dozen renders.
+ * Left to itself, V8 lets a thread's old generation reach about twice what pdfme keeps live
+ * (30-35 MB) between its full collections, and keeps those pages. Collecting whenever the heap
+ * has grown by the headroom over what was live bounds it. Measured with four renders at a time
+ * for 10 s, the process 43 MB before the first (the profiles' fifth pass): a thread peaked at
+ * about 137-140 MB with V8's own collections (12-14 ms of CPU a PDF), 98-101 MB with this
+ * headroom (17-21 ms), 86-89 MB with 24 MB (21 ms), 120 MB with 48 MB (17 ms).
  */
 function heapBound(): () => void {
   const gc = garbageCollector();
