@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { Schema, Template } from '@pdfme/common';
+import { getDefaultFont, type Schema, type Template } from '@pdfme/common';
 import { generate } from '@pdfme/generator';
 import * as schemas from '@pdfme/schemas';
 import { pluginsFor } from '../../src/providers/pdf/pdfme-plugins.js';
@@ -53,7 +53,6 @@ const invoice = (): RenderCase => ({
 });
 
 async function renderWithPublishedGenerator({ template, inputs }: RenderCase): Promise<Uint8Array> {
-  const { getDefaultFont } = await import('@pdfme/common');
   return generate({
     template,
     inputs: [inputs],
