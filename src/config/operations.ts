@@ -16,6 +16,7 @@ export const OperationsEnv = {
   WRS_SHUTDOWN_TIMEOUT_MS: Type.Integer({ default: 25_000, minimum: 100 }),
   WRS_SHUTDOWN_DRAIN_MS: Type.Integer({ default: 0, minimum: 0, maximum: 600_000 }),
   WRS_HEAP_GROWTH_PERCENT: Type.Integer({ default: 50, minimum: 0, maximum: 1000 }),
+  WRS_HEAP_PRETENURING: Type.Boolean({ default: false }),
   WRS_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 6000, minimum: 0 }),
   WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: Type.Integer({ default: 600, minimum: 0 }),
   ...RedisEnv,
@@ -55,6 +56,8 @@ export interface ServerSettings {
    * the next one (serve/heap-growth.ts); 0 leaves it to V8.
    */
   readonly heapGrowthPercent: number;
+  /** Whether V8 may allocate objects of a site straight in the old generation (serve/pretenuring.ts); off by default. */
+  readonly allocationSitePretenuring: boolean;
 }
 
 export interface RateLimitSettings {
@@ -119,6 +122,7 @@ export function operationsSettings(env: OperationsEnvValues, problems: string[])
       shutdownTimeoutMs: env.WRS_SHUTDOWN_TIMEOUT_MS,
       shutdownDrainMs: env.WRS_SHUTDOWN_DRAIN_MS,
       heapGrowthPercent: env.WRS_HEAP_GROWTH_PERCENT,
+      allocationSitePretenuring: env.WRS_HEAP_PRETENURING,
     }),
     rateLimit: Object.freeze({
       perCompanyPerMinute: env.WRS_RATE_LIMIT_PER_MINUTE,

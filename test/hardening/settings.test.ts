@@ -25,6 +25,7 @@ describe('operations settings', () => {
       shutdownTimeoutMs: 25_000,
       shutdownDrainMs: 0,
       heapGrowthPercent: 50,
+      allocationSitePretenuring: false,
     });
     assert.deepEqual(config.rateLimit, { perCompanyPerMinute: 6000, perAddressPerMinute: 600, redis: null });
     assert.deepEqual(config.browser, { corsOrigins: [], hstsMaxAgeSeconds: 0 });

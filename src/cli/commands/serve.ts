@@ -8,6 +8,7 @@ import { cliConfig } from '../config-from-env.js';
 import { runClusterPrimary } from '../serve/cluster.js';
 import { collectWhenQuiet } from '../serve/collect-when-quiet.js';
 import { limitHeapGrowth } from '../serve/heap-growth.js';
+import { stopPretenuring } from '../serve/pretenuring.js';
 import { closeGracefullyOnSignals } from '../serve/graceful-shutdown.js';
 import { listenError } from '../serve/listen-errors.js';
 import { createProcessLog } from '../serve/process-log.js';
@@ -21,6 +22,7 @@ export const serveCommand: CliCommand = {
   async run() {
     const { config, secretsFile } = cliConfig('may-create');
     limitHeapGrowth(config.server.heapGrowthPercent);
+    if (!config.server.allocationSitePretenuring) stopPretenuring();
     if (cluster.isWorker) {
       await serveHttp(await createAppContext(config, { migrate: false, metricsAcrossCluster: true }));
       return new Promise<void>(() => undefined);
