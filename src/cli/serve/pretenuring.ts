@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
  * request a few milliseconds later. That short-lived garbage then fills the old generation,
  * and the young objects it points to survive young collections through it: measured on
  * PostgreSQL's 100-event page at 10 connections, 700 MB copied or promoted by 140 young
- * collections in 10 s and 19-43 full collections, against 19 MB and 0-1 without
+ * collections in 10 s and 17-43 full collections, against 19 MB and 0-1 without
  * pretenuring (docs/benchmarks.md, "Allocation-site pretenuring"). A service whose objects
  * live as long as a request gains nothing from it.
  *
