@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { ROOT } from '../helpers/cli-process.js';
+import { runHeapProbe } from '../helpers/heap-probe.js';
 
 /**
  * A child process that keeps a live set and makes garbage that survives young collections (as
@@ -27,9 +27,7 @@ function fullCollections(percent: number): number {
     await new Promise((resolve) => setTimeout(resolve, 100));
     console.log(JSON.stringify({ full, live: live.length }));
   `;
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
-  assert.equal(run.status, 0, run.stderr);
-  return (JSON.parse(run.stdout) as { full: number }).full;
+  return runHeapProbe<{ full: number }>(script).full;
 }
 
 describe('heap growth (WRS_HEAP_GROWTH_PERCENT)', () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/config.js';
 import { ROOT } from '../helpers/cli-process.js';
+import { runHeapProbe } from '../helpers/heap-probe.js';
 
 /**
  * A child process with a small young generation (where V8 starts pretenuring at once) that
@@ -31,13 +31,7 @@ function youngCollections(stop: boolean): number {
     await new Promise((resolve) => setTimeout(resolve, 50));
     console.log(JSON.stringify({ young, bytes }));
   `;
-  const run = spawnSync(process.execPath, ['--max-semi-space-size=1', '--import', 'tsx', '--input-type=module', '-e', script], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  assert.equal(run.status, 0, run.stderr);
-  return (JSON.parse(run.stdout) as { young: number }).young;
+  return runHeapProbe<{ young: number }>(script, ['--max-semi-space-size=1']).young;
 }
 
 describe('allocation-site pretenuring (WRS_HEAP_PRETENURING)', () => {
