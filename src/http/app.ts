@@ -2,9 +2,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
 import { uuidv7 } from '../lib/ids.js';
-import { AJV_CUSTOM_OPTIONS } from './body-check.js';
 import { frameworkErrorHandler, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './error-handler.js';
 import { loggerOptions } from './logging.js';
+import { AJV_CUSTOM_OPTIONS, buildValidator } from './validator-compiler.js';
 import { registerAdminAuthentication } from './plugins/admin-auth.js';
 import { registerBodyMediaRules } from './plugins/body-media.js';
 import { registerAuthentication } from './plugins/authenticate.js';
@@ -67,6 +67,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       return typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : uuidv7();
     },
     ajv: { customOptions: AJV_CUSTOM_OPTIONS },
+    schemaController: { compilersFactory: { buildValidator } },
     // Draining answers with the service's own 503 body (plugins/draining.ts).
     return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH, querystringParser: parseQueryString },

@@ -1,11 +1,5 @@
-import AjvCompiler from '@fastify/ajv-compiler';
 import type { FastifySchemaCompiler } from 'fastify';
-import { AJV_CUSTOM_OPTIONS } from '../../body-check.js';
-
-type Validator = ReturnType<FastifySchemaCompiler<unknown>>;
-type RoutePart = Parameters<FastifySchemaCompiler<unknown>>[0];
-
-let compileWithAjv: ((part: RoutePart) => Validator) | undefined;
+import { compileRoutePart } from '../../validator-compiler.js';
 
 /**
  * Route validator for a body the domain checks itself, so that every problem is reported at
@@ -15,6 +9,5 @@ let compileWithAjv: ((part: RoutePart) => Validator) | undefined;
  */
 export const domainCheckedBody: FastifySchemaCompiler<unknown> = (part) => {
   if (part.httpPart === 'body') return (data: unknown) => ({ value: data });
-  compileWithAjv ??= AjvCompiler()({}, { customOptions: AJV_CUSTOM_OPTIONS }) as unknown as (part: RoutePart) => Validator;
-  return compileWithAjv(part);
+  return compileRoutePart(part) as ReturnType<FastifySchemaCompiler<unknown>>;
 };

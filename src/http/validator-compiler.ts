@@ -1,0 +1,80 @@
+import AjvCompiler, { type ValidatorFactory } from '@fastify/ajv-compiler';
+import type { FastifySchemaCompiler } from 'fastify';
+
+/** Ajv settings for every route schema. */
+export const AJV_CUSTOM_OPTIONS = {
+  // Unknown properties are errors, never silently dropped; query values are strings to coerce.
+  removeAdditional: false,
+  coerceTypes: true,
+  allErrors: true,
+  useDefaults: true,
+};
+
+type Validator = ((data: unknown, context?: unknown) => unknown) & { errors?: unknown[] | null; schemaEnv?: unknown };
+type RoutePart = Parameters<FastifySchemaCompiler<unknown>>[0];
+type RoutePartCompiler = (part: RoutePart) => Validator;
+type AjvCompilerOptions = { customOptions?: Record<string, unknown> } & Record<string, unknown>;
+
+const buildAjvCompiler = AjvCompiler() as unknown as (externalSchemas: unknown, options: AjvCompilerOptions) => RoutePartCompiler;
+
+/**
+ * The validator builder given to Fastify (`schemaController.compilersFactory`): Fastify's
+ * own Ajv compiler, whose validators also refuse a number that is not finite. Ajv's coercion
+ * turns the strings `Infinity` and `1e400` into Infinity and then skips every number keyword
+ * (minimum, maximum, integer) for it, so `?limit=Infinity` would pass validation and reach
+ * the database (ajv-validator/ajv#2212, open).
+ */
+function buildRoutePartCompiler(externalSchemas: unknown, options: AjvCompilerOptions): RoutePartCompiler {
+  const compile = buildAjvCompiler(externalSchemas, options);
+  return (part) => refusingNonFiniteNumbers(compile(part));
+}
+
+/** buildRoutePartCompiler as Fastify's option types it (they describe Ajv's compile, not a route-part compiler). */
+export const buildValidator = buildRoutePartCompiler as unknown as ValidatorFactory;
+
+let standalone: RoutePartCompiler | undefined;
+
+/** The same compiler, with the service's settings, for schemas checked outside a route (the CLI). */
+export function compileRoutePart(part: RoutePart): Validator {
+  standalone ??= buildRoutePartCompiler({}, { customOptions: AJV_CUSTOM_OPTIONS });
+  return standalone(part);
+}
+
+function refusingNonFiniteNumbers(validate: Validator): Validator {
+  const checked: Validator = (data, context) => {
+    const valid = validate(data, context);
+    checked.errors = validate.errors;
+    if (valid !== true) return valid;
+    const path = nonFiniteNumberPath(data);
+    if (path === undefined) return true;
+    checked.errors = [{ instancePath: path, schemaPath: '#', keyword: 'type', params: { type: 'number' }, message: 'must be a finite number' }];
+    return false;
+  };
+  // Fastify passes the parent object (so Ajv may replace a coerced root) only to a validator that has one.
+  if (validate.schemaEnv !== undefined) checked.schemaEnv = validate.schemaEnv;
+  return checked;
+}
+
+/** The JSON pointer of the first Infinity or -Infinity inside `data`, if any. */
+export function nonFiniteNumberPath(data: unknown): string | undefined {
+  const keys = nonFiniteNumberKeys(data);
+  return keys?.map((key) => `/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+}
+
+/** The keys leading to the first non-finite number, found without allocating on the way down. */
+function nonFiniteNumberKeys(data: unknown): (string | number)[] | undefined {
+  if (typeof data === 'number') return Number.isFinite(data) ? undefined : [];
+  if (data === null || typeof data !== 'object') return undefined;
+  if (Array.isArray(data)) {
+    for (let index = 0; index < data.length; index++) {
+      const found = nonFiniteNumberKeys(data[index]);
+      if (found !== undefined) return [index, ...found];
+    }
+    return undefined;
+  }
+  for (const key in data) {
+    const found = nonFiniteNumberKeys((data as Record<string, unknown>)[key]);
+    if (found !== undefined) return [key, ...found];
+  }
+  return undefined;
+}
