@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RecordMatch } from '../domain/records/record-tag.js';
 import { invalidHeader } from '../errors/app-error.js';
@@ -25,7 +25,7 @@ export const strongEtag = (opaque: string): string => `"${opaque}"`;
  * equal tags mean the same answer, though not necessarily the same bytes (compression).
  */
 export function weakEtagOf(parts: readonly unknown[]): string {
-  return `W/"${createHash('sha256').update(JSON.stringify(parts)).digest('base64url')}"`;
+  return `W/"${hash('sha256', JSON.stringify(parts), 'base64url')}"`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { RecordResource } from './record.js';
 
 /**
@@ -12,7 +12,8 @@ export function recordTag(record: RecordResource): string {
 
 /** recordTag of a record already serialised with JSON.stringify (as the API sends it). */
 export function tagOfRecordJson(json: string): string {
-  return createHash('sha256').update(json).digest('base64url');
+  // One call, no Hash object: a record read hashes its answer on every request.
+  return hash('sha256', json, 'base64url');
 }
 
 /** The `If-Match` of a write: any existing record (`*`), or one whose tag is among `tags` (strong comparison). */
