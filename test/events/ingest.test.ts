@@ -179,6 +179,15 @@ describeEachDatabase('POST /admin/v1/companies/:company/events', (kind) => {
       });
     }
 
+    it('says a number too large for a double is one (1e400 parses as Infinity, which JSON shows as null)', async () => {
+      const target = fresh();
+      for (const field of ['like_value', 'flow_session']) {
+        const body = `${JSON.stringify(anEvent())}\n{"type":"x","${field}":-1e400}\n`;
+        expectRefused(await post(target, body, 'application/x-ndjson'), ['line 2', `'${field}' must be`, 'got a number too large'], { line: 2 });
+      }
+      assert.equal(await count(target), 0);
+    });
+
     it('names the index of a bad event in an array', async () => {
       const target = fresh();
       const response = await ingest(t, target, [anEvent(), { type: 'x', flow_session: 'one' }, anEvent()]);

@@ -179,5 +179,11 @@ function firstSchemaError(input: unknown): EventInputError {
   const field = error.path.split('/')[1] ?? '';
   if (error.type === ValueErrorType.ObjectAdditionalProperties) return new EventInputError(`unknown field '${field.slice(0, 200)}'`, field.slice(0, 200));
   if (error.type === ValueErrorType.ObjectRequiredProperty) return new EventInputError(`missing field '${field}'`, field);
-  return new EventInputError(`field '${field}' must be ${expected(field)}: got ${JSON.stringify(error.value)?.slice(0, 80)}`, field);
+  return new EventInputError(`field '${field}' must be ${expected(field)}: got ${shownValue(error.value)}`, field);
+}
+
+/** A refused value as the message shows it; a number too large for a double (1e400 parses as Infinity) is not `null`. */
+function shownValue(value: unknown): string | undefined {
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'a number too large';
+  return JSON.stringify(value)?.slice(0, 80);
 }
