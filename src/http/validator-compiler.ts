@@ -55,26 +55,45 @@ function refusingNonFiniteNumbers(validate: Validator): Validator {
   return checked;
 }
 
-/** The JSON pointer of the first Infinity or -Infinity inside `data`, if any. */
-export function nonFiniteNumberPath(data: unknown): string | undefined {
-  const keys = nonFiniteNumberKeys(data);
-  return keys?.map((key) => `/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
-}
-
-/** The keys leading to the first non-finite number, found without allocating on the way down. */
-function nonFiniteNumberKeys(data: unknown): (string | number)[] | undefined {
-  if (typeof data === 'number') return Number.isFinite(data) ? undefined : [];
+/**
+ * The JSON pointer of the first Infinity or -Infinity inside `data`, if any. Walked with a
+ * queue, not recursion: Ajv does not descend into a schema's Unknown values, so a body may nest
+ * deeper than the call stack. Only nested objects and arrays are queued.
+ */
+function nonFiniteNumberPath(data: unknown): string | undefined {
+  if (typeof data === 'number') return Number.isFinite(data) ? undefined : '';
   if (data === null || typeof data !== 'object') return undefined;
-  if (Array.isArray(data)) {
-    for (let index = 0; index < data.length; index++) {
-      const found = nonFiniteNumberKeys(data[index]);
-      if (found !== undefined) return [index, ...found];
+  const containers: object[] = [data];
+  const parents: number[] = [-1];
+  const keys: (string | number)[] = [''];
+  const pathTo = (at: number, key: string | number) => {
+    const names = [key];
+    for (let up = at; up > 0; up = parents[up]!) names.push(keys[up]!);
+    return names.reverse().map((name) => `/${String(name).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+  };
+  for (let at = 0; at < containers.length; at++) {
+    const container = containers[at] as Record<string | number, unknown>;
+    const visit = (key: string | number): string | undefined => {
+      const value = container[key];
+      if (typeof value === 'number') return Number.isFinite(value) ? undefined : pathTo(at, key);
+      if (value !== null && typeof value === 'object') {
+        containers.push(value);
+        parents.push(at);
+        keys.push(key);
+      }
+      return undefined;
+    };
+    if (Array.isArray(container)) {
+      for (let index = 0; index < container.length; index++) {
+        const found = visit(index);
+        if (found !== undefined) return found;
+      }
+    } else {
+      for (const key in container) {
+        const found = visit(key);
+        if (found !== undefined) return found;
+      }
     }
-    return undefined;
-  }
-  for (const key in data) {
-    const found = nonFiniteNumberKeys((data as Record<string, unknown>)[key]);
-    if (found !== undefined) return [key, ...found];
   }
   return undefined;
 }

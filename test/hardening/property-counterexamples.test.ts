@@ -144,6 +144,14 @@ describeEachDatabase('property counterexamples', (kind) => {
         'invalid_body',
       );
     }
+    // The step's inputs take any JSON, which Ajv does not descend into: the check walks it without recursion.
+    const depth = 100_000;
+    for (const [bottom, status, code] of [['1e400', 400, 'invalid_body'], ['1', 400, 'invalid_body']] as const) {
+      const payload = `{"type":"pdf_create","inputs":{"pdf_filename":"a","template_id":"none","deep":${'['.repeat(depth)}${bottom}${']'.repeat(depth)}}}`;
+      const response = await t.as('acme', { method: 'PUT', url: `/v1/records/${recordId}/steps`, payload, headers: { 'content-type': 'application/json' } });
+      expectError(response, status, code);
+      if (bottom === '1e400') assert.match(response.json().message, /field 'inputs\.deep\.0\.0\..*' must be a finite number/);
+    }
     const finite = await t.as('acme', { method: 'GET', url: '/v1/events/changes?limit=1e1' });
     assert.equal(finite.statusCode, 200, finite.body);
   });
