@@ -144,16 +144,59 @@ describeEachDatabase('property counterexamples', (kind) => {
         'invalid_body',
       );
     }
-    // The step's inputs take any JSON, which Ajv does not descend into: the check walks it without recursion.
-    const depth = 100_000;
-    for (const [bottom, status, code] of [['1e400', 400, 'invalid_body'], ['1', 400, 'invalid_body']] as const) {
-      const payload = `{"type":"pdf_create","inputs":{"pdf_filename":"a","template_id":"none","deep":${'['.repeat(depth)}${bottom}${']'.repeat(depth)}}}`;
-      const response = await t.as('acme', { method: 'PUT', url: `/v1/records/${recordId}/steps`, payload, headers: { 'content-type': 'application/json' } });
-      expectError(response, status, code);
-      if (bottom === '1e400') assert.match(response.json().message, /field 'inputs\.deep\.0\.0\..*' must be a finite number/);
-    }
+    // The step's inputs take any JSON, which Ajv does not descend into.
+    const deep = `${'['.repeat(50)}1e400${']'.repeat(50)}`;
+    const step = await t.as('acme', {
+      method: 'PUT',
+      url: `/v1/records/${recordId}/steps`,
+      payload: `{"type":"pdf_create","inputs":{"pdf_filename":"a","template_id":"none","deep":${deep}}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expectError(step, 400, 'invalid_body');
+    assert.match(step.json().message, /field 'inputs\.deep\.0\.0\..*' must be a finite number/);
     const finite = await t.as('acme', { method: 'GET', url: '/v1/events/changes?limit=1e1' });
     assert.equal(finite.statusCode, 200, finite.body);
+  });
+
+  // Each was a 500: JSON.stringify (storing the value) or a recursive walk (the idempotency
+  // fingerprint, the finite-number check) overflowed the call stack.
+  it('refuses JSON nested more than 100 levels deep with 400 naming where, storing nothing', async () => {
+    const nested = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+    for (const depth of [101, 100_000]) {
+      const body = await t.as('acme', {
+        method: 'POST',
+        url: '/v1/webhooks',
+        payload: `{"url":"http://127.0.0.1:9/x","events":["*"],"x":${nested(depth - 1)}}`,
+        headers: { 'content-type': 'application/json', 'idempotency-key': `deep-${depth}` },
+      });
+      expectError(body, 400, 'invalid_body');
+      assert.match(body.json().message, /the body nests arrays and objects more than 100 levels deep/);
+      for (const [contentType, payload] of [
+        ['application/x-ndjson', `{"type":"x","version_object":${nested(depth)}}\n`],
+        ['application/json', `[{"type":"x","version_object":${nested(depth)}}]`],
+      ]) {
+        await refusedWithoutChange(async () => {
+          const response = await t.admin({ method: 'POST', url: '/admin/v1/companies/acme/events', payload, headers: { 'content-type': contentType } });
+          assert.match(response.body, /field 'version_object' nests arrays and objects more than 100 levels deep/);
+          return response;
+        }, 400, 'invalid_body');
+      }
+      await refusedWithoutChange(async () => {
+        const response = await t.admin({
+          method: 'POST',
+          url: '/admin/v1/companies/acme/records',
+          payload: `[{"record_type":"uccfiling","status":"filed","instance":${nested(depth)}}]`,
+          headers: { 'content-type': 'application/json' },
+        });
+        assert.deepEqual(response.json().errors?.[0]?.field, 'instance', response.body);
+        return response;
+      }, 400, 'invalid_body');
+    }
+    // 100 levels are taken and given back as they were.
+    const ingested = await t.admin({ method: 'POST', url: '/admin/v1/companies/deep/events', payload: `[{"id":"e100","type":"x","version_object":${nested(100)}}]`, headers: { 'content-type': 'application/json' } });
+    assert.equal(ingested.statusCode, 200, ingested.body);
+    const listed = await t.as('deep', { method: 'GET', url: '/v1/events' });
+    assert.equal(JSON.stringify(listed.json().results[0].version_object), nested(100));
   });
 
   it('refuses a signed user token whose company_id holds a NUL with 401', async () => {

@@ -3,6 +3,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ValueErrorType } from '@sinclair/typebox/errors';
 import type { Clock } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { nestsDeeperThan, TOO_DEEP } from '../../lib/json-nesting.js';
 import { parseTimestampFilter } from '../../lib/timestamps.js';
 import { isStorableText } from '../../lib/text.js';
 import type { Exact } from '../../lib/type-checks.js';
@@ -114,6 +115,7 @@ export function createEventNormalizer(companyId: string, clock: Clock): (input: 
         throw new EventInputError(`field '${field}' contains a NUL character or an unpaired surrogate`, field);
       }
     }
+    if (nestsDeeperThan(event.version_object)) throw new EventInputError(`field 'version_object' ${TOO_DEEP}`, 'version_object');
     const createdAt = timestamp(event.created_at, 'created_at');
     return {
       id: event.id ?? uuidv7(clock.now().getTime()),

@@ -1,6 +1,7 @@
 import type { AppError } from '../../errors/app-error.js';
 import { batchRefused, namesWithMore, type ItemProblem } from '../../errors/item-problems.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { nestsDeeperThan, TOO_DEEP } from '../../lib/json-nesting.js';
 import type { JsonItemsFormat } from '../../lib/json-items.js';
 import { clipped, unstorableTextPlaces } from '../../lib/text.js';
 import { parseTimestampFilter } from '../../lib/timestamps.js';
@@ -51,6 +52,11 @@ export function parseImportedRecord(
       report(path === '' ? null : clipped(path), key ? 'a key may not hold NUL characters or unpaired surrogates' : 'text may not hold NUL characters or unpaired surrogates');
     }
     return undefined;
+  }
+  if (isPlainObject(input)) {
+    const tooDeep = Object.keys(input).filter((key) => nestsDeeperThan(input[key]));
+    for (const key of tooDeep) report(clipped(key), TOO_DEEP);
+    if (tooDeep.length > 0) return undefined;
   }
   return parseOne(input, types, now, report, generateId);
 }

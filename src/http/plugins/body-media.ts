@@ -1,6 +1,7 @@
 import { MIMEType } from 'node:util';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidBody, mediaTypeRefused, type AppError } from '../../errors/app-error.js';
+import { nestsDeeperThan, TOO_DEEP } from '../../lib/json-nesting.js';
 import { decodeUtf8, InvalidUtf8Error } from '../../lib/text.js';
 
 /** What a route's body may be when its schema does not list `consumes`. */
@@ -31,6 +32,7 @@ export function unsupportedMediaType(request: FastifyRequest, reason: string, he
  * before it is read, and bytes that are not UTF-8 are a 400 naming the byte, never replaced
  * by U+FFFD. JSON is the only media type read unless a route adds its own (NDJSON on the
  * ingest and import routes); `text/plain` and the like are a 415 naming what the route reads.
+ * A JSON body nested more than MAX_JSON_NESTING levels deep is a 400.
  */
 export function registerBodyMediaRules(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -44,7 +46,10 @@ export function registerBodyMediaRules(app: FastifyInstance): void {
       done(invalidBody(`the body is not valid UTF-8 (at byte ${error.offset}); nothing was stored`), undefined);
       return;
     }
-    parseJson(request, text, done);
+    parseJson(request, text, (error: Error | null, parsed?: unknown) => {
+      if (!error && nestsDeeperThan(parsed)) return done(invalidBody(`the body ${TOO_DEEP}; nothing was stored`), undefined);
+      done(error, parsed);
+    });
   });
 
   app.addHook('preParsing', async (request) => {
