@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { bodyChecker } from '../../src/http/body-check.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { defineType, expectStatus, VALID_LOAN } from '../records/fixtures.js';
+import { createRecord, defineType, expectStatus, VALID_LOAN } from '../records/fixtures.js';
 
 /** An answer that lists what the input got wrong stays small however much the input got wrong. */
 const MAX_ERROR_BYTES = 16_384;
@@ -76,6 +76,29 @@ describeEachDatabase('error bodies name what is wrong, and stay bounded', (kind)
       assert.ok(response.body.length < MAX_ERROR_BYTES, `${response.body.length} bytes`);
       assert.match(body.message, /^invalid body: unknown field 'unknown_key_0'; .* and 4900 more$/);
       assert.equal(body.message.match(/unknown field/g).length, 100);
+    });
+
+    it('unknown fields of bodies the domain checks: a record token, a step\'s inputs, a record type definition', async () => {
+      const recordId = (await createRecord(t, 'acme', 'loan')).id;
+      const longName = 'k'.repeat(100_000);
+      const cases = [
+        ['invalid token request', () => t.as('acme', { method: 'POST', url: `/v1/records/${recordId}/tokens`, payload: { ...manyKeys(5000), [longName]: 1 } })],
+        ['invalid pdf_create inputs', () =>
+          t.as('acme', { method: 'PUT', url: `/v1/records/${recordId}/steps`, payload: { type: 'pdf_create', inputs: { ...manyKeys(5000), [longName]: 1 } } })],
+        ['invalid record type definition', () =>
+          t.admin({
+            method: 'PUT',
+            url: '/admin/v1/companies/acme/record-types/many',
+            payload: { name: 'Many', ...manyKeys(3000), [longName]: 1, fields: Array.from({ length: 2000 }, () => ({ type: 'x'.repeat(300) })) },
+          })],
+      ] as const;
+      for (const [prefix, send] of cases) {
+        const response = await send();
+        const body = expectStatus(response, 400, 'invalid_body');
+        assert.ok(response.body.length < MAX_ERROR_BYTES, `${prefix}: ${response.body.length} bytes`);
+        assert.match(body.message, new RegExp(`^${prefix}: .* and \\d+ more$`));
+        assert.ok(!body.message.includes('k'.repeat(300)), `${prefix}: a long name is cut short`);
+      }
     });
 
     it('unknown query parameters', async () => {

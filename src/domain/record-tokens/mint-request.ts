@@ -1,4 +1,6 @@
 import { invalidBody } from '../../errors/app-error.js';
+import { namesWithMore } from '../../errors/item-problems.js';
+import { clipped } from '../../lib/text.js';
 import { isPlainObject } from '../record-types/definition.js';
 
 export const DEFAULT_EXPIRES_IN = 86_400;
@@ -14,7 +16,7 @@ export function parseMintRequest(body: unknown, recordId: string): { expiresIn: 
   if (!isPlainObject(body)) throw invalidBody('the body must be a JSON object');
   const problems: string[] = [];
   for (const key of Object.keys(body)) {
-    if (!['expires_in', 'expires', 'record_id', 'recordId'].includes(key)) problems.push(`unknown field '${key}'`);
+    if (!['expires_in', 'expires', 'record_id', 'recordId'].includes(key)) problems.push(`unknown field '${clipped(key)}'`);
   }
   const lifetimes = (['expires_in', 'expires'] as const).filter((name) => body[name] !== undefined);
   for (const name of lifetimes) {
@@ -30,7 +32,7 @@ export function parseMintRequest(body: unknown, recordId: string): { expiresIn: 
     const value = body[name];
     if (value !== undefined && value !== recordId) problems.push(`'${name}' must equal the record of the path ('${recordId}')`);
   }
-  if (problems.length > 0) throw invalidBody(`invalid token request: ${problems.join('; ')}`);
+  if (problems.length > 0) throw invalidBody(`invalid token request: ${namesWithMore(problems, '; ')}`);
   const lifetime = body.expires_in ?? body.expires;
   return { expiresIn: lifetime === undefined ? DEFAULT_EXPIRES_IN : (lifetime as number) };
 }

@@ -1,4 +1,6 @@
 import { invalidBody } from '../../errors/app-error.js';
+import { boundedList, namesWithMore } from '../../errors/item-problems.js';
+import { clipped } from '../../lib/text.js';
 
 export const FIELD_TYPES = ['boolean', 'number', 'string', 'date'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -55,7 +57,7 @@ export function parseRecordTypeDefinition(typeId: string, input: unknown): Recor
     throw invalidBody('a record type definition must be a JSON object', { problems: ['body: must be a JSON object'] });
   }
   for (const key of Object.keys(input)) {
-    if (!['id', 'name', 'fields', 'statuses', 'views'].includes(key)) problems.push(`${key}: unknown property`);
+    if (!['id', 'name', 'fields', 'statuses', 'views'].includes(key)) problems.push(`${clipped(key)}: unknown property`);
   }
   if (input.id !== undefined && input.id !== typeId) problems.push(`id: must equal the typeId of the path ('${typeId}')`);
 
@@ -65,7 +67,7 @@ export function parseRecordTypeDefinition(typeId: string, input: unknown): Recor
   const views = parseViews(input.views, statuses, problems);
 
   if (problems.length > 0) {
-    throw invalidBody(`invalid record type definition: ${problems.join('; ')}`, { problems });
+    throw invalidBody(`invalid record type definition: ${namesWithMore(problems, '; ')}`, { problems: boundedList(problems).listed });
   }
   return { name: name!, fields, statuses, views };
 }
@@ -104,7 +106,7 @@ function parseFields(value: unknown, problems: string[]): FieldDefinition[] {
       return;
     }
     for (const key of Object.keys(field)) {
-      if (!['uid', 'field_name', 'type', 'required'].includes(key)) problems.push(`${at}.${key}: unknown property`);
+      if (!['uid', 'field_name', 'type', 'required'].includes(key)) problems.push(`${at}.${clipped(key)}: unknown property`);
     }
     const uid = text(field.uid, `${at}.uid`, problems);
     if (uid !== undefined) {
@@ -121,7 +123,7 @@ function parseFields(value: unknown, problems: string[]): FieldDefinition[] {
     }
     const type = field.type;
     if (typeof type !== 'string' || !(FIELD_TYPES as readonly string[]).includes(type)) {
-      problems.push(`${at}.type: must be one of ${FIELD_TYPES.join(', ')} (got ${JSON.stringify(type ?? null)})`);
+      problems.push(`${at}.type: must be one of ${FIELD_TYPES.join(', ')} (got ${clipped(JSON.stringify(type ?? null))})`);
     }
     const required = field.required ?? false;
     if (typeof required !== 'boolean') problems.push(`${at}.required: must be true or false`);
@@ -148,7 +150,7 @@ function parseViews(value: unknown, statuses: readonly string[], problems: strin
       return;
     }
     for (const key of Object.keys(view)) {
-      if (!['id', 'name', 'statuses'].includes(key)) problems.push(`${at}.${key}: unknown property`);
+      if (!['id', 'name', 'statuses'].includes(key)) problems.push(`${at}.${clipped(key)}: unknown property`);
     }
     const id = text(view.id, `${at}.id`, problems);
     if (id !== undefined) {

@@ -1,5 +1,7 @@
 import { cannotRender, invalidBody, notFound, templateNotFound } from '../../errors/app-error.js';
+import { namesWithMore } from '../../errors/item-problems.js';
 import type { Clock } from '../../lib/clock.js';
+import { clipped } from '../../lib/text.js';
 import { RenderRejectedError, type PdfRenderer } from '../templates/pdf-renderer.port.js';
 import { fileDetails } from '../files/file-details.js';
 import type { FileService } from '../files/file-service.js';
@@ -26,7 +28,7 @@ export function checkPdfCreateInputs(inputs: Record<string, unknown>): PdfCreate
     else if (typeof inputs[name] !== 'string') problems.push(`inputs.${name} must be a string`);
   }
   for (const name of Object.keys(inputs)) {
-    if (!(INPUT_NAMES as readonly string[]).includes(name)) problems.push(`unknown input 'inputs.${name}'`);
+    if (!(INPUT_NAMES as readonly string[]).includes(name)) problems.push(`unknown input 'inputs.${clipped(name)}'`);
   }
   let pdfFilename = '';
   if (typeof inputs.pdf_filename === 'string') {
@@ -34,7 +36,7 @@ export function checkPdfCreateInputs(inputs: Record<string, unknown>): PdfCreate
     if (checked.ok) pdfFilename = checked.filename;
     else problems.push(`inputs.pdf_filename ${checked.reason}`);
   }
-  if (problems.length > 0) throw invalidBody(`invalid pdf_create inputs: ${problems.join('; ')}`);
+  if (problems.length > 0) throw invalidBody(`invalid pdf_create inputs: ${namesWithMore(problems, '; ')}`);
   return { pdfFilename, templateId: inputs.template_id as string };
 }
 
