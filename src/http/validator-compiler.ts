@@ -26,7 +26,22 @@ const buildAjvCompiler = AjvCompiler() as unknown as (externalSchemas: unknown, 
  */
 function buildRoutePartCompiler(externalSchemas: unknown, options: AjvCompilerOptions): RoutePartCompiler {
   const compile = buildAjvCompiler(externalSchemas, options);
-  return (part) => refusingNonFiniteNumbers(compile(part));
+  return (part) => {
+    const validate = compile(part);
+    return mayHoldNonFiniteNumber(part) ? refusingNonFiniteNumbers(validate) : validate;
+  };
+}
+
+const NUMBER_TYPE = /"type":(?:"(?:integer|number)"|\[[^\]]*"(?:integer|number)")|"\$ref"/;
+
+/**
+ * Whether a validated part can hold Infinity: a JSON body can (`1e400` parses as Infinity, and
+ * Ajv does not look inside a schema's Unknown values); a path, query or header value is text
+ * and becomes a number only where its schema (or a reference it follows) says number. Parts
+ * that cannot are not walked on every request.
+ */
+function mayHoldNonFiniteNumber(part: RoutePart): boolean {
+  return part.httpPart === 'body' || NUMBER_TYPE.test(JSON.stringify(part.schema) ?? '');
 }
 
 /** buildRoutePartCompiler as Fastify's option types it (they describe Ajv's compile, not a route-part compiler). */
