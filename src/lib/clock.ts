@@ -21,3 +21,14 @@ export class ManualClock implements Clock {
     this.current += seconds * 1000;
   }
 }
+
+/** The system's time moved by an offset that only grows when told to; for tests of expiry in real time. */
+export class ShiftedClock implements Clock {
+  private offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  advanceSeconds(seconds: number): void {
+    this.offsetMs += seconds * 1000;
+  }
+}

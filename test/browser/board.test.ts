@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { describeEachDatabase } from '../helpers/databases.js';
+import { describeOnOneDatabase } from '../helpers/databases.js';
 import { assertAccessible, assertNoPageErrors, DEMO_COMPANY_ID, newPage, screenshot, signIn, browserSuite } from './harness.js';
 
-describeEachDatabase('web console: the board', (kind) => {
+describeOnOneDatabase('web console: the board', (kind) => {
   const suite = browserSuite(kind);
 
   const statusOf = async (id: string): Promise<string> => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { describeEachDatabase } from '../helpers/databases.js';
+import { describeOnOneDatabase } from '../helpers/databases.js';
 import { assertAccessible, assertNoPageErrors, newPage, signIn, browserSuite } from './harness.js';
 
-describeEachDatabase('web console: sign-in and the shell', (kind) => {
+describeOnOneDatabase('web console: sign-in and the shell', (kind) => {
   const suite = browserSuite(kind);
 
   it('GET / leads to the console, which asks for a token and keeps it in sessionStorage only', async () => {

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { describeEachDatabase } from '../helpers/databases.js';
+import { describeOnOneDatabase } from '../helpers/databases.js';
 import { DEMO_COMPANY_ID, assertAccessible, assertNoPageErrors, newPage, screenshot, signIn, browserSuite } from './harness.js';
 
 const TYPE = 1;
 const FLOW = 2;
 const SESSION = 3;
 
-describeEachDatabase('web console: events explorer', (kind) => {
+describeOnOneDatabase('web console: events explorer', (kind) => {
   const suite = browserSuite(kind);
 
   async function openExplorer(query = ''): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {

@@ -10,6 +10,7 @@ import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { DEMO_COMPANY_ID } from '../../src/cli/welcome.js';
 import { seedDemo } from '../../src/demo/seed-demo.js';
+import { ShiftedClock } from '../../src/lib/clock.js';
 import { ROOT } from '../helpers/cli-process.js';
 import type { DatabaseKind } from '../helpers/databases.js';
 import { createTestApp, type TestApp, type TestAppOptions } from '../helpers/test-app.js';
@@ -33,6 +34,8 @@ const CHROMIUM_ARGS = [
 export interface ConsoleService {
   readonly t: TestApp;
   readonly baseUrl: string;
+  /** The service's clock: the system's, until a test moves it past a token's expiry. */
+  readonly clock: ShiftedClock;
   /** A demo-company user's token, as `npm start` prints one. */
   demoToken(): Promise<string>;
   close(): Promise<void>;
@@ -40,14 +43,16 @@ export interface ConsoleService {
 
 /** The real app with the demo company seeded, listening on a free port of 127.0.0.1. */
 export async function startConsoleService(kind: DatabaseKind, options: TestAppOptions = {}): Promise<ConsoleService> {
+  const clock = new ShiftedClock();
   const t = await createTestApp(kind, {
+    clock,
     ...options,
     env: { WRS_PUBLIC_URL: undefined as unknown as string, WRS_WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WRS_PDF_WORKERS: '1', ...options.env },
   });
   await seedDemo(t.ctx, DEMO_COMPANY_ID);
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  return { t, baseUrl, demoToken: () => t.userToken(DEMO_COMPANY_ID, 'demo-user'), close: () => t.close() };
+  return { t, baseUrl, clock, demoToken: () => t.userToken(DEMO_COMPANY_ID, 'demo-user'), close: () => t.close() };
 }
 
 export async function launchBrowser(): Promise<Browser> {
@@ -58,8 +63,13 @@ export async function launchBrowser(): Promise<Browser> {
  * A fresh page whose script errors and console errors (a Content-Security-Policy violation is
  * one) are collected; `assertNoPageErrors` fails the test on any of them.
  */
-export async function newPage(browser: Browser, options: { width?: number; height?: number } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+export async function newPage(
+  browser: Browser,
+  options: { width?: number; height?: number; clockAt?: Date } = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 860 } });
+  // A page that will see a token expire runs on a clock the test can move (jumpPastExpiry).
+  if (options.clockAt) await context.clock.install({ time: options.clockAt });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
@@ -76,12 +86,15 @@ export function assertNoPageErrors(errors: readonly string[], expected: RegExp[]
 }
 
 /**
- * Waits until a JWT's `exp` has passed. Tests that need a token to expire mid-session give it
- * a lifetime long enough for a loaded machine to open the page first, then wait out the rest.
+ * Moves time past a JWT's `exp` at once instead of waiting it out: the service's clock, and the
+ * page's (installed with `newPage(..., { clockAt: service.clock.now() })`) by as much, as if the
+ * person had left the page open that long.
  */
-export async function untilExpired(token: string): Promise<void> {
+export async function jumpPastExpiry(service: ConsoleService, context: BrowserContext, token: string): Promise<void> {
   const { exp } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { exp: number };
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, exp * 1000 - Date.now()) + 300));
+  const shiftMs = Math.max(0, exp * 1000 - service.clock.now().getTime()) + 1000;
+  service.clock.advanceSeconds(shiftMs / 1000);
+  await context.clock.fastForward(shiftMs);
 }
 
 /** Opens the console and signs in with a bearer token, as a person would: paste, submit. */

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { describeEachDatabase } from '../helpers/databases.js';
-import { assertAccessible, assertNoPageErrors, newPage, screenshot, browserSuite, untilExpired } from './harness.js';
+import { describeOnOneDatabase } from '../helpers/databases.js';
+import { assertAccessible, assertNoPageErrors, newPage, screenshot, browserSuite, jumpPastExpiry } from './harness.js';
 import { deleteRecordRow, getRecord, mintRecordToken, putLoanType, replaceLoanType, revokeRecordToken } from './record-api.js';
 
-describeEachDatabase('hosted record form (/forms/#<record token>)', (kind) => {
+describeOnOneDatabase('hosted record form (/forms/#<record token>)', (kind) => {
   const suite = browserSuite(kind);
 
   const openForm = async (page: Page, token: string) => {
@@ -92,18 +92,18 @@ describeEachDatabase('hosted record form (/forms/#<record token>)', (kind) => {
   });
 
   it('an expired link says so, both when opened and when the token expires while the form is open (values kept)', async () => {
-    const { token } = await mintRecordToken(suite.service, 'demo-loan-04', 10);
-    const { context, page, errors } = await newPage(suite.browser);
+    const { token } = await mintRecordToken(suite.service, 'demo-loan-04', 60);
+    const { context, page, errors } = await newPage(suite.browser, { clockAt: suite.service.clock.now() });
     await openForm(page, token);
     await formLoaded(page);
     await page.getByLabel('Borrower').fill('Typed before expiry');
-    await untilExpired(token);
+    await jumpPastExpiry(suite.service, context, token);
     await page.getByRole('button', { name: 'Save' }).click();
     await alert(page, 'This link has expired.').waitFor();
     assert.equal(await page.getByLabel('Borrower').inputValue(), 'Typed before expiry');
     assert.ok(await page.getByRole('button', { name: 'Save' }).isDisabled());
 
-    const second = await newPage(suite.browser);
+    const second = await newPage(suite.browser, { clockAt: suite.service.clock.now() });
     await openForm(second.page, token);
     await alert(second.page, 'This link has expired.').waitFor();
     assert.equal(await second.page.getByLabel('Borrower').count(), 0);

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { describeEachDatabase } from '../helpers/databases.js';
-import { assertAccessible, assertNoPageErrors, DEMO_COMPANY_ID, newPage, screenshot, signIn, browserSuite, untilExpired } from './harness.js';
+import { describeOnOneDatabase } from '../helpers/databases.js';
+import { assertAccessible, assertNoPageErrors, DEMO_COMPANY_ID, newPage, screenshot, signIn, browserSuite, jumpPastExpiry } from './harness.js';
 import { getRecord, liveTokenKeys, patchRecord } from './record-api.js';
 
-describeEachDatabase('web console: the record page', (kind) => {
+describeOnOneDatabase('web console: the record page', (kind) => {
   const suite = browserSuite(kind);
 
   const openRecord = async (page: Page, recordId: string) => {
@@ -127,12 +127,13 @@ describeEachDatabase('web console: the record page', (kind) => {
   });
 
   it('a 401 signs the console out with an explanation', async () => {
-    const { context, page, errors } = await newPage(suite.browser);
-    const shortLived = await suite.service.t.userToken(DEMO_COMPANY_ID, 'demo-user', { exp: Math.floor(Date.now() / 1000) + 10 });
+    const now = suite.service.clock.now();
+    const { context, page, errors } = await newPage(suite.browser, { clockAt: now });
+    const shortLived = await suite.service.t.userToken(DEMO_COMPANY_ID, 'demo-user', { exp: Math.floor(now.getTime() / 1000) + 60 });
     await signIn(page, suite.service.baseUrl, shortLived);
     await openRecord(page, 'demo-loan-09');
     await page.getByLabel('Borrower').fill('After expiry');
-    await untilExpired(shortLived);
+    await jumpPastExpiry(suite.service, context, shortLived);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Your session expired or the token was revoked. Sign in again.').waitFor();
     await page.getByLabel('Bearer token').waitFor();

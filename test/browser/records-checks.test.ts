@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { describeEachDatabase } from '../helpers/databases.js';
+import { describeOnOneDatabase } from '../helpers/databases.js';
 import { assertAccessible, assertNoPageErrors, DEMO_COMPANY_ID, newPage, screenshot, signIn, browserSuite } from './harness.js';
 
-describeEachDatabase('web console: the records table and the checks', (kind) => {
+describeOnOneDatabase('web console: the records table and the checks', (kind) => {
   const suite = browserSuite(kind);
 
   /** The IDs the API itself answers for a query, to compare the page with. */

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { describeEachDatabase } from '../helpers/databases.js';
+import { describeOnOneDatabase } from '../helpers/databases.js';
 import {
   DEMO_COMPANY_ID,
   assertAccessible,
@@ -39,7 +39,7 @@ async function startReceiver(): Promise<Receiver> {
   };
 }
 
-describeEachDatabase('web console: webhooks', (kind) => {
+describeOnOneDatabase('web console: webhooks', (kind) => {
   let service: ConsoleService;
   let browser: Browser;
   let receiver: Receiver;

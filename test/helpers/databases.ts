@@ -64,3 +64,14 @@ export function describeEachDatabase(title: string, suite: (kind: DatabaseKind) 
     describe(`${title} [${kind}]`, () => suite(kind));
   }
 }
+
+/**
+ * Declares a suite once, on PostgreSQL when WRS_TEST_PG_URL is set (the database of a production
+ * deployment), else on SQLite. For suites that test what sits above the HTTP API (the browser
+ * suites): the API itself is tested on both databases, so running its pages twice would only
+ * repeat those tests at many times their cost.
+ */
+export function describeOnOneDatabase(title: string, suite: (kind: DatabaseKind) => void): void {
+  const kind: DatabaseKind = PG_URL ? 'postgres' : 'sqlite';
+  describe(`${title} [${kind}]`, () => suite(kind));
+}
