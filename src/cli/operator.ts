@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createAppContext, type AppContext } from '../app-context.js';
+import type { AppContext } from '../app-context.js';
 import type { Config } from '../config/config.js';
 import { COMPANY_ID_RULE, companyIdProblem } from '../domain/auth/company-id.js';
 import { AppError } from '../errors/app-error.js';
@@ -65,6 +65,7 @@ export async function reportingFailures(run: () => Promise<number | void>, subje
  * renders at most one PDF (a template's trial render), so one render thread is enough.
  */
 export async function withAppContext<T>(config: Config, use: (ctx: AppContext) => Promise<T>): Promise<T> {
+  const { createAppContext } = await import('../app-context.js');
   const ctx = await createAppContext(config, { pdfWorkers: 1 });
   try {
     return await use(ctx);

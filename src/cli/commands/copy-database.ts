@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { dataSettings } from '../../config/data-location.js';
-import { copySqliteToPostgres, CopyRefusal, withoutPassword } from '../../app-context.js';
 import { UsageError, type CliCommand } from '../command.js';
 import { copySummary, createCopyProgress, silentProgress } from '../copy-progress.js';
 import { requireOption } from '../operator.js';
@@ -20,6 +19,7 @@ export const copyDatabaseCommand: CliCommand = {
     const to = requireOption(values.to, 'to');
     if (!POSTGRES_URL.test(to)) throw new UsageError(`--to must be a PostgreSQL URL (postgres://user:password@host:port/database), not ${to}`);
 
+    const { copySqliteToPostgres, CopyRefusal, withoutPassword } = await import('../../app-context.js');
     const progress = values.quiet ? silentProgress : createCopyProgress();
     try {
       const summary = await copySqliteToPostgres(sqliteFile, to, progress);

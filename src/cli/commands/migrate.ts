@@ -1,4 +1,3 @@
-import { migrateDatabase } from '../../app-context.js';
 import type { CliCommand } from '../command.js';
 import { cliConfig } from '../config-from-env.js';
 
@@ -8,6 +7,7 @@ export const migrateCommand: CliCommand = {
   summary: 'apply pending database migrations and exit',
   async run() {
     const { config } = cliConfig('may-create');
+    const { migrateDatabase } = await import('../../app-context.js');
     const applied = await migrateDatabase(config);
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
   },

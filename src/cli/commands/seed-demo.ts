@@ -1,6 +1,4 @@
 import { parseArgs } from 'node:util';
-import { createAppContext } from '../../app-context.js';
-import { seedDemo } from '../../demo/seed-demo.js';
 import type { CliCommand } from '../command.js';
 import { cliConfig } from '../config-from-env.js';
 import { DEMO_COMPANY_ID } from '../welcome.js';
@@ -13,6 +11,7 @@ export const seedDemoCommand: CliCommand = {
     const { values } = parseArgs({ args: argv, options: { company: { type: 'string' } } });
     const companyId = values.company ?? DEMO_COMPANY_ID;
     const { config } = cliConfig('may-create');
+    const [{ createAppContext }, { seedDemo }] = await Promise.all([import('../../app-context.js'), import('../../demo/seed-demo.js')]);
     const ctx = await createAppContext(config);
     try {
       const stored = await seedDemo(ctx, companyId);
