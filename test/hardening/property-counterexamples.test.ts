@@ -136,7 +136,7 @@ describeEachDatabase('property counterexamples', (kind) => {
         const response = await t.as('acme', { method: 'GET', url: `${path}?limit=${value}` });
         expectError(response, 400, 'invalid_query');
         assert.deepEqual(response.json().invalid_params, ['limit'], response.body);
-        assert.match(response.json().message, /'limit' must be a finite number/);
+        assert.match(response.json().message, /'limit' must be integer/);
       }
       await refusedWithoutChange(
         () => t.admin({ method: 'POST', url: '/admin/v1/tokens', payload: { company_id: 'acme', expires_in: value } }),
@@ -154,8 +154,22 @@ describeEachDatabase('property counterexamples', (kind) => {
     });
     expectError(step, 400, 'invalid_body');
     assert.match(step.json().message, /field 'inputs\.deep\.0\.0\..*' must be a finite number/);
-    const finite = await t.as('acme', { method: 'GET', url: '/v1/events/changes?limit=1e1' });
-    assert.equal(finite.statusCode, 200, finite.body);
+  });
+
+  // Ajv's coercion takes whatever Number() takes: these were read as 16, 10, 5, 5 and 3.
+  it('reads a number query parameter only as plain decimal digits, as GET /v1/events always did', async () => {
+    for (const value of ['0x10', '1e1', '%205', '5%20', '3.0', '0b11', '']) {
+      for (const path of ['/v1/events/changes', '/v1/records', '/v1/checks', '/v1/events']) {
+        const response = await t.as('acme', { method: 'GET', url: `${path}?limit=${value}` });
+        expectError(response, 400, 'invalid_query');
+        assert.deepEqual(response.json().invalid_params, ['limit'], `${path}?limit=${value}: ${response.body}`);
+        assert.match(response.json().message, /'limit' must be (an )?integer/);
+      }
+    }
+    for (const path of ['/v1/events/changes', '/v1/records', '/v1/checks', '/v1/events']) {
+      const response = await t.as('acme', { method: 'GET', url: `${path}?limit=010` });
+      assert.equal(response.statusCode, 200, `${path}: ${response.body}`);
+    }
   });
 
   // Each was a 500: JSON.stringify (storing the value) or a recursive walk (the idempotency
