@@ -37,7 +37,11 @@ describe('wrs operator commands', { concurrency: 3 }, () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'wrs-cli-ops-'));
-    env = cliEnv(join(dir, 'wrs.db'));
+    // A template put renders once to check it; a template of other than text schemas first loads
+    // pdfme's full plugin set (about a second alone) inside the render's budget. On a CI machine
+    // running other suites beside this one that once passed the default 15 s, so the messages
+    // tested here were a timeout's.
+    env = cliEnv(join(dir, 'wrs.db'), { WRS_PDF_TIMEOUT_MS: '120000' });
     // Migrates the file before the CLI processes start, side by side, on it.
     t = await createTestApp('sqlite', { env: { WRS_DATABASE_URL: env.WRS_DATABASE_URL! } });
   });
