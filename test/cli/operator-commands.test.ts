@@ -37,10 +37,9 @@ describe('wrs operator commands', { concurrency: 3 }, () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'wrs-cli-ops-'));
-    // A template put renders once to check it; a template of other than text schemas first loads
-    // pdfme's full plugin set (about a second alone) inside the render's budget. On a CI machine
-    // running other suites beside this one that once passed the default 15 s, so the messages
-    // tested here were a timeout's.
+    // A template put renders once to check it. These runs share a busy CI machine with other
+    // suites (once, before the plugin load left the render's clock, a trial render passed the
+    // default 15 s there), and the messages tested here are not a test of render time.
     env = cliEnv(join(dir, 'wrs.db'), { WRS_PDF_TIMEOUT_MS: '120000' });
     // Migrates the file before the CLI processes start, side by side, on it.
     t = await createTestApp('sqlite', { env: { WRS_DATABASE_URL: env.WRS_DATABASE_URL! } });

@@ -29,6 +29,22 @@ describe('share timers', () => {
     timers.stopAll();
   });
 
+  it('does not charge a paused clock, and goes on from what it had used once resumed', async () => {
+    const expired: string[] = [];
+    const timers = createShareTimers<string>((key) => expired.push(key));
+    timers.start('a', 100);
+    await sleep(50);
+    timers.pause('a');
+    await sleep(150);
+    assert.deepEqual(expired, [], 'paused after about 50 ms of its 100');
+    timers.resume('a');
+    await sleep(20);
+    assert.deepEqual(expired, []);
+    await sleep(80);
+    assert.deepEqual(expired, ['a']);
+    timers.stopAll();
+  });
+
   it('never fires a stopped clock', async () => {
     const expired: string[] = [];
     const timers = createShareTimers<string>((key) => expired.push(key));

@@ -86,6 +86,20 @@ describe('worker-pool PDF renderer', () => {
     assert.equal((await next).pages, 1);
   });
 
+  it('does not charge a render for the thread loading what it needs beyond the warm-up', async () => {
+    const pool = renderer({ workers: 1, timeoutMs: 500, startupTimeoutMs: 20_000, workerFile: STALLING_WORKER });
+    assert.equal((await pool.render(request({ inputs: { title: 'prepare:1500' } }))).pages, 1);
+  });
+
+  it('bounds that load by the start-up timeout', async () => {
+    const pool = renderer({ workers: 1, timeoutMs: 20_000, startupTimeoutMs: 5_000, workerFile: STALLING_WORKER });
+    await pool.render(request());
+    const started = Date.now();
+    await assert.rejects(pool.render(request({ inputs: { title: 'prepare:60000' } })), RenderTimeoutError);
+    assert.ok(Date.now() - started < 15_000, 'refused at the start-up timeout, not the render timeout');
+    assert.equal((await pool.render(request({ inputs: { title: 'fine' } }))).pages, 1);
+  });
+
   it('refuses renders beyond the queue limit as unavailable', async () => {
     const pool = renderer({ workers: 1, timeoutMs: 500, queueTimeoutMs: 10_000, maxQueue: 1, workerFile: STALLING_WORKER });
     const results = await Promise.allSettled(

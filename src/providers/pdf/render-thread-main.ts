@@ -17,6 +17,15 @@ export async function serveRenders(module: RenderModule): Promise<void> {
   port.on('message', ({ id, task }: RenderRequestMessage) => {
     void (async () => {
       try {
+        const preparing = module.prepare?.(task);
+        if (preparing) {
+          send({ type: 'preparing', id });
+          try {
+            await preparing;
+          } finally {
+            send({ type: 'prepared', id });
+          }
+        }
         send({ type: 'outcome', id, outcome: await module.default(task) });
       } catch (error) {
         send({ type: 'outcome', id, outcome: { ok: false, reason: error instanceof Error ? error.message : String(error) } });

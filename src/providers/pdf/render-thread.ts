@@ -97,14 +97,36 @@ export function startRenderThread(options: RenderThreadOptions): RenderThread {
     return worker.terminate();
   };
 
-  const timers = createShareTimers<number>((id) => {
+  const expire = (id: number): void => {
     const expired = pending.get(id);
     if (!expired) return;
     pending.delete(id);
     timers.stopAll();
+    clearPreparations();
     expired.reject(new RenderTimeoutError(expired.timeoutMs));
     void retire('neighbour_timed_out');
-  });
+  };
+  const timers = createShareTimers<number>(expire);
+
+  // While the thread loads what one render needs beyond its warm-up (pdfme's full plugin set on
+  // the first template that uses more than text), that render's clock stops: the load is bounded
+  // by the start-up timeout, as the thread's own start is, not by the render's budget.
+  const preparations = new Map<number, NodeJS.Timeout>();
+  const clearPreparations = (): void => {
+    for (const timer of preparations.values()) clearTimeout(timer);
+    preparations.clear();
+  };
+  const onPreparation = (type: 'preparing' | 'prepared', id: number): void => {
+    if (!pending.has(id)) return;
+    clearTimeout(preparations.get(id));
+    preparations.delete(id);
+    if (type === 'preparing') {
+      timers.pause(id);
+      preparations.set(id, setTimeout(() => expire(id), options.startupTimeoutMs));
+    } else {
+      timers.resume(id);
+    }
+  };
 
   let markReady: () => void;
   let failStart: (error: unknown) => void;
@@ -125,10 +147,16 @@ export function startRenderThread(options: RenderThreadOptions): RenderThread {
       markReady();
       return;
     }
+    if (message.type !== 'outcome') {
+      onPreparation(message.type, message.id);
+      return;
+    }
     const waiting = pending.get(message.id);
     if (!waiting) return;
     pending.delete(message.id);
     timers.stop(message.id);
+    clearTimeout(preparations.get(message.id));
+    preparations.delete(message.id);
     waiting.resolve(message.outcome);
   });
   worker.on('error', (error) => {
@@ -142,6 +170,7 @@ export function startRenderThread(options: RenderThreadOptions): RenderThread {
     clearTimeout(startupTimer);
     failStart(failure ?? new Error('the render thread exited while starting'));
     timers.stopAll();
+    clearPreparations();
     for (const lost of pending.values()) lost.reject(new RenderThreadLostError(lostReason, { cause: failure }));
     pending.clear();
     options.onExit(thread);

@@ -3,7 +3,7 @@ import { getDefaultFont } from '@pdfme/common';
 import type { Template } from '@pdfme/common';
 import { PDFDocument } from '@pdfme/pdf-lib';
 import { generate } from './pdfme-generate.js';
-import { pluginsFor } from './pdfme-plugins.js';
+import { pluginsFor, pluginsLoading } from './pdfme-plugins.js';
 import type { RenderOutcome, RenderTask } from './render-task.js';
 
 // Decoded once per worker thread; the only font offered, so nothing is ever fetched.
@@ -16,6 +16,16 @@ const MAX_REASON_LENGTH = 500;
  */
 export function warmup(): boolean {
   return true;
+}
+
+/** pdfme's full plugin set, on the first template that needs it: loaded off the render's clock. */
+export function prepare(task: RenderTask): Promise<unknown> | undefined {
+  try {
+    return pluginsLoading(task.template as Template);
+  } catch {
+    // A template too malformed to list its schema types fails in the render, with its message.
+    return undefined;
+  }
 }
 
 /** Runs in a render thread (render-thread-main.ts): renders one PDF; several may be in flight at once. */
