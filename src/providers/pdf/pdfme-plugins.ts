@@ -5,7 +5,7 @@ import { builtInPlugins } from '@pdfme/schemas/builtins';
 const BUILT_IN_TYPES: ReadonlySet<string> = new Set(Object.values(builtInPlugins).map((plugin) => plugin.propPanel.defaultSchema.type));
 
 let everyPlugin: Promise<Plugins> | undefined;
-let everyPluginLoaded = false;
+let everyPluginLoaded: Plugins | undefined;
 
 /**
  * The plugins a template needs: the built-ins when every schema is of their types, else every
@@ -16,16 +16,12 @@ let everyPluginLoaded = false;
 export function pluginsFor(template: Template): Plugins | Promise<Plugins> {
   const builtInOnly = template.schemas.every((page) => Array.isArray(page) && page.every((schema) => BUILT_IN_TYPES.has(schema.type)));
   if (builtInOnly) return builtInPlugins;
-  everyPlugin ??= import('@pdfme/schemas').then((schemas) => {
-    everyPluginLoaded = true;
-    return keyedAsTheDesignerDoes(schemas);
-  });
-  return everyPlugin;
+  everyPlugin ??= import('@pdfme/schemas').then((schemas) => (everyPluginLoaded = keyedAsTheDesignerDoes(schemas)));
+  return everyPluginLoaded ?? everyPlugin;
 }
 
 /** The load of the plugins a template needs when they are not loaded yet, else undefined. */
 export function pluginsLoading(template: Template): Promise<Plugins> | undefined {
-  if (everyPluginLoaded) return undefined;
   const plugins = pluginsFor(template);
   return plugins instanceof Promise ? plugins : undefined;
 }

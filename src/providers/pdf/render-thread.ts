@@ -155,8 +155,6 @@ export function startRenderThread(options: RenderThreadOptions): RenderThread {
     if (!waiting) return;
     pending.delete(message.id);
     timers.stop(message.id);
-    clearTimeout(preparations.get(message.id));
-    preparations.delete(message.id);
     waiting.resolve(message.outcome);
   });
   worker.on('error', (error) => {
