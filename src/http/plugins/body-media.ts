@@ -52,8 +52,8 @@ export function registerBodyMediaRules(app: FastifyInstance): void {
     });
   });
 
-  app.addHook('preParsing', async (request) => {
-    if (!hasBody(request)) return;
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if (!hasBody(request)) return done(null, payload);
     const encoding = request.headers['content-encoding']?.trim().toLowerCase();
     if (encoding && encoding.split(',').some((coding) => coding.trim() !== 'identity')) {
       throw unsupportedMediaType(request, `Content-Encoding '${encoding}' is not supported: send the body uncompressed`, {
@@ -64,6 +64,7 @@ export function registerBodyMediaRules(app: FastifyInstance): void {
     if (charset !== undefined && !UTF8_NAMES.has(charset.toLowerCase())) {
       throw unsupportedMediaType(request, `charset '${charset}' is not supported: bodies are UTF-8`);
     }
+    done(null, payload);
   });
 }
 

@@ -45,17 +45,24 @@ interface Running {
 export function registerIdempotency(app: FastifyInstance, service: IdempotencyService): void {
   const running = new WeakMap<FastifyRequest, Running>();
 
+  // The hooks are the routes' own: a route that takes no key runs none of them. They run first
+  // among a route's hooks, so a request is admitted before the route checks its body, and its
+  // answer is kept as sent, before compression.
   app.addHook('onRoute', (route) => {
-    if (route.config?.idempotency) documentIdempotency(route);
+    if (!route.config?.idempotency) return;
+    documentIdempotency(route);
+    prependRouteHook(route, 'preValidation', admitKeyed);
+    prependRouteHook(route, 'onSend', keepKeyedAnswer);
+    prependRouteHook(route, 'onResponse', abandonUnkept);
   });
 
-  // Every request passes these hooks; only one with a key, on a route that takes keys, waits for any.
-  app.addHook('preValidation', (request, reply, done) => {
+  // Only a request with a key waits for anything.
+  function admitKeyed(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
     const scope = request.routeOptions.config.idempotency;
     const header = request.headers['idempotency-key'];
     if (!scope || header === undefined) return done();
     admit(request, reply, scope, header).then(() => done(), done);
-  });
+  }
 
   async function admit(request: FastifyRequest, reply: FastifyReply, scope: string, header: string | string[]): Promise<unknown> {
     const parsed = parseIdempotencyKey(header);
@@ -94,12 +101,12 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
     }
   }
 
-  app.addHook('onSend', (request, reply, payload, done) => {
+  function keepKeyedAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
     const run = running.get(request);
     if (!run) return done(null, payload);
     running.delete(request);
     keepAnswer(request, reply, run, payload).then(() => done(null, payload));
-  });
+  }
 
   async function keepAnswer(request: FastifyRequest, reply: FastifyReply, run: Running, payload: unknown): Promise<void> {
     try {
@@ -118,13 +125,22 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
 
   // A request whose response ended before its answer was kept (client gone): stop renewing, so
   // the lease frees the key unless the answer is still kept when the handler ends.
-  app.addHook('onResponse', (request, _reply, done) => {
+  function abandonUnkept(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
     running.get(request)?.held.abandon();
     done();
-  });
+  }
 
   const stopCleanup = service.startCleanup((error) => app.log.error({ err: error }, 'idempotency: cleanup of expired keys failed'));
   app.addHook('onClose', async () => stopCleanup());
+}
+
+type RouteHookName = 'preValidation' | 'onSend' | 'onResponse';
+
+/** Puts a hook before the route's own hooks of that kind (they run after the instance's hooks). */
+function prependRouteHook(route: RouteOptions, name: RouteHookName, hook: (...args: never[]) => void): void {
+  const current: unknown = route[name];
+  const own = current === undefined ? [] : Array.isArray(current) ? current : [current];
+  (route as unknown as Record<RouteHookName, unknown>)[name] = [hook, ...own];
 }
 
 function companyOf(request: FastifyRequest): string {

@@ -114,18 +114,19 @@ export async function registerRateLimiting(
     charge(request, reply).then((refusal) => done(refusal ?? undefined), done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.rateLimitState !== 'pending') return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.rateLimitState !== 'pending') return done(null, payload);
     request.rateLimitState = 'charged';
-    if (!addressLimited) return payload;
-    const refusal = await charge(request, reply);
-    if (!refusal) return payload;
-    if (payload && typeof (payload as { destroy?: unknown }).destroy === 'function') {
-      (payload as { destroy(): void }).destroy();
-    }
-    reply.removeHeader('www-authenticate');
-    reply.code(refusal.status).headers(refusal.headers).header('content-type', JSON_CONTENT_TYPE);
-    return JSON.stringify({ message: refusal.message, code: refusal.code });
+    if (!addressLimited) return done(null, payload);
+    charge(request, reply).then((refusal) => {
+      if (!refusal) return done(null, payload);
+      if (payload && typeof (payload as { destroy?: unknown }).destroy === 'function') {
+        (payload as { destroy(): void }).destroy();
+      }
+      reply.removeHeader('www-authenticate');
+      reply.code(refusal.status).headers(refusal.headers).header('content-type', JSON_CONTENT_TYPE);
+      done(null, JSON.stringify({ message: refusal.message, code: refusal.code }));
+    }, done);
   });
 
   return {

@@ -16,9 +16,16 @@ export function createRequestDurationMetrics(registry: Registry): RequestDuratio
     buckets: REQUEST_SECONDS_BUCKETS,
     registers: [registry],
   });
+  // One labelled child per method, route template and status, found by a plain key: the
+  // histogram would otherwise sort and join the labels of every request to find its series.
+  // The routes are templates and the methods and statuses HTTP's own, so the map stays small.
+  const series = new Map<string, Histogram.Internal<'method' | 'route' | 'status_code'>>();
   return {
     observe(method, route, statusCode, seconds) {
-      durations.observe({ method, route, status_code: statusCode }, seconds);
+      const key = `${method} ${statusCode} ${route}`;
+      let child = series.get(key);
+      if (!child) series.set(key, (child = durations.labels({ method, route, status_code: statusCode })));
+      child.observe(seconds);
     },
   };
 }
