@@ -95,7 +95,11 @@ describe('worker-pool PDF renderer', () => {
     const pool = renderer({ workers: 1, timeoutMs: 20_000, startupTimeoutMs: 5_000, workerFile: STALLING_WORKER });
     await pool.render(request());
     const started = Date.now();
-    await assert.rejects(pool.render(request({ inputs: { title: 'prepare:60000' } })), RenderTimeoutError);
+    await assert.rejects(pool.render(request({ inputs: { title: 'prepare:60000' } })), (error: Error) => {
+      assert.ok(error instanceof RenderTimeoutError);
+      assert.match(error.message, /^loading the PDF plugins this template needs \(the start-up timeout\) did not finish within 5000 ms$/);
+      return true;
+    });
     assert.ok(Date.now() - started < 15_000, 'refused at the start-up timeout, not the render timeout');
     assert.equal((await pool.render(request({ inputs: { title: 'fine' } }))).pages, 1);
   });

@@ -46,8 +46,12 @@ export class RenderRejectedError extends Error {
 }
 
 export class RenderTimeoutError extends Error {
-  constructor(readonly timeoutMs: number) {
-    super(`PDF render did not finish within ${timeoutMs} ms`);
+  /** `what` names the step that ran out of time, when it was not the render itself. */
+  constructor(
+    readonly timeoutMs: number,
+    what = 'PDF render',
+  ) {
+    super(`${what} did not finish within ${timeoutMs} ms`);
     this.name = 'RenderTimeoutError';
   }
 }

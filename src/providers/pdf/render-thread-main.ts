@@ -1,6 +1,7 @@
-import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
+import { getHeapStatistics } from 'node:v8';
 import { garbageCollector } from '../../lib/garbage-collector.js';
+import { heapKeeper } from './render-thread-heap.js';
 import type { RenderRequestMessage, RenderModule, RenderThreadMessage } from './render-thread-protocol.js';
 
 /**
@@ -13,8 +14,10 @@ export async function serveRenders(module: RenderModule): Promise<void> {
   if (!port) throw new Error('serveRenders runs in a worker thread');
   const send = (message: RenderThreadMessage): void => port.postMessage(message);
   await module.warmup?.();
-  const collectIfGrown = heapBound();
+  const gc = garbageCollector();
+  const heap = heapKeeper({ collect: () => gc({ type: 'major' }), heapUsed: () => getHeapStatistics().used_heap_size });
   port.on('message', ({ id, task }: RenderRequestMessage) => {
+    heap.renderStarted();
     void (async () => {
       try {
         const preparing = module.prepare?.(task);
@@ -30,30 +33,9 @@ export async function serveRenders(module: RenderModule): Promise<void> {
       } catch (error) {
         send({ type: 'outcome', id, outcome: { ok: false, reason: error instanceof Error ? error.message : String(error) } });
       } finally {
-        collectIfGrown();
+        heap.renderFinished();
       }
     })();
   });
   send({ type: 'ready' });
-}
-
-/** Garbage a render thread may gather above what was live at its last collection. */
-const HEAP_HEADROOM_BYTES = 32 * 2 ** 20;
-
-/**
- * Left to itself, V8 lets a thread's old generation reach about twice what pdfme keeps live
- * (30-35 MB) between its full collections, and keeps those pages. Collecting whenever the heap
- * has grown by the headroom over what was live bounds it. Measured with four renders at a time
- * for 10 s, the process 43 MB before the first (the profiles' fifth pass): a thread peaked at
- * about 137-140 MB with V8's own collections (12-14 ms of CPU a PDF), 98-101 MB with this
- * headroom (17-21 ms), 86-89 MB with 24 MB (21 ms), 120 MB with 48 MB (17 ms).
- */
-function heapBound(): () => void {
-  const gc = garbageCollector();
-  let live = getHeapStatistics().used_heap_size;
-  return () => {
-    if (getHeapStatistics().used_heap_size < live + HEAP_HEADROOM_BYTES) return;
-    gc({ type: 'major' });
-    live = getHeapStatistics().used_heap_size;
-  };
 }

@@ -97,13 +97,13 @@ export function startRenderThread(options: RenderThreadOptions): RenderThread {
     return worker.terminate();
   };
 
-  const expire = (id: number): void => {
+  const expire = (id: number, error?: RenderTimeoutError): void => {
     const expired = pending.get(id);
     if (!expired) return;
     pending.delete(id);
     timers.stopAll();
     clearPreparations();
-    expired.reject(new RenderTimeoutError(expired.timeoutMs));
+    expired.reject(error ?? new RenderTimeoutError(expired.timeoutMs));
     void retire('neighbour_timed_out');
   };
   const timers = createShareTimers<number>(expire);
@@ -122,7 +122,9 @@ export function startRenderThread(options: RenderThreadOptions): RenderThread {
     preparations.delete(id);
     if (type === 'preparing') {
       timers.pause(id);
-      preparations.set(id, setTimeout(() => expire(id), options.startupTimeoutMs));
+      const loadTimedOut = (): void =>
+        expire(id, new RenderTimeoutError(options.startupTimeoutMs, 'loading the PDF plugins this template needs (the start-up timeout)'));
+      preparations.set(id, setTimeout(loadTimedOut, options.startupTimeoutMs));
     } else {
       timers.resume(id);
     }
