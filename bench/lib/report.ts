@@ -62,7 +62,7 @@ export function formatReport(input: ReportInput): string {
     `- load: autocannon, ${input.settings.connections} connections, ${input.settings.durationSeconds} s a run, ${input.settings.warmupSeconds} s warm-up, ${input.settings.runs} runs each (best shown)`,
     `- service RSS idle after start: ${idleMb.toFixed(0)} MB (target < ${IDLE_RSS_TARGET_MB} MB: ${idleMb < IDLE_RSS_TARGET_MB ? 'met' : 'MISSED'})`,
     `- service peak RSS over the whole run: ${peakMb.toFixed(0)} MB, during ${input.peakPhase || 'the start'} (target < ${PEAK_RSS_TARGET_MB} MB: ${peakMb < PEAK_RSS_TARGET_MB ? 'met' : 'MISSED'})`,
-    `- p99/p50: the tail of each run; reads are held to ${TAIL_BOUND}x ("(NO)" marks a read above it)`,
+    `- p99/p50: the tail of each run; reads at ${input.settings.connections} connections are held to ${TAIL_BOUND}x ("(NO)" marks a read above it)`,
     '',
     '| scenario | req/s | p50 ms | p99 ms | p99/p50 | peak RSS MB | other | ratio to baseline | ratio to prebuilt bytes | errors | target | met |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',

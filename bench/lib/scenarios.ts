@@ -161,7 +161,8 @@ export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]>
       const rawTen = await measureBaseline('raw-events-server.ts', onDatabase, { ...settings, connections: tenConnections }, rawPagePath);
       rows.push(row(`baseline: raw driver + JSON.stringify, events exact filter, ${tenConnections} connections`, rawTen));
       const ten = await measure(service, { ...settings, connections: tenConnections }, { url: `${base}/v1/events?limit=100&flow_session__gt=10&page=50`, headers: uncached });
-      rows.push(row(`events-deep: the same, ${tenConnections} connections`, ten, { read: true, target: 'p99 < 15 ms', met: ten.best.p99Ms < 15 && ten.errors === 0 }));
+      // Not a read held to the tail bound: that bound is set at the full run's 50 connections.
+      rows.push(row(`events-deep: the same, ${tenConnections} connections`, ten, { target: 'p99 < 15 ms', met: ten.best.p99Ms < 15 && ten.errors === 0 }));
     }
   }
 
