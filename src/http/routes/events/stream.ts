@@ -98,9 +98,16 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         open.delete(stream);
         following?.stop();
       };
-      // Resumed once both buffers, this stream's and the socket's, have drained.
+      // Resumed once what this stream holds has gone to the socket and the socket's buffer has
+      // drained. A page can be handed over before the answer has started (the follower's first
+      // read may come before the stream is piped to the socket): the stream's writable side then
+      // drains at once into its readable side while nothing has been sent. The pipe resumes the
+      // stream when it starts and whenever the socket has drained after holding it back.
       const whenDrained = (): void => {
-        if (body.writableNeedDrain) body.once('drain', whenDrained);
+        if (body.readableFlowing !== true) body.once('resume', whenDrained);
+        else if (body.writableNeedDrain) body.once('drain', whenDrained);
+        // Just resumed: the pipe moves what is buffered once this listener returns.
+        else if (body.readableLength > 0) setImmediate(whenDrained);
         else if (raw.writableNeedDrain) raw.once('drain', whenDrained);
         else following?.resume();
       };
