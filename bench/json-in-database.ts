@@ -1,5 +1,6 @@
-// Who should write the JSON of a 10,000-event page: Node (rows read in chunks of 500, mapped
-// by toApiEvent, JSON.stringify per chunk; what the service does) or the database (json_object
+// Who should write the JSON of a 10,000-event page: nobody at read time (each event's JSON stored
+// when it is written, read in chunks of 500 and joined; what the service does), Node (rows read
+// in chunks of 500, mapped by toApiEvent, JSON.stringify per chunk) or the database (json_object
 // on SQLite, json_build_object on PostgreSQL, one text per event, joined per chunk; or the
 // whole page as one json_group_array / json_agg text). Times each way and says whether its
 // bytes equal the service's.
@@ -10,8 +11,9 @@ import { EventSchema, type StoredEvent } from '../src/domain/events/event.js';
 import { openDatabase, type Database } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrator.js';
 import { createEventsRepository } from '../src/storage/repositories/events-repository.js';
+import { EVENT_COLUMNS, storedEvents } from '../src/storage/tables/events.js';
 import { createUnitOfWork } from '../src/storage/unit-of-work.js';
-import { toApiEvent } from '../src/http/routes/events/serialize-events.js';
+import { toApiEvent } from '../src/domain/events/event-json.js';
 import { companyEvents } from './lib/data.js';
 
 const EVENTS = 10_000;
@@ -36,19 +38,29 @@ await createUnitOfWork(database.db).run((scope) => events.write(company, stored,
 const query = { filters: [], order: { field: 'created_at', direction: 'asc' }, limit: EVENTS, offset: 0 } as const;
 const head = `{"count":${EVENTS},"results":[`;
 
-/** What the service sends: chunks read through the snapshot, serialised in Node. */
-async function inNode(): Promise<string> {
+/** What the service sends: each event's stored JSON (migration 0010), read in chunks through the snapshot and joined. */
+async function storedJson(): Promise<string> {
   const page = await events.openList(company, query, CHUNK);
   const parts: string[] = [];
-  for (let chunk = await page.next(); chunk.length > 0; chunk = await page.next()) {
-    parts.push(JSON.stringify(chunk.map(toApiEvent)).slice(1, -1));
-  }
+  for (let chunk = await page.next(); chunk.length > 0; chunk = await page.next()) parts.push(chunk.join(','));
   await page.close();
   return `${head}${parts.join(',')}]}`;
 }
 
+/** What the service did before the stored JSON: the columns read in chunks, serialised in Node. */
+async function inNode(): Promise<string> {
+  const snapshot = await database.openSnapshot();
+  const rows = snapshot.chunks<StoredEvent>(pageSql.compile(database.db) as never, CHUNK);
+  const parts: string[] = [];
+  for (let chunk = await rows.next(); chunk.length > 0; chunk = await rows.next()) {
+    parts.push(JSON.stringify(storedEvents(chunk as never).map(toApiEvent)).slice(1, -1));
+  }
+  await snapshot.release();
+  return `${head}${parts.join(',')}]}`;
+}
+
 const fields = Object.keys(EventSchema.properties).filter((field) => field !== 'version_object');
-const pageSql = sql`select * from events where company_id = ${company} order by created_at, id limit ${EVENTS}`;
+const pageSql = sql`select ${sql.join(EVENT_COLUMNS.map((column) => sql.ref(column)))} from events where company_id = ${company} order by created_at, id limit ${EVENTS}`;
 
 /** One JSON object per event, built by the database; version_object only when there is one. */
 const REAL_FIELDS = ['like_value', 'seconds_active', 'seconds_running'];
@@ -87,8 +99,8 @@ async function inDatabaseWhole(): Promise<string> {
   return `${head}${rows[0]!.page.slice(1, -1)}]}`;
 }
 
-const ways = { 'node (the service)': inNode, 'database, one text per event': inDatabasePerEvent, 'database, one text per page': inDatabaseWhole };
-const reference = await inNode();
+const ways = { 'stored JSON (the service)': storedJson, 'node, from the columns': inNode, 'database, one text per event': inDatabasePerEvent, 'database, one text per page': inDatabaseWhole };
+const reference = await storedJson();
 console.log(`${database.dialect}: ${EVENTS} events, ${(reference.length / 2 ** 20).toFixed(1)} MB of JSON, fastest and median of ${ROUNDS} rounds (the machine is shared)`);
 for (const [name, way] of Object.entries(ways)) {
   const times: number[] = [];

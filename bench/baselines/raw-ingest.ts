@@ -1,6 +1,7 @@
 // Baseline: the limit of storing events on this machine. The bench's events written straight
 // on the driver into the service's own schema (its migrations: the primary key, the feed
-// positions and every index the filters need), with nothing else: no HTTP, no parsing, no
+// positions, every index the filters need and each event's stored JSON, serialised before the
+// clock starts), with nothing else: no HTTP, no parsing, no
 // validation, no `__contains` dictionary. SQLite: one prepared single-row insert per event, a
 // transaction per 20,000; PostgreSQL: COPY, its fastest way in.
 // Usage: node --import tsx bench/baselines/raw-ingest.ts <database URL of an empty database> <events>
@@ -13,6 +14,8 @@ import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { SqliteDatabase } from '../../src/storage/sqlite-driver.js';
 import { EVENT_COLUMNS } from '../../src/storage/tables/events.js';
+import { eventJson } from '../../src/domain/events/event-json.js';
+import type { StoredEvent } from '../../src/domain/events/event.js';
 import { companyEvents, companyId, eventsPerCompany, FULL_PLAN } from '../lib/data.js';
 
 const [url, eventsArgument] = process.argv.slice(2);
@@ -25,13 +28,15 @@ const database = openDatabase(url);
 await migrateToLatest(database.db);
 await database.close();
 
-/** Every event of the plan as a row of EVENT_COLUMNS values (the bench's own data), company by company. */
+const WRITTEN_COLUMNS = [...EVENT_COLUMNS, 'body'];
+
+/** Every event of the plan as a row of WRITTEN_COLUMNS values (the bench's own data), company by company. */
 function* rows(): Generator<unknown[]> {
   const counts = eventsPerCompany(plan);
   for (let company = 0; company < counts.length; company++) {
     for (const event of companyEvents(company, counts[company]!)) {
       const row = { version_object: null, ...event, company_id: companyId(company) } as Record<string, unknown>;
-      yield EVENT_COLUMNS.map((column) => row[column] ?? null);
+      yield [...EVENT_COLUMNS.map((column) => row[column] ?? null), eventJson(row as unknown as StoredEvent)];
     }
   }
 }
@@ -47,7 +52,7 @@ function writeSqlite(path: string, values: unknown[][]): number {
   const db = new SqliteDatabase(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  const columns = [...EVENT_COLUMNS, 'feed_seq'];
+  const columns = [...WRITTEN_COLUMNS, 'feed_seq'];
   const insert = db.prepare(`insert into events (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`);
   const excluded = EVENT_COLUMNS.indexOf('excluded');
   const batch = db.transaction((start: number, end: number) => {
@@ -82,7 +87,7 @@ async function writePostgres(connectionString: string, chunks: string[]): Promis
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    await pipeline(Readable.from(chunks), client.query(copyFrom(`copy events (${EVENT_COLUMNS.join(', ')}) from stdin`)));
+    await pipeline(Readable.from(chunks), client.query(copyFrom(`copy events (${WRITTEN_COLUMNS.join(', ')}) from stdin`)));
     return Number((await client.query('select count(*) as n from events')).rows[0].n);
   } finally {
     await client.end();

@@ -46,3 +46,10 @@ export type EventScalarField = Exclude<keyof ApiEvent, 'version_object'>;
 export interface StoredEvent extends Omit<ApiEvent, 'version_object'> {
   version_object: string | null;
 }
+
+/**
+ * An event's JSON text as the API shows it (event-json.ts). It is stored beside the event's
+ * columns when the event is written, so a page is read as one text per event and joined, not
+ * built field by field on every read.
+ */
+export type EventJson = string;

@@ -1,11 +1,11 @@
 import type { TransactionScope } from '../unit-of-work.js';
 import type { EventListQuery } from './event-query.js';
-import type { StoredEvent } from './event.js';
+import type { EventJson, StoredEvent } from './event.js';
 import type { FeedPosition } from './feed-position.js';
 
-/** One read of the change feed: events in feed order, each with its position. */
+/** One read of the change feed: events (their JSON) in feed order, each with its position. */
 export interface FeedPage {
-  readonly events: readonly StoredEvent[];
+  readonly events: readonly EventJson[];
   readonly positions: readonly FeedPosition[];
   /**
    * PostgreSQL only: committed events lie after the page but are held back because an older
@@ -31,7 +31,7 @@ export interface EventChunks<Chunk> {
  * one snapshot, or before them: the page reflects at least every write that version counts.
  */
 export interface VersionedEventPage {
-  readonly events: StoredEvent[];
+  readonly events: readonly EventJson[];
   readonly version: number;
 }
 
@@ -40,14 +40,17 @@ export type FeedChunk = Pick<FeedPage, 'events' | 'positions'>;
 
 /** What the events service needs from storage; storage/repositories/events-repository.ts implements it. */
 export interface EventsRepository {
-  /** One page of the company's events, filtered and ordered as the query says, with the data version it was read at. */
+  /**
+   * One page of the company's events (each as its stored JSON), filtered and ordered as the
+   * query says, with the data version it was read at.
+   */
   list(companyId: string, query: EventListQuery): Promise<VersionedEventPage>;
   /** The same page as `list`, read `chunkEvents` at a time. */
-  openList(companyId: string, query: EventListQuery, chunkEvents: number): Promise<EventChunks<readonly StoredEvent[]>>;
+  openList(companyId: string, query: EventListQuery, chunkEvents: number): Promise<EventChunks<readonly EventJson[]>>;
   hasEvents(companyId: string): Promise<boolean>;
   /**
-   * Stores events of the company inside the scope's transaction and returns how many rows it
-   * wrote; an event whose id is already stored replaces it, and within one call the last event
+   * Stores events of the company, each with its JSON (eventJson), inside the scope's transaction
+   * and returns how many rows it wrote; an event whose id is already stored replaces it, and within one call the last event
    * of an id wins.
    */
   write(companyId: string, events: readonly StoredEvent[], scope: TransactionScope): Promise<number>;

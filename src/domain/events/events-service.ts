@@ -7,7 +7,7 @@ import type { UnitOfWork } from '../unit-of-work.js';
 import { createEventNormalizer, EventInputError } from './event-input.js';
 import type { EventsRepository, VersionedEventPage } from './events-repository.port.js';
 import type { EventListQuery } from './event-query.js';
-import type { StoredEvent } from './event.js';
+import type { EventJson, StoredEvent } from './event.js';
 import { decodeFeedCursor, encodeFeedCursor } from './feed-cursor.js';
 import { FEED_START, type FeedPosition } from './feed-position.js';
 import type { FeedSignal } from './feed-signal.port.js';
@@ -35,7 +35,7 @@ export interface ChangesQuery {
 }
 
 export interface ChangesPage {
-  readonly events: readonly StoredEvent[];
+  readonly events: readonly EventJson[];
   /** The cursor of each event (a stream's message id). */
   readonly cursors: readonly string[];
   /** Where the page ended: the last event's cursor, or the query's own when nothing is new. */
@@ -49,7 +49,7 @@ export interface ChangesPage {
 export interface PageChunks {
   readonly count: number;
   /** The next events in order; empty once all `count` have been read. */
-  next(): Promise<readonly StoredEvent[]>;
+  next(): Promise<readonly EventJson[]>;
   close(): Promise<void>;
 }
 

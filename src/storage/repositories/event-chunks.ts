@@ -1,5 +1,5 @@
 import type { EventListQuery } from '../../domain/events/event-query.js';
-import type { StoredEvent } from '../../domain/events/event.js';
+import type { EventJson } from '../../domain/events/event.js';
 import type { EventChunks, FeedChunk } from '../../domain/events/events-repository.port.js';
 import type { FeedPosition } from '../../domain/events/feed-position.js';
 import type { Database } from '../database.js';
@@ -7,7 +7,7 @@ import type { ReadSnapshot, RowChunks } from '../read-snapshot.js';
 import { findContainsMatches } from './contains-matches.js';
 import { compileEventPageCount, pageCount } from './event-query-compiler.js';
 import { eventPageStatement } from './event-page-statements.js';
-import { storedEvents, type EventColumns } from '../tables/events.js';
+import { eventBodies, type EventPageRow } from '../tables/events.js';
 import { feedPage, postgresFeedCount, postgresFeedQuery, postgresHorizon, sqliteFeedQuery, type FeedRow } from './feed-queries.js';
 
 /**
@@ -19,17 +19,17 @@ export async function openListChunks(
   companyId: string,
   query: EventListQuery,
   chunkEvents: number,
-): Promise<EventChunks<readonly StoredEvent[]>> {
+): Promise<EventChunks<readonly EventJson[]>> {
   const { db, dialect } = database;
   const open = async (snapshot: ReadSnapshot) => {
     const matches = await findContainsMatches(db, dialect, companyId, query, (compiled) => snapshot.rows(compiled));
-    if (matches === null) return { count: 0, rows: emptyChunks<EventColumns>() };
+    if (matches === null) return { count: 0, rows: emptyChunks<EventPageRow>() };
     const [counted] = await snapshot.rows(compileEventPageCount(db, dialect, companyId, query, matches).compile());
     const count = pageCount(counted!.matching, query);
-    if (count === 0) return { count, rows: emptyChunks<EventColumns>() };
-    return { count, rows: snapshot.chunks<EventColumns>(eventPageStatement(db, dialect, companyId, query, matches), chunkEvents) };
+    if (count === 0) return { count, rows: emptyChunks<EventPageRow>() };
+    return { count, rows: snapshot.chunks<EventPageRow>(eventPageStatement(db, dialect, companyId, query, matches), chunkEvents) };
   };
-  return withSnapshot(database, open, storedEvents);
+  return withSnapshot(database, open, eventBodies);
 }
 
 /** The change feed's next events read in chunks from one snapshot (see feed-queries.ts). */

@@ -1,7 +1,7 @@
 import type { CompiledQuery } from 'kysely';
 import type { EventListQuery } from '../../domain/events/event-query.js';
 import type { EventScalarField } from '../../domain/events/event.js';
-import type { EventColumns } from '../tables/events.js';
+import type { EventPageRow } from '../tables/events.js';
 import { DATA_VERSION_COLUMN, type PageVariant, type SeekKey } from './event-query-compiler.js';
 
 /** Queries whose anchors are kept, least recently used dropped first. */
@@ -10,7 +10,7 @@ const MAX_QUERIES = 1000;
 const MAX_ANCHORS_PER_QUERY = 64;
 
 /** An event row as a page read with its data version returns it. */
-export type VersionedRow = EventColumns & { readonly [DATA_VERSION_COLUMN]?: number | string | null };
+export type VersionedRow = EventPageRow & { readonly [DATA_VERSION_COLUMN]?: number | string | null };
 
 interface QueryAnchors {
   /** The company's data version the anchors were read at: any write of the company moves it. */
@@ -20,9 +20,9 @@ interface QueryAnchors {
 }
 
 /** Reads a page statement's rows. */
-export type ReadRows = (statement: CompiledQuery<EventColumns>) => Promise<VersionedRow[]>;
+export type ReadRows = (statement: CompiledQuery<EventPageRow>) => Promise<VersionedRow[]>;
 /** The page statement for a query, read by offset alone or from a seek key. */
-export type PageStatement = (query: EventListQuery, variant: PageVariant) => CompiledQuery<EventColumns>;
+export type PageStatement = (query: EventListQuery, variant: PageVariant) => CompiledQuery<EventPageRow>;
 
 /**
  * Deep pages of `GET /v1/events` by offset cost as many rows as the offset: page 50 of 100
@@ -97,12 +97,12 @@ export type EventPageAnchors = ReturnType<typeof createEventPageAnchors>;
 
 /** Rows of a page read with the company's data version; the version is unknown when no row came back to carry it. */
 export interface VersionedRows {
-  readonly rows: EventColumns[];
+  readonly rows: EventPageRow[];
   readonly version: number | undefined;
 }
 
 /** A page statement read with its data version column (see PageVariant.withVersion). */
-export async function readWithVersion(statement: CompiledQuery<EventColumns>, rows: ReadRows): Promise<VersionedRows> {
+export async function readWithVersion(statement: CompiledQuery<EventPageRow>, rows: ReadRows): Promise<VersionedRows> {
   const read = await rows(statement);
   return { rows: read, version: read.length > 0 ? versionOf(read[0]!) : undefined };
 }

@@ -2,14 +2,14 @@ import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
 import type { DialectName } from '../database.js';
 import type { DB } from '../schema.js';
-import type { EventColumns } from '../tables/events.js';
+import type { EventPageRow } from '../tables/events.js';
 import { compileOnce, type CompiledOnce } from '../precompiled-query.js';
 import { compileEventPage, type ContainsMatches, type PageVariant } from './event-query-compiler.js';
 
 /** Distinct query shapes kept compiled; a shape is a set of filter fields and operators and an order, so few exist. */
 const MAX_SHAPES = 256;
 
-const shapes = new Map<string, CompiledOnce<EventColumns>>();
+const shapes = new Map<string, CompiledOnce<EventPageRow>>();
 
 /**
  * The page query of compileEventPage, built and compiled by Kysely once per query shape (which
@@ -24,8 +24,8 @@ export function eventPageStatement(
   query: EventListQuery,
   matches: ContainsMatches,
   variant: PageVariant = {},
-): CompiledQuery<EventColumns> {
-  if (matches.size > 0) return compileEventPage(db, dialect, companyId, query, matches, variant).compile() as CompiledQuery<EventColumns>;
+): CompiledQuery<EventPageRow> {
+  if (matches.size > 0) return compileEventPage(db, dialect, companyId, query, matches, variant).compile() as CompiledQuery<EventPageRow>;
   const key = shapeOf(dialect, query, variant);
   let shape = shapes.get(key);
   if (!shape) {
@@ -52,7 +52,7 @@ function valuesOf(companyId: string, query: EventListQuery, { seek }: PageVarian
 }
 
 /** The statement of a shape, its parameters in valuesOf's order. */
-function compileShape(db: Kysely<DB>, dialect: DialectName, query: EventListQuery, variant: PageVariant): CompiledOnce<EventColumns> {
+function compileShape(db: Kysely<DB>, dialect: DialectName, query: EventListQuery, variant: PageVariant): CompiledOnce<EventPageRow> {
   const arity = query.filters.length + 3 + (variant.seek ? 2 : 0);
   return compileOnce(arity, (companyId, ...markers) => {
     const filters: EventFilter[] = query.filters.map((filter, i) => ({ ...filter, value: markers[i]! }));
@@ -60,6 +60,6 @@ function compileShape(db: Kysely<DB>, dialect: DialectName, query: EventListQuer
     const shaped = { ...query, filters, limit: limit as never, offset: offset as never };
     // A null seek value is part of the shape (`is null`), not a parameter.
     const seek = variant.seek && { value: variant.seek.value === null ? null : seekValue, id: seekId! };
-    return compileEventPage(db, dialect, companyId!, shaped, new Map(), { ...variant, seek }) as unknown as Compilable<EventColumns>;
+    return compileEventPage(db, dialect, companyId!, shaped, new Map(), { ...variant, seek }) as unknown as Compilable<EventPageRow>;
   });
 }

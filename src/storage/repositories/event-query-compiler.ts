@@ -9,7 +9,7 @@ import type { EventFilter, EventListQuery, EventOrder } from '../../domain/event
 import type { EventScalarField } from '../../domain/events/event.js';
 import type { DialectName } from '../database.js';
 import type { DB } from '../schema.js';
-import { EVENT_COLUMNS, type EventsTable } from '../tables/events.js';
+import type { EventsTable } from '../tables/events.js';
 
 /**
  * The one place where a parsed events query becomes SQL. Column names never come from the
@@ -131,7 +131,7 @@ export function compileEventPage(
 ) {
   const merged = mergeCandidate(matches);
   if (!merged) {
-    let page = filtered(db, dialect, companyId, query.filters, matches);
+    let page = filtered(db, dialect, companyId, query.filters, matches, query.order);
     const { seek } = variant;
     if (seek) page = page.where((eb) => after(eb, query.order, seek));
     if (variant.withVersion) {
@@ -150,7 +150,7 @@ export function compileEventPage(
   const branches = merged.values.map((value) =>
     db
       .selectFrom(
-        ordered(filtered(db, dialect, companyId, others, matches).where(`events.${column}`, '=', value), 'events', query.order)
+        ordered(filtered(db, dialect, companyId, others, matches, query.order).where(`events.${column}`, '=', value), 'events', query.order)
           .limit(query.offset + query.limit)
           .as('branch'),
       )
@@ -171,8 +171,24 @@ function mergeCandidate(matches: ContainsMatches): { filter: EventFilter; values
   return best;
 }
 
-function filtered(db: Kysely<DB>, dialect: DialectName, companyId: string, filters: readonly EventFilter[], matches: ContainsMatches) {
-  const scoped = db.selectFrom('events').select(EVENT_COLUMNS).where('events.company_id', '=', companyId);
+/**
+ * What a page reads of each event: its stored JSON, and the columns of the page's order (a
+ * merged page orders its branches' rows by them; anchors keep the last row's).
+ */
+export function pageColumns(order: EventOrder): readonly ('id' | 'body' | keyof EventsTable)[] {
+  const field = SORT_COLUMNS[order.field];
+  return field === 'id' ? ['id', 'body'] : ['id', field, 'body'];
+}
+
+function filtered(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  companyId: string,
+  filters: readonly EventFilter[],
+  matches: ContainsMatches,
+  order: EventOrder,
+) {
+  const scoped = db.selectFrom('events').select(pageColumns(order)).where('events.company_id', '=', companyId);
   if (filters.length === 0) return scoped;
   return scoped.where((eb) => eb.and(filters.map((filter) => condition(eb, db, dialect, companyId, filter, matches))));
 }
@@ -231,7 +247,7 @@ export function compileEventPageCount(
   query: EventListQuery,
   matches: ContainsMatches,
 ) {
-  const bounded = filtered(db, dialect, companyId, query.filters, matches)
+  const bounded = filtered(db, dialect, companyId, query.filters, matches, query.order)
     .clearSelect()
     .select(sql<number>`1`.as('one'))
     .limit(query.offset + query.limit);

@@ -2,6 +2,7 @@ import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { CONTAINS_FIELDS } from '../../domain/events/event-fields.js';
 import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
 import type { StoredEvent } from '../../domain/events/event.js';
+import { eventJson } from '../../domain/events/event-json.js';
 import type { EventsRepository, FeedPage, VersionedEventPage } from '../../domain/events/events-repository.port.js';
 import type { FeedPosition } from '../../domain/events/feed-position.js';
 import type { TransactionScope } from '../../domain/unit-of-work.js';
@@ -9,7 +10,7 @@ import type { Database } from '../database.js';
 import { primaryReads, type ReadRouting } from '../read-routing.js';
 import type { DB } from '../schema.js';
 import { statementBatch } from '../sqlite-dialect.js';
-import { EVENT_COLUMNS, storedEvents } from '../tables/events.js';
+import { EVENT_COLUMNS, eventBodies } from '../tables/events.js';
 import { executorOf } from '../unit-of-work.js';
 import { openChangesChunks, openListChunks } from './event-chunks.js';
 import { findContainsMatchesWithVersion } from './contains-matches.js';
@@ -31,8 +32,8 @@ const COLUMNS = EVENT_COLUMNS;
 const UPDATED_COLUMNS = COLUMNS.filter((column) => column !== 'company_id' && column !== 'id');
 const COMPANY_ID_INDEX = COLUMNS.indexOf('company_id');
 const EXCLUDED_INDEX = COLUMNS.indexOf('excluded');
-/** What SQLite writes per event: the event and its feed position. */
-const SQLITE_WRITTEN_COLUMNS = [...COLUMNS, 'feed_seq'] as const;
+/** What SQLite writes per event: the event, its JSON and its feed position. */
+const SQLITE_WRITTEN_COLUMNS = [...COLUMNS, 'body', 'feed_seq'] as const;
 
 /**
  * Rows per write. SQLite runs one prepared single-row statement per row, so a batch only bounds
@@ -114,15 +115,15 @@ async function listPage(
     // No stored value contains a substring: no event can match.
     if (matches === null) return { events: [], version };
     const { rows } = await db.executeQuery(eventPageStatement(db, dialect, companyId, query, matches));
-    return { events: storedEvents(rows), version };
+    return { events: eventBodies(rows), version };
   }
   const versioned =
     query.offset > 0 ? await anchors.read(companyId, query, statement, read) : await readWithVersion(statement(query, { withVersion: true }), read);
-  if (versioned.version !== undefined) return { events: storedEvents(versioned.rows), version: versioned.version };
+  if (versioned.version !== undefined) return { events: eventBodies(versioned.rows), version: versioned.version };
   // An empty page carried no version: read it, then the page again after it.
   const version = await versionBefore(db, companyId);
   const { rows } = await db.executeQuery(eventPageStatement(db, dialect, companyId, query, new Map()));
-  return { events: storedEvents(rows), version };
+  return { events: eventBodies(rows), version };
 }
 
 /** The data version readers of each database (primary, standby), compiled once. */
@@ -160,7 +161,8 @@ async function insertSqlite(trx: Kysely<DB>, events: readonly StoredEvent[], com
     for (let i = 0; i < COLUMNS.length; i++) row[i] = event[COLUMNS[i]!];
     row[COMPANY_ID_INDEX] = companyId;
     row[EXCLUDED_INDEX] = event.excluded ? 1 : 0;
-    row[COLUMNS.length] = ++position;
+    row[COLUMNS.length] = eventJson(event);
+    row[COLUMNS.length + 1] = ++position;
     return row;
   });
   await trx.executeQuery(statementBatch(sqliteUpsertSql(trx), rows));
@@ -196,9 +198,9 @@ function sqliteUpsertSql(trx: Kysely<DB>): string {
  * position (this transaction's id, the next sequence number), in the batch's order.
  */
 async function insertPostgres(trx: Kysely<DB>, events: readonly StoredEvent[], companyId: string): Promise<void> {
-  const rows = events.map((event) => ({ ...event, company_id: companyId }));
-  const columns = sql.join(COLUMNS.map((column) => sql.ref(column)));
-  const updates = sql.join(UPDATED_COLUMNS.map((column) => sql`${sql.ref(column)} = excluded.${sql.ref(column)}`));
+  const rows = events.map((event) => ({ ...event, company_id: companyId, body: eventJson(event) }));
+  const columns = sql.join([...COLUMNS, 'body'].map((column) => sql.ref(column)));
+  const updates = sql.join([...UPDATED_COLUMNS, 'body'].map((column) => sql`${sql.ref(column)} = excluded.${sql.ref(column)}`));
   // Positions are drawn in the batch's order, and rows are then written in id order: concurrent
   // ingests that replace the same events lock them in one order and never deadlock. (The
   // subquery has a volatile target list, so PostgreSQL numbers the rows before it sorts them.)
@@ -210,7 +212,7 @@ async function insertPostgres(trx: Kysely<DB>, events: readonly StoredEvent[], c
 }
 
 const replaceAllSqlite = Object.fromEntries(
-  [...UPDATED_COLUMNS, 'feed_seq'].map((column) => [column, sql.ref(`excluded.${column}`)]),
+  [...UPDATED_COLUMNS, 'body', 'feed_seq'].map((column) => [column, sql.ref(`excluded.${column}`)]),
 ) as never;
 
 type FeedMethods = Pick<EventsRepository, 'feedPositionBefore' | 'changes' | 'feedEnd'>;

@@ -1,9 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import type { StoredEvent } from '../../domain/events/event.js';
+import type { EventJson } from '../../domain/events/event.js';
 import type { FeedPage } from '../../domain/events/events-repository.port.js';
 import type { FeedPosition } from '../../domain/events/feed-position.js';
 import type { DB } from '../schema.js';
-import { EVENT_COLUMNS } from '../tables/events.js';
 
 /**
  * The change-feed reads, shared by a page read at once (events-repository.ts) and one read in
@@ -13,7 +12,7 @@ import { EVENT_COLUMNS } from '../tables/events.js';
  * larger id).
  */
 export function sqliteFeedQuery(db: Kysely<DB>, companyId: string, after: FeedPosition, type: string | null) {
-  let query = db.selectFrom('events').select([...EVENT_COLUMNS, 'feed_seq']).where('company_id', '=', companyId);
+  let query = db.selectFrom('events').select(['body', 'feed_seq']).where('company_id', '=', companyId);
   if (type !== null) query = query.where('type', '=', type);
   return query.where('feed_seq', '>', after.seq);
 }
@@ -24,15 +23,13 @@ export const afterFeedPosition = (after: FeedPosition) => sql`(feed_xid, feed_se
 
 export const ofFeedType = (type: string | null) => (type === null ? sql`` : sql`and type = ${type}`);
 
-const columns = sql.join(EVENT_COLUMNS.map((column) => sql.ref(column)));
-
 /**
  * Committed events after a position, older than the horizon, in feed order. The order names the
  * table's columns: a bare `feed_xid` in ORDER BY would be the text column of the select list,
  * and `'1000' < '999'` as text.
  */
 export function postgresFeedQuery(companyId: string, after: FeedPosition, limit: number, type: string | null, xmin: string) {
-  return sql`select ${columns}, feed_xid::text as feed_xid, feed_seq from events
+  return sql`select body, feed_xid::text as feed_xid, feed_seq from events
     where company_id = ${companyId} ${ofFeedType(type)} and ${afterFeedPosition(after)} and feed_xid < ${xmin}::xid8
     order by events.feed_xid, events.feed_seq limit ${limit}`;
 }
@@ -44,14 +41,19 @@ export function postgresFeedCount(companyId: string, after: FeedPosition, limit:
     limit ${limit}) as bounded`;
 }
 
-export type FeedRow = StoredEvent & { feed_seq: number; feed_xid?: string };
+export interface FeedRow {
+  body: EventJson;
+  feed_seq: number;
+  feed_xid?: string;
+}
 
 export function feedPage(rows: FeedRow[], xidOf: (row: FeedRow) => number, heldBack: boolean): FeedPage {
   const positions: FeedPosition[] = new Array(rows.length);
+  const events: EventJson[] = new Array(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
     positions[i] = { xid: xidOf(row), seq: Number(row.feed_seq) };
-    (row as { excluded: unknown }).excluded = row.excluded === true || (row.excluded as unknown) === 1;
+    events[i] = row.body;
   }
-  return { events: rows, positions, heldBack };
+  return { events, positions, heldBack };
 }

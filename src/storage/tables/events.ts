@@ -1,4 +1,4 @@
-import type { StoredEvent } from '../../domain/events/event.js';
+import type { EventJson, StoredEvent } from '../../domain/events/event.js';
 import type { Exact } from '../../lib/type-checks.js';
 
 /**
@@ -19,12 +19,26 @@ export interface EventFeedColumns {
   feed_xid: string;
 }
 
-export interface EventsTable extends EventColumns, EventFeedColumns {}
+/** The event's JSON as the API shows it, written with the event (migration 0010): what pages read. */
+export interface EventBodyColumn {
+  body: EventJson;
+}
+
+export interface EventsTable extends EventColumns, EventFeedColumns, EventBodyColumn {}
 
 /** Rows of `events` as the domain's events: `excluded` made a boolean, in place. */
 export function storedEvents(rows: EventColumns[]): StoredEvent[] {
   for (const row of rows) row.excluded = row.excluded === true || row.excluded === 1;
   return rows as StoredEvent[];
+}
+
+/** What a page selects of each event: its JSON, and the columns that order the page. */
+export type EventPageRow = Pick<EventsTable, 'body' | 'id'> & Partial<EventColumns>;
+
+export function eventBodies(rows: readonly Pick<EventsTable, 'body'>[]): EventJson[] {
+  const bodies: EventJson[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) bodies[i] = rows[i]!.body;
+  return bodies;
 }
 
 /** The columns of `events`, in the migration's order: what a page selects and an ingest writes. */

@@ -1,5 +1,4 @@
 import type { ChangesPage } from '../../../domain/events/events-service.js';
-import { toApiEvent } from './serialize-events.js';
 
 const formatted = new WeakMap<ChangesPage, string>();
 
@@ -13,7 +12,7 @@ export function sseMessages(page: ChangesPage): string {
   if (text !== undefined) return text;
   text = '';
   for (let i = 0; i < page.events.length; i++) {
-    text += `id: ${page.cursors[i]}\nevent: event\ndata: ${JSON.stringify(toApiEvent(page.events[i]!))}\n\n`;
+    text += `id: ${page.cursors[i]}\nevent: event\ndata: ${page.events[i]}\n\n`;
   }
   formatted.set(page, text);
   return text;
