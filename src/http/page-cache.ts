@@ -13,7 +13,7 @@ export interface PageKey {
 export interface PageCache {
   /**
    * The body of the page `key` names: the kept one when there is one, else the one `build`
-   * makes, kept when it is a string no larger than the page bound. A request saying
+   * makes, kept when it is a string or bytes no larger than the page bound. A request saying
    * `Cache-Control: no-cache` is always built afresh.
    */
   serve<Body>(request: FastifyRequest, key: PageKey, build: () => Promise<Body>): Promise<Body | Buffer>;
@@ -24,7 +24,7 @@ export interface PageCache {
    */
   mayServe(request: FastifyRequest, companyId: string): boolean;
   /**
-   * Keeps a body built for `key` (a string no larger than the page bound), as `serve` keeps what
+   * Keeps a body built for `key` (a string or bytes no larger than the page bound), as `serve` keeps what
    * it builds, and gives back what to send: the kept bytes, so the text is encoded once, or the
    * body itself when it was not kept.
    */
@@ -85,13 +85,13 @@ export function createPageCache(settings: PageCacheSettings): PageCache {
     return page.body;
   };
 
-  /** The bytes kept for `text`, or undefined when it is not kept. */
-  const keep = (key: PageKey, mapKey: string, text: string): Buffer | undefined => {
-    if (text.length > largest) return undefined;
+  /** The bytes kept for `page`, or undefined when it is not kept. */
+  const keep = (key: PageKey, mapKey: string, page: string | Buffer): Buffer | undefined => {
+    if (page.length > largest) return undefined;
     const known = companies.get(key.companyId);
     // Built by a request that read its version before another kept a newer page: only requests already under way could use it.
     if (known && key.version < known.version) return undefined;
-    const body = Buffer.from(text);
+    const body = typeof page === 'string' ? Buffer.from(page) : page;
     if (body.length > largest) return undefined;
     drop(mapKey);
     const company = current(key.companyId, key.version) ?? { version: key.version, keys: new Set<string>() };
@@ -106,6 +106,8 @@ export function createPageCache(settings: PageCacheSettings): PageCache {
     return body;
   };
 
+  /** A body sent whole (a stream is not kept). */
+  const keepable = (body: unknown): body is string | Buffer => typeof body === 'string' || Buffer.isBuffer(body);
   const mapKeyOf = (key: PageKey) => `${key.companyId}\n${key.etag}`;
   const saysNoCache = (request: FastifyRequest) => {
     const cacheControl = request.headers['cache-control'];
@@ -121,13 +123,13 @@ export function createPageCache(settings: PageCacheSettings): PageCache {
         if (kept) return kept;
       }
       const body = await build();
-      return (typeof body === 'string' && keep(key, mapKey, body)) || body;
+      return (keepable(body) && keep(key, mapKey, body)) || body;
     },
     mayServe(request, companyId) {
       return settings.totalBytes > 0 && companies.has(companyId) && !saysNoCache(request);
     },
     keep(key, body) {
-      return (settings.totalBytes > 0 && typeof body === 'string' && keep(key, mapKeyOf(key), body)) || body;
+      return (settings.totalBytes > 0 && keepable(body) && keep(key, mapKeyOf(key), body)) || body;
     },
   };
 }
