@@ -2,7 +2,7 @@ import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { CONTAINS_FIELDS } from '../../domain/events/event-fields.js';
 import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
 import type { StoredEvent } from '../../domain/events/event.js';
-import { eventJson } from '../../domain/events/event-json.js';
+import { eventJson, toApiEvent } from '../../domain/events/event-json.js';
 import type { EventsRepository, FeedPage, VersionedEventPage } from '../../domain/events/events-repository.port.js';
 import type { FeedPosition } from '../../domain/events/feed-position.js';
 import type { TransactionScope } from '../../domain/unit-of-work.js';
@@ -198,7 +198,10 @@ function sqliteUpsertSql(trx: Kysely<DB>): string {
  * position (this transaction's id, the next sequence number), in the batch's order.
  */
 async function insertPostgres(trx: Kysely<DB>, events: readonly StoredEvent[], companyId: string): Promise<void> {
-  const rows = events.map((event) => ({ ...event, company_id: companyId, body: eventJson(event) }));
+  // The event's JSON goes in as an object, not as a string: json_populate_recordset gives a text
+  // column the JSON text of an object verbatim, which is what eventJson would write, and so
+  // neither side escapes and unescapes it again.
+  const rows = events.map((event) => ({ ...event, company_id: companyId, body: toApiEvent(event) }));
   const columns = sql.join([...COLUMNS, 'body'].map((column) => sql.ref(column)));
   const updates = sql.join([...UPDATED_COLUMNS, 'body'].map((column) => sql`${sql.ref(column)} = excluded.${sql.ref(column)}`));
   // Positions are drawn in the batch's order, and rows are then written in id order: concurrent
