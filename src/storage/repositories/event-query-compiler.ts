@@ -175,7 +175,7 @@ function mergeCandidate(matches: ContainsMatches): { filter: EventFilter; values
  * What a page reads of each event: its stored JSON, and the columns of the page's order (a
  * merged page orders its branches' rows by them; anchors keep the last row's).
  */
-export function pageColumns(order: EventOrder): readonly ('id' | 'body' | keyof EventsTable)[] {
+function pageColumns(order: EventOrder): readonly (keyof EventsTable)[] {
   const field = SORT_COLUMNS[order.field];
   return field === 'id' ? ['id', 'body'] : ['id', field, 'body'];
 }

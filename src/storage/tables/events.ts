@@ -41,7 +41,7 @@ export function eventBodies(rows: readonly Pick<EventsTable, 'body'>[]): EventJs
   return bodies;
 }
 
-/** The columns of `events`, in the migration's order: what a page selects and an ingest writes. */
+/** The event's own columns of `events`, in the migration's order: what an ingest writes beside the JSON. */
 export const EVENT_COLUMNS = [
   'company_id',
   'id',
