@@ -9,6 +9,7 @@ import { cachingStatements } from './sqlite-statement-cache.js';
 import type { DB } from './schema.js';
 import { preparedNameOf } from './prepared-statements.js';
 import { queryRows } from './postgres-rows.js';
+import { isCopyIn, runCopyIn } from './postgres-copy.js';
 import type { ReadSnapshot } from './read-snapshot.js';
 import { openPostgresSnapshot } from './postgres-snapshots.js';
 import { createSqliteSnapshots, wholeQueryReads } from './sqlite-snapshots.js';
@@ -154,7 +155,8 @@ function openPostgres(url: string, options: OpenDatabaseOptions): Database {
  *   query still blocking it.
  * A client that failed at the connection level is released with an error instead, so the
  * pool closes it and the next request opens a fresh connection. Every query also reads its
- * rows as arrays (postgres-rows.ts) and runs as a named prepared statement when it is one.
+ * rows as arrays (postgres-rows.ts) and runs as a named prepared statement when it is one; a
+ * COPY made by postgres-copy.ts streams its data.
  */
 function discardingBrokenClients(pool: pg.Pool): PostgresPool {
   return {
@@ -166,10 +168,13 @@ function discardingBrokenClients(pool: pg.Pool): PostgresPool {
       };
       client.on('error', onError);
       const query = ((...args: unknown[]) => {
+        const [text, values] = args as [unknown, unknown[] | undefined];
         const result =
-          typeof args[0] === 'string'
-            ? queryRows(client, args[0], args[1] as unknown[] | undefined, preparedNameOf(args[0]))
-            : (client.query as (...a: unknown[]) => unknown)(...args);
+          typeof text !== 'string'
+            ? (client.query as (...a: unknown[]) => unknown)(...args)
+            : isCopyIn(text, values)
+              ? runCopyIn(client, text, values[0])
+              : queryRows(client, text, values, preparedNameOf(text));
         if (result instanceof Promise) {
           result.catch((error: unknown) => {
             if (isBrokenConnection(error)) broken = true;

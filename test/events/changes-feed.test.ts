@@ -32,6 +32,13 @@ describeEachDatabase('events change feed: GET /v1/events/changes', (kind) => {
     assert.equal((await changes(t, 'feed-a', { limit: 1 })).count, 1);
   });
 
+  // A request is written in batches of 5,000 within one transaction; each batch is stored once, after the one before.
+  it('keeps the order of a request written in several batches, each event once', async () => {
+    const ids = Array.from({ length: 12_345 }, (_, i) => `big-${12_345 - i}`);
+    await ingestOk(t, 'feed-big', ids.map((id) => anEvent({ id })));
+    assert.deepEqual((await followToEnd(t, 'feed-big', undefined, { limit: 10_000 })).ids, ids);
+  });
+
   it('serializes events exactly as GET /v1/events does', async () => {
     await ingestOk(t, 'feed-shape', [
       anEvent({ id: 's1', version_object: { nested: [1, 'two', null] } }),

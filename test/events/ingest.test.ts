@@ -146,6 +146,26 @@ describeEachDatabase('POST /admin/v1/companies/:company/events', (kind) => {
         assert.equal(event[field], given[field], field);
       }
     });
+
+    // PostgreSQL copies a batch in COPY's text format, where these characters and sequences mean something.
+    it('keeps text holding tabs, line breaks, backslashes, \\N and \\. as it was, each found again by its exact filter', async () => {
+      const target = fresh();
+      const awkward = (field: string) => `${field}\t\\N\r\n\\.\n\\\\t "\\" \u2028 é`;
+      const filtered = ['connection_key', 'flow_key', 'step_key', 'selected_decision', 'user_id', 'version_key'];
+      const fields = [...filtered, 'connection_id', 'flow_id', 'text', 'version_id'];
+      const given = anEvent({ id: 'a\\N\tb', ...Object.fromEntries(fields.map((field) => [field, awkward(field)])), version_object: '\\N' });
+      await ingestOk(t, target, [given, anEvent({ id: '\\N', flow_key: null })]);
+      for (const field of filtered) {
+        const response = await listEvents(t, target, `${field}=${encodeURIComponent(awkward(field))}`);
+        assert.equal(response.statusCode, 200, response.body);
+        assert.deepEqual(response.json().results.map((event: { id: string }) => event.id), ['a\\N\tb'], field);
+      }
+      const events = (await listEvents(t, target, 'order_by=id')).json().results;
+      assert.deepEqual(events.map((event: { id: string }) => event.id), ['\\N', 'a\\N\tb']);
+      for (const field of fields) assert.equal(events[1][field], awkward(field), field);
+      assert.equal(events[1].version_object, '\\N');
+      assert.equal(events[0].flow_key, null);
+    });
   });
 
   describe('validation: a bad event refuses the whole request', () => {
