@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { ConnectionSettings } from '../../config/network.js';
 import { clientAddressKey } from './client-address.js';
@@ -31,14 +32,21 @@ export function registerConnectionLimits(app: FastifyInstance, settings: Connect
 
   // A body already received but not yet parsed completes within a turn of the event loop, so
   // only a body still on its way gets `Connection: close` (node then ends the socket once the
-  // answer is written).
+  // answer is written). A request that declares no body is not complete yet when a handler
+  // answers it without awaiting anything (llhttp marks it so just after), and has nothing to wait for.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.raw.complete !== false) return done(null, payload);
+    if (request.raw.complete !== false || !declaresBody(request.headers)) return done(null, payload);
     setImmediate(() => {
       if (!request.raw.complete) reply.header('connection', 'close');
       done(null, payload);
     });
   });
+}
+
+/** Without Transfer-Encoding or a Content-Length above 0, an HTTP/1.1 request has no body (RFC 9112, section 6.3). */
+function declaresBody(headers: IncomingHttpHeaders): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 function limitPerAddress(app: FastifyInstance, perAddress: number): void {
