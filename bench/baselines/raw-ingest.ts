@@ -16,6 +16,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { SqliteDatabase } from '../../src/storage/sqlite-driver.js';
+import { copyText } from '../../src/storage/postgres-copy.js';
 import { EVENT_COLUMNS } from '../../src/storage/tables/events.js';
 import { eventJson } from '../../src/domain/events/event-json.js';
 import type { StoredEvent } from '../../src/domain/events/event.js';
@@ -74,19 +75,17 @@ function writeSqlite(path: string, values: unknown[][]): number {
   return values.length;
 }
 
-/** The rows as COPY text, about a MB a chunk. */
+/** The rows as COPY text (written as the service writes it), about a thousand rows a chunk. */
 function* copyChunks(): Generator<string> {
-  const text = (value: unknown) =>
-    value === null ? '\\N' : String(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
-  let chunk = '';
+  let chunk: unknown[][] = [];
   for (const row of rows()) {
-    chunk += `${row.map(text).join('\t')}\n`;
-    if (chunk.length > 1 << 20) {
-      yield chunk;
-      chunk = '';
+    chunk.push(row);
+    if (chunk.length === 1000) {
+      yield copyText(chunk);
+      chunk = [];
     }
   }
-  yield chunk;
+  yield copyText(chunk);
 }
 
 /** The COPY text of every row, in a file of a fresh temporary folder. */
