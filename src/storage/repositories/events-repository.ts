@@ -159,10 +159,8 @@ async function insertSqlite(trx: Kysely<DB>, events: readonly StoredEvent[], com
   let position = await lastSqlitePosition(trx, companyId);
   const rows = events.map((event) => {
     const row: unknown[] = new Array(SQLITE_WRITTEN_COLUMNS.length);
-    for (let i = 0; i < COLUMNS.length; i++) row[i] = event[COLUMNS[i]!];
-    row[COMPANY_ID_INDEX] = companyId;
+    putWrittenValues(row, 0, event, companyId);
     row[EXCLUDED_INDEX] = event.excluded ? 1 : 0;
-    row[COLUMNS.length] = eventJson(event);
     row[COLUMNS.length + 1] = ++position;
     return row;
   });
@@ -196,6 +194,9 @@ function sqliteUpsertSql(trx: Kysely<DB>): string {
 /** Where a PostgreSQL ingest's batch is copied first: a temporary table of each connection, emptied at every commit. */
 const STAGING_TABLE = 'events_staging';
 const STAGED_COLUMNS = ['ordinal', ...COLUMNS, 'body'];
+/** The columns a PostgreSQL ingest writes, and how a replaced event takes the new values. */
+const WRITTEN_POSTGRES = sql.join([...COLUMNS, 'body'].map((column) => sql.ref(column)));
+const REPLACED_POSTGRES = sql.join([...UPDATED_COLUMNS, 'body'].map((column) => sql`${sql.ref(column)} = excluded.${sql.ref(column)}`));
 /** The transactions that have copied a batch into the staging table. */
 const stagingInUse = new WeakSet<Kysely<DB>>();
 
@@ -206,25 +207,23 @@ const stagingInUse = new WeakSet<Kysely<DB>>();
  * gets the feed position (this transaction's id, the next sequence number) in the batch's order.
  */
 async function insertPostgres(trx: Kysely<DB>, events: readonly StoredEvent[], companyId: string): Promise<void> {
-  const written = sql.join([...COLUMNS, 'body'].map((column) => sql.ref(column)));
-  const updates = sql.join([...UPDATED_COLUMNS, 'body'].map((column) => sql`${sql.ref(column)} = excluded.${sql.ref(column)}`));
   if (stagingInUse.has(trx)) {
     // A later batch of the same transaction: the staging table still holds the batch before.
     await sql`truncate ${sql.table(STAGING_TABLE)}`.execute(trx);
   } else {
     stagingInUse.add(trx);
     await sql`create temporary table if not exists ${sql.table(STAGING_TABLE)} on commit delete rows as
-      select 0 as ordinal, ${written} from events with no data`.execute(trx);
+      select 0 as ordinal, ${WRITTEN_POSTGRES} from events with no data`.execute(trx);
   }
   await trx.executeQuery(copyIn(STAGING_TABLE, STAGED_COLUMNS, stagedRows(events, companyId)));
   // Positions are drawn in the batch's order (PostgreSQL calls a volatile function of the target
   // list after the sort), and rows are then written in id order: concurrent ingests that replace
   // the same events lock them in one order and never deadlock.
-  await sql`insert into events (${written}, feed_seq)
-    select ${written}, feed_seq from (
-      select ${written}, nextval('events_feed_seq') as feed_seq from ${sql.table(STAGING_TABLE)} order by ordinal
+  await sql`insert into events (${WRITTEN_POSTGRES}, feed_seq)
+    select ${WRITTEN_POSTGRES}, feed_seq from (
+      select ${WRITTEN_POSTGRES}, nextval('events_feed_seq') as feed_seq from ${sql.table(STAGING_TABLE)} order by ordinal
     ) as numbered order by id
-    on conflict (company_id, id) do update set ${updates}, feed_xid = pg_current_xact_id(), feed_seq = excluded.feed_seq`.execute(trx);
+    on conflict (company_id, id) do update set ${REPLACED_POSTGRES}, feed_xid = pg_current_xact_id(), feed_seq = excluded.feed_seq`.execute(trx);
 }
 
 function* stagedRows(events: readonly StoredEvent[], companyId: string): Generator<unknown[]> {
@@ -232,11 +231,16 @@ function* stagedRows(events: readonly StoredEvent[], companyId: string): Generat
     const event = events[ordinal]!;
     const row: unknown[] = new Array(STAGED_COLUMNS.length);
     row[0] = ordinal;
-    for (let i = 0; i < COLUMNS.length; i++) row[i + 1] = event[COLUMNS[i]!];
-    row[COMPANY_ID_INDEX + 1] = companyId;
-    row[COLUMNS.length + 1] = eventJson(event);
+    putWrittenValues(row, 1, event, companyId);
     yield row;
   }
+}
+
+/** The event's COLUMNS values, then its JSON, into `row` from index `at`: what both databases write of it. */
+function putWrittenValues(row: unknown[], at: number, event: StoredEvent, companyId: string): void {
+  for (let i = 0; i < COLUMNS.length; i++) row[at + i] = event[COLUMNS[i]!];
+  row[at + COMPANY_ID_INDEX] = companyId;
+  row[at + COLUMNS.length] = eventJson(event);
 }
 
 const replaceAllSqlite = Object.fromEntries(
