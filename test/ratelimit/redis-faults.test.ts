@@ -55,7 +55,9 @@ describe('rate limits with Redis slow, then away, then back', () => {
       perAddress: 5,
       redisUrl: `redis://127.0.0.1:${proxy.port}`,
       prefix: uniquePrefix(),
-      timeoutMs: 100,
+      // Long enough that a command Redis answers is never timed out by a busy machine (CI runs
+      // two test files at once, one of them may be driving Chromium), short enough for the test.
+      timeoutMs: 400,
     });
   });
   after(async () => {
