@@ -33,7 +33,7 @@ const stored = [...companyEvents(7, EVENTS)].map((event, i) => ({
   version_object: i % 10 === 0 ? JSON.stringify({ steps: ['a', 'b'], n: i }) : null,
   ...(edge && i < EDGE_NUMBERS.length ? { seconds_active: EDGE_NUMBERS[i] } : {}),
 })) as unknown as StoredEvent[];
-await createUnitOfWork(database.db).run((scope) => events.write(company, stored, scope));
+await createUnitOfWork(database.db).run(async (scope) => events.write(await events.prepare(company, stored), scope));
 
 const query = { filters: [], order: { field: 'created_at', direction: 'asc' }, limit: EVENTS, offset: 0 } as const;
 const head = `{"count":${EVENTS},"results":[`;

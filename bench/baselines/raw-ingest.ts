@@ -16,7 +16,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { SqliteDatabase } from '../../src/storage/sqlite-driver.js';
-import { copyText } from '../../src/storage/postgres-copy.js';
+import { copyData } from '../../src/storage/postgres-copy.js';
 import { EVENT_COLUMNS } from '../../src/storage/tables/events.js';
 import { eventJson } from '../../src/domain/events/event-json.js';
 import type { StoredEvent } from '../../src/domain/events/event.js';
@@ -76,16 +76,16 @@ function writeSqlite(path: string, values: unknown[][]): number {
 }
 
 /** The rows as COPY text (written as the service writes it), about a thousand rows a chunk. */
-function* copyChunks(): Generator<string> {
+function* copyChunks(): Generator<Buffer> {
   let chunk: unknown[][] = [];
   for (const row of rows()) {
     chunk.push(row);
     if (chunk.length === 1000) {
-      yield copyText(chunk);
+      yield copyData(chunk);
       chunk = [];
     }
   }
-  yield copyText(chunk);
+  yield copyData(chunk);
 }
 
 /** The COPY text of every row, in a file of a fresh temporary folder. */

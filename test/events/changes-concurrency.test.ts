@@ -63,7 +63,7 @@ describeEachDatabase('events change feed: none skipped, none twice, while ingest
     let inserted!: () => void;
     const wasInserted = new Promise<void>((resolve) => (inserted = resolve));
     const held = createUnitOfWork(t.ctx.database.db).run(async (scope) => {
-      await repository.write(company, [storedEvent(company, 'held-1', 'held'), storedEvent(company, 'held-2', 'held')], scope);
+      await repository.write(await repository.prepare(company, [storedEvent(company, 'held-1', 'held'), storedEvent(company, 'held-2', 'held')]), scope);
       inserted();
       await released;
     });

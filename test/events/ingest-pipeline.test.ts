@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { DataVersions } from '../../src/domain/data-versions.port.js';
-import type { EventsRepository } from '../../src/domain/events/events-repository.port.js';
+import type { StoredEvent } from '../../src/domain/events/event.js';
+import type { EventsRepository, PreparedEvents } from '../../src/domain/events/events-repository.port.js';
 import { createEventsService } from '../../src/domain/events/events-service.js';
 import type { TransactionScope, UnitOfWork } from '../../src/domain/unit-of-work.js';
 import { ManualClock } from '../../src/lib/clock.js';
@@ -18,9 +19,16 @@ function countedBody(count: number) {
   return body;
 }
 
+/** The fake repository's prepared batch: the events as they are, and when they were prepared. */
+interface FakePrepared extends PreparedEvents {
+  readonly events: readonly StoredEvent[];
+}
+
+type Write = (companyId: string, events: readonly StoredEvent[]) => Promise<number>;
+
 /** A service over an in-memory transaction whose repository's writes the test controls. */
-function serviceWith(write: EventsRepository['write']) {
-  const outcome = { committed: false, rolledBack: false };
+function serviceWith(write: Write) {
+  const outcome = { committed: false, rolledBack: false, prepared: 0 };
   const unitOfWork: UnitOfWork = {
     async run(work) {
       try {
@@ -35,7 +43,11 @@ function serviceWith(write: EventsRepository['write']) {
     afterCommit: () => undefined,
   };
   const repository = {
-    write,
+    prepare: async (companyId: string, events: readonly StoredEvent[]): Promise<FakePrepared> => {
+      outcome.prepared++;
+      return { companyId, rows: events.length, events };
+    },
+    write: (prepared: PreparedEvents) => write(prepared.companyId, (prepared as FakePrepared).events),
     afterBulkWrite: async () => undefined,
     feedPositionBefore: async () => ({ xid: 0, seq: 0 }),
     feedEnd: async () => ({ xid: 0, seq: 0 }),
@@ -55,12 +67,20 @@ describe('events ingest: batches are read while the one before is written', () =
   it('reads the next batch during a write, and writes every event once, in order', async () => {
     const body = countedBody(32_000);
     const readDuringWrites: number[] = [];
+    const preparedDuringWrites: number[] = [];
     const ids: string[] = [];
     const { service, outcome } = serviceWith(async (_company, events) => {
-      const before = body.read;
-      // A slow database: the body goes on being read meanwhile.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      readDuringWrites.push(body.read - before);
+      const [readBefore, preparedBefore] = [body.read, outcome.prepared];
+      // A slow database: the body goes on being read meanwhile. It answers once the next batch
+      // is prepared, or a while after the body has all been read (there may be none), or at
+      // the latest after 2 s (a service that reads nothing meanwhile fails below).
+      const started = Date.now();
+      const waited = () => Date.now() - started;
+      while (outcome.prepared === preparedBefore && !(body.read === 32_000 && waited() > 200) && waited() < 2000) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      readDuringWrites.push(body.read - readBefore);
+      preparedDuringWrites.push(outcome.prepared - preparedBefore);
       ids.push(...events.map((event) => event.id));
       return events.length;
     });
@@ -69,6 +89,8 @@ describe('events ingest: batches are read while the one before is written', () =
     assert.ok(outcome.committed);
     assert.deepEqual(ids, Array.from({ length: 32_000 }, (_, i) => `e-${i}`));
     assert.ok(readDuringWrites[0]! > 0, `nothing was read while the first batch was written: ${readDuringWrites.join(', ')}`);
+    // Each batch but the last is followed by one prepared (encoded for storage) while it is written.
+    assert.deepEqual(preparedDuringWrites, [1, 1, 1, 0]);
   });
 
   it('a failed write refuses the ingest with its error and rolls back, once the batch being read is in', async () => {

@@ -43,7 +43,7 @@ const scripts: Record<string, Script> = {
     };
     const page = { order: { field: 'created_at', direction: 'asc' }, limit: 2, offset: 0 } as const;
     await step('unitOfWork.run + write, then afterBulkWrite', async () => {
-      const written = await createUnitOfWork(database.db).run((scope) => events.write(C, [event], scope));
+      const written = await createUnitOfWork(database.db).run(async (scope) => events.write(await events.prepare(C, [event]), scope));
       await events.afterBulkWrite(written);
     });
     await step('hasEvents', () => events.hasEvents(C));
@@ -69,7 +69,7 @@ const scripts: Record<string, Script> = {
     await step('unitOfWork.run + feedPositionBefore + write (a replacement)', () =>
       createUnitOfWork(database.db).run(async (scope) => {
         await events.feedPositionBefore(C, scope);
-        return events.write(C, [{ ...event, text: 'replaced' }], scope);
+        return events.write(await events.prepare(C, [{ ...event, text: 'replaced' }]), scope);
       }),
     );
     await step('changes: all types', () => events.changes(C, { xid: 0, seq: 0 }, 2, null));

@@ -38,6 +38,13 @@ export interface VersionedEventPage {
 /** A chunk of the change feed: events in feed order, each with its position. */
 export type FeedChunk = Pick<FeedPage, 'events' | 'positions'>;
 
+/** A batch of events in storage's own form, made by `EventsRepository.prepare`. */
+export interface PreparedEvents {
+  readonly companyId: string;
+  /** The rows it writes: one per id of the batch. */
+  readonly rows: number;
+}
+
 /** What the events service needs from storage; storage/repositories/events-repository.ts implements it. */
 export interface EventsRepository {
   /**
@@ -49,11 +56,16 @@ export interface EventsRepository {
   openList(companyId: string, query: EventListQuery, chunkEvents: number): Promise<EventChunks<readonly EventJson[]>>;
   hasEvents(companyId: string): Promise<boolean>;
   /**
-   * Stores events of the company, each with its JSON (eventJson), inside the scope's transaction
-   * and returns how many rows it wrote; an event whose id is already stored replaces it, and within one call the last event
-   * of an id wins.
+   * Events of the company, each with its JSON (eventJson), encoded into storage's own form for
+   * `write`. It needs no transaction, so the next batch is prepared while one is being written.
+   * Within one batch the last event of an id wins.
    */
-  write(companyId: string, events: readonly StoredEvent[], scope: TransactionScope): Promise<number>;
+  prepare(companyId: string, events: readonly StoredEvent[]): Promise<PreparedEvents>;
+  /**
+   * Stores a prepared batch inside the scope's transaction and returns how many rows it wrote;
+   * an event whose id is already stored replaces it.
+   */
+  write(prepared: PreparedEvents, scope: TransactionScope): Promise<number>;
   /**
    * Called once a unit of work that wrote `written` rows has committed, so that storage can
    * refresh what its planner knows. Only a help: the events are stored whether it succeeds or not.

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { invalidBody, invalidHeader, invalidQuery } from '../../errors/app-error.js';
 import { batchRefused, MAX_LISTED_PROBLEMS, type ItemProblem } from '../../errors/item-problems.js';
 import type { Clock } from '../../lib/clock.js';
@@ -5,7 +6,7 @@ import { JsonItemsError, readJsonItems, type ByteSource, type JsonItem, type Jso
 import type { DataVersions } from '../data-versions.port.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { createEventNormalizer, EventInputError } from './event-input.js';
-import type { EventsRepository, VersionedEventPage } from './events-repository.port.js';
+import type { EventsRepository, PreparedEvents, VersionedEventPage } from './events-repository.port.js';
 import type { EventListQuery } from './event-query.js';
 import type { EventJson, StoredEvent } from './event.js';
 import { decodeFeedCursor, encodeFeedCursor } from './feed-cursor.js';
@@ -106,6 +107,11 @@ export interface EventsServiceDeps {
  */
 const READ_AHEAD_EVENTS = 20_000;
 const WRITE_BATCH_EVENTS = 5000;
+/**
+ * Events read between turns of the event loop: a body already received is parsed without
+ * waiting for I/O, and a write in flight meanwhile must get its answers and go on.
+ */
+const READ_PER_TURN = 500;
 /** Thrown inside the transaction to roll it back once a bad event is found. */
 const ROLL_BACK = Symbol('roll back');
 /** Events read from the database per chunk of a page read in chunks. */
@@ -203,7 +209,9 @@ export function createEventsService({
       const readBatch = async (size: number): Promise<StoredEvent[]> => {
         const batch: StoredEvent[] = [];
         const clean = !refused();
+        let read = 0;
         while (!done && batch.length < size && !(clean && refused())) {
+          if (++read % READ_PER_TURN === 0) await yieldToEventLoop();
           let next: IteratorResult<JsonItem>;
           try {
             next = await items.next();
@@ -234,26 +242,32 @@ export function createEventsService({
         return refused() ? [] : batch;
       };
 
+      /** A batch read, checked and encoded for storage; none once the body is done or refused. */
+      const readPrepared = async (size: number): Promise<{ events: number; prepared: PreparedEvents } | undefined> => {
+        const events = await readBatch(size);
+        return events.length === 0 ? undefined : { events: events.length, prepared: await repository.prepare(companyId, events) };
+      };
+
       try {
-        let batch = await readBatch(READ_AHEAD_EVENTS);
+        let batch = await readPrepared(READ_AHEAD_EVENTS);
         let ingested = 0;
         let written = 0;
         let before: FeedPosition | undefined;
-        if (batch.length > 0) {
+        if (batch !== undefined) {
           const committed = await unitOfWork
             .run(async (scope) => {
               before = await repository.feedPositionBefore(companyId, scope);
-              while (batch.length > 0) {
-                // The next batch is parsed and checked while this one is written: on PostgreSQL
-                // the database works on the write meanwhile, so the two overlap.
+              while (batch !== undefined) {
+                // The next batch is parsed, checked and encoded while this one is written: on
+                // PostgreSQL the database works on the write meanwhile, so the two overlap.
                 const [writing, reading] = await Promise.allSettled([
-                  repository.write(companyId, batch, scope),
-                  readBatch(WRITE_BATCH_EVENTS),
+                  repository.write(batch.prepared, scope),
+                  readPrepared(WRITE_BATCH_EVENTS),
                 ]);
                 if (writing.status === 'rejected') throw writing.reason;
                 if (reading.status === 'rejected') throw reading.reason;
                 written += writing.value;
-                ingested += batch.length;
+                ingested += batch.events;
                 onProgress?.(ingested);
                 batch = reading.value;
               }
