@@ -60,9 +60,15 @@ export class CopyData {
     this.at += this.bytes.write(line, this.at);
   }
 
-  /** The rows added so far (a view of the same memory). */
+  /**
+   * The rows added so far. A batch is held from when it is encoded until it is written, so it
+   * keeps only its own bytes, not the room left over from growing.
+   */
   toBuffer(): Buffer {
-    return this.bytes.subarray(0, this.at);
+    if (this.at === this.bytes.length) return this.bytes;
+    const exact = Buffer.allocUnsafeSlow(this.at);
+    this.bytes.copy(exact, 0, 0, this.at);
+    return exact;
   }
 }
 

@@ -39,7 +39,8 @@ type KeyValues = ReadonlyMap<string, ReadonlySet<string>>;
 
 /** A batch in one database's form: its rows in slices (each one statement), and its dictionary values. */
 interface PreparedBatch<Slice> extends PreparedEvents {
-  readonly slices: readonly Slice[];
+  /** Taken out one by one as they are written, so that each is freed once stored. */
+  readonly slices: Slice[];
   readonly keyValues: KeyValues;
 }
 
@@ -67,7 +68,8 @@ export function createEventWriter(dialect: Database['dialect']): EventWriter {
     },
     async write(trx, prepared) {
       const batch = prepared as PreparedBatch<unknown>;
-      for (const slice of batch.slices) await insert(trx, slice, batch.companyId);
+      if (batch.rows > 0 && batch.slices.length === 0) throw new Error('a prepared batch of events was written twice');
+      for (let slice = batch.slices.shift(); slice !== undefined; slice = batch.slices.shift()) await insert(trx, slice, batch.companyId);
       return batch.rows;
     },
   };
