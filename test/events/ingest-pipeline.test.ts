@@ -88,9 +88,11 @@ describe('events ingest: batches are read while the one before is written', () =
     assert.equal(ingested, 32_000);
     assert.ok(outcome.committed);
     assert.deepEqual(ids, Array.from({ length: 32_000 }, (_, i) => `e-${i}`));
-    assert.ok(readDuringWrites[0]! > 0, `nothing was read while the first batch was written: ${readDuringWrites.join(', ')}`);
-    // Each batch but the last is followed by one prepared (encoded for storage) while it is written.
-    assert.deepEqual(preparedDuringWrites, [1, 1, 1, 0]);
+    // Batches of 5,000: the first four from the 20,000 read before the transaction, then the
+    // body is read on while the last of those is written. Each batch but the last has the next
+    // one prepared (encoded for storage) while it is written.
+    assert.deepEqual(readDuringWrites, [0, 0, 0, 5000, 5000, 2000, 0], 'the body read while each batch was written');
+    assert.deepEqual(preparedDuringWrites, [1, 1, 1, 1, 1, 1, 0]);
   });
 
   it('a failed write refuses the ingest with its error and rolls back, once the batch being read is in', async () => {

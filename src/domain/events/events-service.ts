@@ -242,14 +242,25 @@ export function createEventsService({
         return refused() ? [] : batch;
       };
 
-      /** A batch read, checked and encoded for storage; none once the body is done or refused. */
-      const readPrepared = async (size: number): Promise<{ events: number; prepared: PreparedEvents } | undefined> => {
-        const events = await readBatch(size);
+      /** The events read before the transaction, handed out a batch at a time before the body is read on. */
+      let readAhead: StoredEvent[] = [];
+      let readAheadAt = 0;
+      /** The next batch, read, checked and encoded for storage; none once the body is done or refused. */
+      const nextBatch = async (): Promise<{ events: number; prepared: PreparedEvents } | undefined> => {
+        let events: StoredEvent[];
+        if (readAheadAt < readAhead.length) {
+          events = readAhead.slice(readAheadAt, readAheadAt + WRITE_BATCH_EVENTS);
+          readAheadAt += events.length;
+          if (readAheadAt === readAhead.length) readAhead = [];
+        } else {
+          events = await readBatch(WRITE_BATCH_EVENTS);
+        }
         return events.length === 0 ? undefined : { events: events.length, prepared: await repository.prepare(companyId, events) };
       };
 
       try {
-        let batch = await readPrepared(READ_AHEAD_EVENTS);
+        readAhead = await readBatch(READ_AHEAD_EVENTS);
+        let batch = readAhead.length > 0 ? await nextBatch() : undefined;
         let ingested = 0;
         let written = 0;
         let before: FeedPosition | undefined;
@@ -262,7 +273,7 @@ export function createEventsService({
                 // PostgreSQL the database works on the write meanwhile, so the two overlap.
                 const [writing, reading] = await Promise.allSettled([
                   repository.write(batch.prepared, scope),
-                  readPrepared(WRITE_BATCH_EVENTS),
+                  nextBatch(),
                 ]);
                 if (writing.status === 'rejected') throw writing.reason;
                 if (reading.status === 'rejected') throw reading.reason;
