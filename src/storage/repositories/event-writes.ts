@@ -199,22 +199,37 @@ const stagingInUse = new WeakSet<Kysely<DB>>();
 async function postgresSlices(events: readonly StoredEvent[], companyId: string): Promise<Buffer[]> {
   const slices: Buffer[] = [];
   const row: unknown[] = new Array(STAGED_COLUMNS.length);
-  let data = new CopyData();
+  const startSlice = (rows: number) => new CopyData(Math.min(Math.ceil(rows * bytesPerStagedRow * 1.05), MAX_GUESSED_SLICE_BYTES));
+  let data = startSlice(Math.min(POSTGRES_BATCH_ROWS, events.length));
   let ordinal = 0;
+  const endSlice = () => {
+    const bytes = data.toBuffer();
+    bytesPerStagedRow = bytes.length / ordinal;
+    slices.push(bytes);
+    ordinal = 0;
+  };
   for (let i = 0; i < events.length; i++) {
     if (i > 0 && i % ENCODED_PER_TURN === 0) await yieldToEventLoop();
     row[0] = ordinal++;
     putWrittenValues(row, 1, events[i]!, companyId);
     data.addRow(row);
     if (ordinal === POSTGRES_BATCH_ROWS) {
-      slices.push(data.toBuffer());
-      data = new CopyData();
-      ordinal = 0;
+      endSlice();
+      data = startSlice(Math.min(POSTGRES_BATCH_ROWS, events.length - i - 1));
     }
   }
-  if (ordinal > 0) slices.push(data.toBuffer());
+  if (ordinal > 0) endSlice();
   return slices;
 }
+
+/**
+ * The size of the last staged row encoded, on average: the next slice's buffer is allocated at
+ * about that size, so that it is rarely grown (each growth copies what it holds, and fresh
+ * memory costs a page fault a page on first touch).
+ */
+let bytesPerStagedRow = 1024;
+/** A guess from unusually large events before is not taken for more than this; the buffer grows beyond it as needed. */
+const MAX_GUESSED_SLICE_BYTES = 16 << 20;
 
 /**
  * The slice is copied (COPY, text format) into the staging table, then written by one
