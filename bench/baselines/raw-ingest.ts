@@ -16,7 +16,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { SqliteDatabase } from '../../src/storage/sqlite-driver.js';
-import { copyData } from '../../src/storage/postgres-copy.js';
+import { CopyData } from '../../src/storage/postgres-copy.js';
 import { EVENT_COLUMNS } from '../../src/storage/tables/events.js';
 import { eventJson } from '../../src/domain/events/event-json.js';
 import type { StoredEvent } from '../../src/domain/events/event.js';
@@ -75,17 +75,19 @@ function writeSqlite(path: string, values: unknown[][]): number {
   return values.length;
 }
 
-/** The rows as COPY text (written as the service writes it), about a thousand rows a chunk. */
+/** The rows as COPY text (written as the service writes it), a thousand rows a chunk. */
 function* copyChunks(): Generator<Buffer> {
-  let chunk: unknown[][] = [];
+  let chunk = new CopyData();
+  let rowsInChunk = 0;
   for (const row of rows()) {
-    chunk.push(row);
-    if (chunk.length === 1000) {
-      yield copyData(chunk);
-      chunk = [];
+    chunk.addRow(row);
+    if (++rowsInChunk === 1000) {
+      yield chunk.toBuffer();
+      chunk = new CopyData();
+      rowsInChunk = 0;
     }
   }
-  yield copyData(chunk);
+  yield chunk.toBuffer();
 }
 
 /** The COPY text of every row, in a file of a fresh temporary folder. */

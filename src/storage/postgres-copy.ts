@@ -77,12 +77,6 @@ export class CopyData {
   }
 }
 
-export function copyData(rows: Iterable<readonly unknown[]>): Buffer {
-  const data = new CopyData();
-  for (const row of rows) data.addRow(row);
-  return data.toBuffer();
-}
-
 function copyValue(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
   if (typeof value === 'boolean') return value ? 't' : 'f';

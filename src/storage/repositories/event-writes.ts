@@ -38,9 +38,9 @@ const ENCODED_PER_TURN = 500;
 type KeyValues = ReadonlyMap<string, ReadonlySet<string>>;
 
 /** A batch in one database's form: its rows in slices (each one statement), and its dictionary values. */
-interface PreparedBatch<Slice> extends PreparedEvents {
+interface PreparedBatch extends PreparedEvents {
   /** Taken out one by one as they are written, so that each is freed once stored. */
-  readonly slices: Slice[];
+  readonly slices: unknown[];
   readonly keyValues: KeyValues;
 }
 
@@ -58,7 +58,7 @@ export function createEventWriter(dialect: Database['dialect']): EventWriter {
   return {
     async prepare(companyId, events) {
       const unique = lastOfEachId(events);
-      const prepared: PreparedBatch<unknown> = {
+      const prepared: PreparedBatch = {
         companyId,
         rows: unique.length,
         slices: await encode(unique, companyId),
@@ -67,7 +67,7 @@ export function createEventWriter(dialect: Database['dialect']): EventWriter {
       return prepared;
     },
     async write(trx, prepared) {
-      const batch = prepared as PreparedBatch<unknown>;
+      const batch = prepared as PreparedBatch;
       if (batch.rows > 0 && batch.slices.length === 0) throw new Error('a prepared batch of events was written twice');
       for (let slice = batch.slices.shift(); slice !== undefined; slice = batch.slices.shift()) await insert(trx, slice, batch.companyId);
       return batch.rows;
@@ -80,7 +80,7 @@ export function createEventWriter(dialect: Database['dialect']): EventWriter {
  * transaction. Returns how many were new to the table.
  */
 export async function rememberKeyValues(trx: Kysely<DB>, prepared: PreparedEvents, scope: TransactionScope): Promise<number> {
-  const { companyId, keyValues } = prepared as PreparedBatch<unknown>;
+  const { companyId, keyValues } = prepared as PreparedBatch;
   const known = knownKeyValuesOf(scope, companyId);
   const fresh: { company_id: string; field: string; value: string }[] = [];
   for (const field of CONTAINS_FIELDS) {
@@ -199,26 +199,19 @@ const stagingInUse = new WeakSet<Kysely<DB>>();
 async function postgresSlices(events: readonly StoredEvent[], companyId: string): Promise<Buffer[]> {
   const slices: Buffer[] = [];
   const row: unknown[] = new Array(STAGED_COLUMNS.length);
-  const startSlice = (rows: number) => new CopyData(Math.min(Math.ceil(rows * bytesPerStagedRow * 1.05), MAX_GUESSED_SLICE_BYTES));
-  let data = startSlice(Math.min(POSTGRES_BATCH_ROWS, events.length));
-  let ordinal = 0;
-  const endSlice = () => {
-    const bytes = data.toBuffer();
-    bytesPerStagedRow = bytes.length / ordinal;
-    slices.push(bytes);
-    ordinal = 0;
-  };
-  for (let i = 0; i < events.length; i++) {
-    if (i > 0 && i % ENCODED_PER_TURN === 0) await yieldToEventLoop();
-    row[0] = ordinal++;
-    putWrittenValues(row, 1, events[i]!, companyId);
-    data.addRow(row);
-    if (ordinal === POSTGRES_BATCH_ROWS) {
-      endSlice();
-      data = startSlice(Math.min(POSTGRES_BATCH_ROWS, events.length - i - 1));
+  for (let start = 0; start < events.length; start += POSTGRES_BATCH_ROWS) {
+    const end = Math.min(start + POSTGRES_BATCH_ROWS, events.length);
+    const data = new CopyData(Math.min(Math.ceil((end - start) * bytesPerStagedRow * 1.05), MAX_GUESSED_SLICE_BYTES));
+    for (let i = start; i < end; i++) {
+      if (i > 0 && i % ENCODED_PER_TURN === 0) await yieldToEventLoop();
+      row[0] = i - start;
+      putWrittenValues(row, 1, events[i]!, companyId);
+      data.addRow(row);
     }
+    const bytes = data.toBuffer();
+    bytesPerStagedRow = bytes.length / (end - start);
+    slices.push(bytes);
   }
-  if (ordinal > 0) endSlice();
   return slices;
 }
 
