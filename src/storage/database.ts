@@ -159,37 +159,43 @@ function openPostgres(url: string, options: OpenDatabaseOptions): Database {
  * COPY made by postgres-copy.ts streams its data.
  */
 function discardingBrokenClients(pool: pg.Pool): PostgresPool {
+  // One wrapper per connection, for its whole life: Kysely keeps its own connection object per
+  // client it is given, so a new wrapper at every checkout would make it build another each time.
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   return {
     async connect(): Promise<PostgresPoolClient> {
       const client = await pool.connect();
-      let broken = false;
-      const onError = () => {
-        broken = true;
-      };
-      client.on('error', onError);
-      const query = ((...args: unknown[]) => {
-        const [text, values] = args as [unknown, unknown[] | undefined];
-        const result =
-          typeof text !== 'string'
-            ? (client.query as (...a: unknown[]) => unknown)(...args)
-            : isCopyIn(text, values)
-              ? runCopyIn(client, text, values[0])
-              : queryRows(client, text, values, preparedNameOf(text));
-        if (result instanceof Promise) {
-          result.catch((error: unknown) => {
-            if (isBrokenConnection(error)) broken = true;
-          });
-        }
-        return result;
-      }) as PostgresPoolClient['query'];
-      return {
-        query,
-        release: () => {
-          client.removeListener('error', onError);
-          client.release(broken ? new Error('discarding a broken database connection') : undefined);
-        },
-      };
+      let wrapper = wrappers.get(client);
+      if (!wrapper) wrappers.set(client, (wrapper = discardedWhenBroken(client)));
+      return wrapper;
     },
     end: () => pool.end(),
+  };
+}
+
+function discardedWhenBroken(client: pg.PoolClient): PostgresPoolClient {
+  let broken = false;
+  client.on('error', () => {
+    broken = true;
+  });
+  const query = ((...args: unknown[]) => {
+    const [text, values] = args as [unknown, unknown[] | undefined];
+    const result =
+      typeof text !== 'string'
+        ? (client.query as (...a: unknown[]) => unknown)(...args)
+        : isCopyIn(text, values)
+          ? runCopyIn(client, text, values[0])
+          : queryRows(client, text, values, preparedNameOf(text));
+    if (result instanceof Promise) {
+      result.catch((error: unknown) => {
+        if (isBrokenConnection(error)) broken = true;
+      });
+    }
+    return result;
+  }) as PostgresPoolClient['query'];
+  return {
+    query,
+    // pg-pool gives the client a new `release` at each checkout.
+    release: () => client.release(broken ? new Error('discarding a broken database connection') : undefined),
   };
 }

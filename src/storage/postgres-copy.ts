@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { PostgresQueryResult } from './postgres-rows.js';
+import type { PostgresQueryResult } from './postgres-query-result.js';
 
 /**
  * `COPY ... FROM STDIN` through Kysely. Kysely has no way to reach the connection of a

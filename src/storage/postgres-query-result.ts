@@ -1,0 +1,6 @@
+/** What Kysely's PostgreSQL connection reads of a query's result. */
+export interface PostgresQueryResult {
+  readonly command: string;
+  readonly rowCount: number | null;
+  readonly rows: unknown[];
+}
