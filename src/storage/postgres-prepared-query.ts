@@ -79,7 +79,15 @@ export class PreparedQuery {
         connection.parse({ text: this.text, name: this.name, types: [] });
         connection.submittedNamedStatements[this.name] = this.text;
       }
-      connection.bind({ portal: '', statement: this.name, values: this.values, valueMapper: prepareValue });
+      try {
+        connection.bind({ portal: '', statement: this.name, values: this.values, valueMapper: prepareValue });
+      } catch (error) {
+        // A parameter that cannot be sent: the connection still gets its sync, and the failure
+        // is answered once the server says it is ready again.
+        this.failure = error as Error;
+        connection.sync();
+        return null;
+      }
       if (!this.shape) connection.describe({ type: 'P', name: '' });
       connection.execute({ portal: '', rows: 0 });
       connection.sync();

@@ -62,6 +62,9 @@ describe('PostgreSQL prepared statements run without describing them again', { s
     await assert.rejects(PreparedQuery.run(client, 'select from nowhere at all', 'wrs_test_bad', []), /syntax error/);
     await assert.rejects(PreparedQuery.run(client, 'select $1::int as x', 'wrs_test_bad_value', ['not a number']), /invalid input syntax/);
     assert.deepEqual((await PreparedQuery.run(client, 'select $1::int as x', 'wrs_test_bad_value', ['4'])).rows, [{ x: 4 }]);
+    const unsendable = { toPostgres: () => { throw new Error('this value cannot be sent'); } };
+    await assert.rejects(PreparedQuery.run(client, 'select $1::text as y', 'wrs_test_unsendable', [unsendable]), /cannot be sent/);
+    assert.deepEqual((await PreparedQuery.run(client, 'select $1::text as y', 'wrs_test_unsendable', ['sent'])).rows, [{ y: 'sent' }]);
     assert.deepEqual((await client.query('select 1 as one')).rows, [{ one: 1 }]);
   });
 });
