@@ -48,6 +48,8 @@ export class PreparedQuery {
   /** Set by the caller, and wrapped by `pg` when the client has a query timeout. */
   callback: (error: Error | null, result?: PostgresQueryResult) => void = () => undefined;
   private shape: Shape | undefined;
+  /** The shapes of the connection this query was submitted on. */
+  private shapes: Map<string, Shape> | undefined;
   private readonly rows: unknown[] = [];
   private command = '';
   private rowCount: number | null = null;
@@ -71,6 +73,7 @@ export class PreparedQuery {
   submit(connection: Connection): null {
     let shapes = shapesByConnection.get(connection);
     if (!shapes) shapesByConnection.set(connection, (shapes = new Map()));
+    this.shapes = shapes;
     const prepared = connection.parsedStatements[this.name] !== undefined || connection.submittedNamedStatements[this.name] !== undefined;
     this.shape = prepared ? shapes.get(this.name) : undefined;
     connection.stream.cork?.();
@@ -126,7 +129,7 @@ export class PreparedQuery {
 
   handleReadyForQuery(connection: Connection): void {
     if (this.failure) return this.handleError(this.failure, connection);
-    this.remember(connection);
+    this.remember();
     this.callback(null, { command: this.command, rowCount: this.rowCount, rows: this.rows });
   }
 
@@ -145,9 +148,8 @@ export class PreparedQuery {
   handleCopyData(): void {}
 
   /** The statement ran here once: its columns (none when no row description came) are known on this connection from now on. */
-  private remember(connection: Connection): void {
-    const shapes = shapesByConnection.get(connection);
-    if (shapes && !shapes.has(this.name)) shapes.set(this.name, this.shape ?? NO_SHAPE);
+  private remember(): void {
+    if (!this.shapes!.has(this.name)) this.shapes!.set(this.name, this.shape ?? NO_SHAPE);
   }
 }
 
