@@ -186,6 +186,23 @@ describeEachDatabase('the repeated-page cache of the events and records lists', 
     assert.ok(after!.json().results.some((record: { id: string }) => record.id === created!.id));
   });
 
+  it('shows a write to every request made after it while many requests of the company are under way', async () => {
+    for (let round = 0; round < 4; round++) {
+      const before = (await ok(a, EVENTS)).headers.etag;
+      // Under way while the write commits: they may share version reads among themselves.
+      const during = Array.from({ length: 6 }, () => ok(a, EVENTS));
+      const id = `concurrent-${round}`;
+      await ingestOk(b, 'acme', [anEvent({ id, flow_key: 'cached-flow' })]);
+      const after = await Promise.all(Array.from({ length: 6 }, () => ok(a, EVENTS)));
+      await Promise.all(during);
+      for (const response of after) {
+        assert.notEqual(response.headers.etag, before, 'a tag of the version before the write');
+        assert.ok((response.json().results as { id: string }[]).some((event) => event.id === id), 'the event written before the request');
+      }
+      assert.equal(new Set(after.map((response) => response.headers.etag)).size, 1, 'one version after the write');
+    }
+  });
+
   it('answers a record token the refusal, never a cached page', async () => {
     const record = await createRecord(a, 'acme', 'loan');
     const token = expectStatus(await a.as('acme', { method: 'POST', url: `/v1/records/${record.id}/tokens` }), 201).token as string;

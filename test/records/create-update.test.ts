@@ -276,4 +276,24 @@ describeEachDatabase('records: create, read, update', (kind) => {
     assert.deepEqual(final.fields, { Amount: 99, 'Due date': '2030-01-01', Signed: true, Borrower: 'Ada' });
     assert.equal(final.status, 'done');
   });
+
+  it('answers each of many records read at once with its own, and a write to every read made after it', async () => {
+    const records = await Promise.all(Array.from({ length: 8 }, () => createRecord(t, 'acme', 'loan')));
+    await defineType(t, 'globex', 'loan', LOAN_TYPE);
+    const other = await createRecord(t, 'globex', 'loan');
+    for (let round = 0; round < 3; round++) {
+      // Under way while the patch commits: they may be read together, before or after it.
+      const during = records.map((record) => get(record.id));
+      expectStatus(await patch(records[round]!.id, { f_amount: 1000 + round }), 200);
+      const reads = [...records, ...records].map((record) => ({ id: record.id, response: get(record.id) }));
+      const missing = [get('no-such-record'), get(other.id)];
+      for (const { id, response } of reads) {
+        const record = expectStatus(await response, 200);
+        assert.equal(record.id, id);
+        if (id === records[round]!.id) assert.equal(record.fields.Amount, 1000 + round, 'read after the patch was answered');
+      }
+      for (const response of missing) expectStatus(await response, 404);
+      for (const response of during) expectStatus(await response, 200);
+    }
+  });
 });

@@ -8,7 +8,7 @@ commit;
 select * from "records" where "company_id" = $1 and "id" = $2;
 
 -- findWithTypeVersion
-select "records".*, "record_types"."version" as "type_version" from "records" left join "record_types" on "record_types"."company_id" = "records"."company_id" and "record_types"."id" = "records"."type_id" and "record_types"."deleted_at" is null where "records"."company_id" = $1 and "records"."id" = $2;
+select "records".*, "record_types"."version" as "type_version" from "records" left join "record_types" on "record_types"."company_id" = "records"."company_id" and "record_types"."id" = "records"."type_id" and "record_types"."deleted_at" is null where "records"."company_id" = $1 and "records"."id" = any($2);
 
 -- findKey
 select "created_at", "id" from "records" where "company_id" = $1 and "id" = $2;

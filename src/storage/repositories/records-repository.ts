@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { RecordListFilter, RecordPageQuery, RecordsRepository } from '../../domain/records/records-repository.port.js';
 import type { StoredRecord } from '../../domain/records/stored-record.js';
 import type { Database } from '../database.js';
@@ -8,6 +8,7 @@ import type { RecordsTable } from '../tables/records.js';
 import { precompiled } from '../precompiled-query.js';
 import { executorOf } from '../unit-of-work.js';
 import { findTypeInTransaction } from './record-types-repository.js';
+import { batchFreshReads } from '../../lib/fresh-read-batches.js';
 
 const INSERT_BATCH = 400;
 const ID_BATCH = 500;
@@ -45,7 +46,7 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
     return bounded;
   }
 
-  const recordWithTypeVersion = precompiled(db, 2, (db, companyId, id) =>
+  const withTypeVersion = (db: Kysely<DB>, companyId: string) =>
     db
       .selectFrom('records')
       .leftJoin('record_types', (join) =>
@@ -56,13 +57,30 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
       )
       .selectAll('records')
       .select('record_types.version as type_version')
-      .where('records.company_id', '=', companyId!)
-      .where('records.id', '=', id!),
+      .where('records.company_id', '=', companyId);
+
+  const recordWithTypeVersion = precompiled(db, 2, (db, companyId, id) => withTypeVersion(db, companyId!).where('records.id', '=', id!));
+
+  // PostgreSQL: the records of a company asked for together are read in one statement, by a
+  // read begun after each request came (fresh-read-batches.ts), so a round trip serves a batch
+  // of requests and no write acknowledged before a request is missed. SQLite reads in process,
+  // where a statement per record costs less than gathering them.
+  const recordsWithTypeVersion = precompiled(db, 2, (db, companyId, ids) =>
+    withTypeVersion(db, companyId!).where('records.id', '=', sql<string>`any(${ids})`),
   );
+  const findRow =
+    database.dialect === 'postgres'
+      ? batchFreshReads(async (companyId: string, ids: readonly string[]) => {
+          const rows = await recordsWithTypeVersion(companyId, ids);
+          if (rows.length === 1) return (id: string) => (rows[0]!.id === id ? rows[0] : undefined);
+          const byId = new Map(rows.map((row) => [row.id, row]));
+          return (id: string) => byId.get(id);
+        })
+      : async (companyId: string, id: string) => (await recordWithTypeVersion(companyId, id))[0];
 
   return {
     async findWithTypeVersion(companyId, id) {
-      const [row] = await recordWithTypeVersion(companyId, id);
+      const row = await findRow(companyId, id);
       if (!row) return undefined;
       const { type_version: typeVersion, ...stored } = row;
       return { record: withoutCompany(stored)!, typeVersion: typeVersion === null ? undefined : Number(typeVersion) };
