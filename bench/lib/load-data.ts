@@ -16,6 +16,8 @@ export interface LoadedData {
   rows: ScenarioRow[];
   /** Records of the large company, for GET/PATCH scenarios. */
   recordIds: string[];
+  /** Up to 1,000 records spread over the large company's, for reads of many records at once. */
+  spreadRecordIds: string[];
   /** A flow key of the large company that has events. */
   flowKey: string;
   recordTypeId: string;
@@ -71,8 +73,11 @@ export async function loadDataSet(options: LoadOptions): Promise<LoadedData> {
   const template = await jsonRequest('PUT', admin(LARGE_COMPANY, `/templates/${templateId}`), adminToken, benchTemplate());
   expectOk('storing a template', template.status, template.json);
 
-  const recordIds = Array.from({ length: Math.min(50, options.recordsPerCompany[0]!) }, (_, i) => `rec-0-${String(i * 7).padStart(7, '0')}`);
-  return { rows, recordIds, flowKey: flowKeys(0)[3]!, recordTypeId: RECORD_TYPE_IDS[0]!, templateId };
+  const largeRecords = options.recordsPerCompany[0]!;
+  const recordIds = Array.from({ length: Math.min(50, largeRecords) }, (_, i) => `rec-0-${String(i * 7).padStart(7, '0')}`);
+  const spread = Math.min(1000, largeRecords);
+  const spreadRecordIds = Array.from({ length: spread }, (_, i) => `rec-0-${String(Math.floor((i * largeRecords) / spread)).padStart(7, '0')}`);
+  return { rows, recordIds, spreadRecordIds, flowKey: flowKeys(0)[3]!, recordTypeId: RECORD_TYPE_IDS[0]!, templateId };
 }
 
 function* localChecks(count: number): Generator<Record<string, unknown>> {

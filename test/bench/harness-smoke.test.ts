@@ -34,6 +34,7 @@ describe('benchmark harness (smoke run)', () => {
       'baseline: prebuilt bytes, 100-event page',
       'baseline: prebuilt bytes, 10,000-event page',
       'record-get',
+      'record-get-spread',
       'events-exact',
       'events-repeat',
       'events-304',
