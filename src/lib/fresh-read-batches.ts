@@ -12,13 +12,14 @@
 export function batchFreshReads<Group, Key, Value>(
   readBatch: (group: Group, keys: readonly Key[]) => Promise<(key: Key) => Value>,
 ): (group: Group, key: Key) => Promise<Value> {
-  /** The batch of each group waiting for the read under way to end. */
-  const waiting = new Map<Group, Batch<Key, Value>>();
-  /** Groups with a read under way. */
-  const reading = new Set<Group>();
+  /**
+   * Groups with a read under way, each with the batch waiting for that read to end (null while
+   * nobody waits).
+   */
+  const underWay = new Map<Group, Batch<Key, Value> | null>();
 
   const begin = (group: Group, batch: Batch<Key, Value>): void => {
-    reading.add(group);
+    underWay.set(group, null);
     let answered: Promise<(key: Key) => Value>;
     try {
       answered = readBatch(group, [...batch.callers.keys()]);
@@ -26,13 +27,9 @@ export function batchFreshReads<Group, Key, Value>(
       answered = Promise.reject(error);
     }
     const next = () => {
-      const following = waiting.get(group);
-      if (following === undefined) {
-        reading.delete(group);
-        return;
-      }
-      waiting.delete(group);
-      begin(group, following);
+      const following = underWay.get(group);
+      if (following) begin(group, following);
+      else underWay.delete(group);
     };
     answered.then(
       (valueOf) => {
@@ -47,14 +44,14 @@ export function batchFreshReads<Group, Key, Value>(
   };
 
   return (group, key) => {
-    if (!reading.has(group)) {
-      const batch = new Batch<Key, Value>();
-      const answer = batch.add(key);
-      begin(group, batch);
+    let batch = underWay.get(group);
+    if (batch === undefined) {
+      const first = new Batch<Key, Value>();
+      const answer = first.add(key);
+      begin(group, first);
       return answer;
     }
-    let batch = waiting.get(group);
-    if (batch === undefined) waiting.set(group, (batch = new Batch<Key, Value>()));
+    if (batch === null) underWay.set(group, (batch = new Batch<Key, Value>()));
     return batch.add(key);
   };
 }

@@ -72,7 +72,6 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
     database.dialect === 'postgres'
       ? batchFreshReads(async (companyId: string, ids: readonly string[]) => {
           const rows = await recordsWithTypeVersion(companyId, ids);
-          if (rows.length === 1) return (id: string) => (rows[0]!.id === id ? rows[0] : undefined);
           const byId = new Map(rows.map((row) => [row.id, row]));
           return (id: string) => byId.get(id);
         })
