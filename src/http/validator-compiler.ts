@@ -91,6 +91,14 @@ function mayHoldNonFiniteNumber(part: RoutePart): boolean {
   return part.httpPart === 'body' || NUMBER_TYPE.test(JSON.stringify(part.schema) ?? '');
 }
 
+/**
+ * The validator of every part of a route that checks its input itself (its schemas only
+ * document it): whatever came passes as it came. It answers `true`, not `{ value }`: Fastify
+ * assigns a `value` back to the request, and a `request.headers` so assigned makes every later
+ * read of the headers copy them all.
+ */
+export const checkedByTheRoute: FastifySchemaCompiler<unknown> = () => () => true;
+
 /** buildRoutePartCompiler as Fastify's option types it (they describe Ajv's compile, not a route-part compiler). */
 export const buildValidator = buildRoutePartCompiler as unknown as ValidatorFactory;
 

@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { keepPrepared } from './prepared-statements.js';
+import { readAtOnceOf } from './read-at-once.js';
 import type { DB } from './schema.js';
 
 /** A statement compiled once, with the places each call's parameters go into it. */
@@ -20,14 +21,17 @@ export function compileOnce<Row>(arity: number, build: (...markers: string[]) =>
   const query = build(...markers).compile();
   const slots = query.parameters.map((value) => markers.indexOf(value as string));
   if (slots.some((slot) => slot < 0)) throw new Error(`a precompiled query has a parameter that is not a placeholder: ${query.sql}`);
-  return { query, bind: (params) => ({ ...query, parameters: slots.map((slot) => params[slot]) }) };
+  return {
+    query,
+    bind: (params) => ({ query: query.query, queryId: query.queryId, sql: query.sql, parameters: slots.map((slot) => params[slot]) }),
+  };
 }
 
 /**
  * A query that Kysely builds and compiles once (compileOnce), then runs with each call's own
  * parameters. A point read on a hot path otherwise spends as long building and compiling its
  * SQL as the database spends answering it. On PostgreSQL the statement is also kept prepared
- * (prepared-statements.ts).
+ * (prepared-statements.ts); on SQLite it runs at once on the read-only connection (read-at-once.ts).
  */
 export function precompiled<Row, Params extends readonly unknown[]>(
   db: Kysely<DB>,
@@ -40,9 +44,11 @@ export function precompiled<Row, Params extends readonly unknown[]>(
     keepPrepared(once.query.sql);
     return once;
   };
+  const readAtOnce = readAtOnceOf(db);
   return async (...params) => {
     compiled ??= compile();
-    const result = await db.executeQuery<Row>(compiled.bind(params));
-    return result.rows;
+    const query = compiled.bind(params);
+    const rows = readAtOnce?.(query);
+    return rows ?? (await db.executeQuery<Row>(query)).rows;
   };
 }

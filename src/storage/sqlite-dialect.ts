@@ -35,6 +35,16 @@ export class ReadWriteSqliteDialect extends SqliteDialect {
     return new ReadWriteSqliteDriver(this.writer, this.reader, this.writerLock);
   }
 
+  /**
+   * The rows of a plain read, run now on the read-only connection as Kysely would run it outside
+   * a transaction; undefined without that connection (an in-memory database reads on the writer).
+   */
+  readAtOnce<R>(query: CompiledQuery<R>): R[] | undefined {
+    if (!this.reader) return undefined;
+    if (!isPlainRead(query)) throw new Error(`not a plain read: ${query.sql}`);
+    return run<R>(this.reader, query).rows as R[];
+  }
+
   /** Whether a query or transaction holds the writer, and how many wait for it. */
   writerUsage(): { held: boolean; waiting: number } {
     return { held: this.writerLock.held !== undefined, waiting: this.writerLock.waiting };

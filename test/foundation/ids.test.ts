@@ -8,6 +8,7 @@ describe('uuidv7', () => {
     const id = uuidv7(now);
     assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.equal(parseInt(id.replace(/-/g, '').slice(0, 12), 16), now);
+    for (const millis of [0, 1, 0xffff, 0x10000, 2 ** 48 - 1]) assert.equal(parseInt(uuidv7(millis).replace(/-/g, '').slice(0, 12), 16), millis);
   });
 
   it('sorts in creation order within one millisecond and never repeats', () => {

@@ -35,6 +35,15 @@ export interface EventListQuery {
 export const DEFAULT_EVENT_ORDER: EventOrder = { field: 'created_at', direction: 'asc' };
 
 /**
+ * Every filter parameter with its operator, in the order filters are listed (which keeps a
+ * query's SQL and ETag the same whatever order its parameters came in). Named once: a name
+ * built afresh for each request would be hashed again for each lookup.
+ */
+const FILTER_PARAMETER_NAMES = EVENT_FILTER_PARAMETERS.flatMap((parameter) =>
+  filterOperators(parameter).map((operator) => ({ parameter, operator, name: parameterName(parameter.name, operator) })),
+);
+
+/**
  * Turns the query string of GET /v1/events into a query, refusing it with a 400 when it cannot
  * be answered: parameters are checked (event-query-parameters.ts), timestamps parsed, the
  * user_key alias folded into user_id, order_by split into field and direction.
@@ -42,19 +51,13 @@ export const DEFAULT_EVENT_ORDER: EventOrder = { field: 'created_at', direction:
 export function parseEventQuery(raw: RawEventQuery): EventListQuery {
   const params = checkEventQueryParameters(raw);
   const filters: EventFilter[] = [];
-  for (const parameter of EVENT_FILTER_PARAMETERS) {
-    for (const operator of filterOperators(parameter)) {
-      const name = parameterName(parameter.name, operator);
-      const text = params.get(name);
-      if (text === undefined) continue;
-      filters.push({ field: parameter.field, operator, value: filterValue(name, parameter.kind, text) });
-    }
+  for (const { parameter, operator, name } of FILTER_PARAMETER_NAMES) {
+    const text = params.get(name);
+    if (text === undefined) continue;
+    filters.push({ field: parameter.field, operator, value: filterValue(name, parameter.kind, text) });
   }
-  return {
-    filters: foldUserKey(filters, params),
-    order: parseOrder(params.get('order_by')),
-    ...page(params.get('limit'), params.get('page')),
-  };
+  const { limit, offset } = page(params.get('limit'), params.get('page'));
+  return { filters: foldUserKey(filters, params), order: parseOrder(params.get('order_by')), limit, offset };
 }
 
 function filterValue(name: string, kind: 'string' | 'integer' | 'timestamp', text: string): string | number {

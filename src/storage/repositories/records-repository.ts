@@ -4,7 +4,6 @@ import type { StoredRecord } from '../../domain/records/stored-record.js';
 import type { Database } from '../database.js';
 import { primaryReads, type ReadRouting } from '../read-routing.js';
 import type { DB } from '../schema.js';
-import type { RecordsTable } from '../tables/records.js';
 import { precompiled } from '../precompiled-query.js';
 import { executorOf } from '../unit-of-work.js';
 import { findTypeInTransaction } from './record-types-repository.js';
@@ -81,8 +80,8 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
     async findWithTypeVersion(companyId, id) {
       const row = await findRow(companyId, id);
       if (!row) return undefined;
-      const { type_version: typeVersion, ...stored } = row;
-      return { record: withoutCompany(stored)!, typeVersion: typeVersion === null ? undefined : Number(typeVersion) };
+      const typeVersion = row.type_version;
+      return { record: withoutCompany(row)!, typeVersion: typeVersion === null ? undefined : Number(typeVersion) };
     },
 
     async find(companyId, id) {
@@ -198,8 +197,25 @@ function inView(eb: ExpressionBuilder<DB, 'records'>, view: NonNullable<RecordLi
   return eb.or([...typed, untyped]);
 }
 
-function withoutCompany(row: RecordsTable | undefined): StoredRecord | undefined {
+/**
+ * The stored record of a row, without its company (or a joined column), as one object of a
+ * fixed shape: rest destructuring would copy the row key by key into an object of its own.
+ */
+function withoutCompany(row: StoredRecord | undefined): StoredRecord | undefined {
   if (!row) return undefined;
-  const { company_id: _companyId, ...rest } = row;
-  return rest;
+  return {
+    id: row.id,
+    record_type: row.record_type,
+    type_id: row.type_id,
+    uid: row.uid,
+    status: row.status,
+    parent_record: row.parent_record,
+    child_records: row.child_records,
+    instance: row.instance,
+    fields: row.fields,
+    linked: row.linked,
+    views: row.views,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
 }

@@ -9,6 +9,7 @@ import { NDJSON_MEDIA_TYPES } from '../../../contracts/ndjson.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { IngestParams, IngestResponse } from './schemas.js';
 import { withExample } from '../../schemas/examples.js';
+import { checkedByTheRoute } from '../../validator-compiler.js';
 
 /** The client went away mid-body: its own fault, not the service's. */
 const isCutOff = (error: unknown): boolean => {
@@ -28,7 +29,7 @@ export const adminEventIngestRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
     {
       config: { idempotency: 'admin.events.ingest' },
       // The body schema documents the route; the service validates each event as it streams in.
-      validatorCompiler: () => (data: unknown) => ({ value: data }),
+      validatorCompiler: checkedByTheRoute,
       schema: {
         operationId: 'adminIngestEvents',
         summary: 'Ingest events',

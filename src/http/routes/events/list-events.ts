@@ -13,6 +13,7 @@ import { chunkedEventsListBody, eventsListBody } from './serialize-events.js';
 import { exampleEvent, withExample } from '../../schemas/examples.js';
 import { registerChangesRoute } from './changes.js';
 import type { PageCache } from '../../page-cache.js';
+import { checkedByTheRoute } from '../../validator-compiler.js';
 
 /** GET /v1/events: the company's events, filtered, ordered and paged. */
 export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; pageCache: PageCache }> = async (app, { ctx, pageCache }) => {
@@ -21,7 +22,7 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; page
     '/events',
     {
       // The querystring schema documents the route; parseEventQuery checks the query as it came.
-      validatorCompiler: () => (data: unknown) => ({ value: data }),
+      validatorCompiler: checkedByTheRoute,
       schema: {
         operationId: 'listEvents',
         summary: 'List events',

@@ -8,6 +8,7 @@ import { CompanyParams } from '../../schemas/company.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { RecordSchema } from '../../../domain/records/record.js';
 import { withExample } from '../../schemas/examples.js';
+import { checkedByTheRoute } from '../../validator-compiler.js';
 
 const ImportedRecord = Type.Partial(RecordSchema, {
   title: 'ImportedRecord',
@@ -34,7 +35,7 @@ export const adminRecordImportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
     {
       config: { idempotency: 'admin.records.import' },
       // The body schema documents the route; the service checks each record as it streams in.
-      validatorCompiler: () => (data: unknown) => ({ value: data }),
+      validatorCompiler: checkedByTheRoute,
       schema: {
         operationId: 'adminImportRecords',
         summary: 'Import records of any kind',

@@ -9,7 +9,8 @@ import { invalidBody, type AppError } from '../../../errors/app-error.js';
  * and pass as they are.
  */
 export const objectBodyValidator: FastifySchemaCompiler<unknown> = ({ httpPart }) => {
-  return (data: unknown) => (httpPart !== 'body' || isPlainObject(data) ? { value: data } : { error: notAnObject(data) });
+  // `true`, not `{ value }`: see checkedByTheRoute (validator-compiler.ts).
+  return (data: unknown) => (httpPart !== 'body' || isPlainObject(data) ? true : { error: notAnObject(data) });
 };
 
 /**
@@ -25,9 +26,9 @@ export const optionalObjectBody = {
   },
   validatorCompiler: (({ httpPart }) => {
     return (data: unknown) => {
-      if (httpPart !== 'body') return { value: data };
+      if (httpPart !== 'body') return true;
       if (data === null || data === undefined) return { value: undefined };
-      return isPlainObject(data) ? { value: data } : { error: notAnObject(data) };
+      return isPlainObject(data) ? true : { error: notAnObject(data) };
     };
   }) satisfies FastifySchemaCompiler<unknown>,
 };
