@@ -63,4 +63,15 @@ describeEachDatabase('precompiled queries', (kind) => {
       assert.ok(rows.some((row) => /from "items" where "id" = \$1 order by/.test(row.statement)), JSON.stringify(rows));
     });
   }
+
+  it('runs a precompiled write as a write (on SQLite, not on the read-only connection)', async () => {
+    const insert = precompiled<never, [string, string, string]>(database.db, 3, (built, companyId, id, label) =>
+      (built as unknown as Kysely<any>).insertInto('items').values({ company_id: companyId!, id: id!, label: label! }) as never,
+    );
+    await insert('c', '9', 'written');
+    const item = precompiled<{ label: string }, [string]>(database.db, 1, (built, companyId) =>
+      (built as unknown as Kysely<any>).selectFrom('items').select('label').where('company_id', '=', companyId!) as never,
+    );
+    assert.deepEqual(await item('c'), [{ label: 'written' }]);
+  });
 });
