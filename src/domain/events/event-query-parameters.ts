@@ -50,12 +50,13 @@ export function checkEventQueryParameters(raw: RawEventQuery): ReadonlyMap<strin
   }
 
   const problems = new Map<string, string>();
+  // The parameters given, not every one the list takes: a query names a few of a hundred.
+  const given: string[] = [];
   for (const name of Object.keys(raw)) {
-    if (!PARAMETER_RULES.has(name)) problems.set(name, unknownParameter(name));
+    if (PARAMETER_RULES.has(name)) given.push(name);
+    else problems.set(name, unknownParameter(name));
   }
   const values = new Map<string, string>();
-  // The parameters given, not every one the list takes: a query names a few of a hundred.
-  const given = Object.keys(raw).filter((name) => PARAMETER_RULES.has(name));
   if (given.length > 1) given.sort((a, b) => RULE_ORDER.get(a)! - RULE_ORDER.get(b)!);
   for (const name of given) {
     const rule = PARAMETER_RULES.get(name)!;

@@ -81,11 +81,11 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
       const row = await findRow(companyId, id);
       if (!row) return undefined;
       const typeVersion = row.type_version;
-      return { record: withoutCompany(row)!, typeVersion: typeVersion === null ? undefined : Number(typeVersion) };
+      return { record: storedRecordOf(row)!, typeVersion: typeVersion === null ? undefined : Number(typeVersion) };
     },
 
     async find(companyId, id) {
-      return db.selectFrom('records').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst().then(withoutCompany);
+      return db.selectFrom('records').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst().then(storedRecordOf);
     },
 
     async findKey(companyId, id) {
@@ -106,7 +106,7 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
           .orderBy('records.id', direction)
           .limit(query.limit)
           .execute();
-        return rows.map((row) => withoutCompany(row)!);
+        return rows.map((row) => storedRecordOf(row)!);
       });
     },
 
@@ -150,7 +150,7 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
       const trx = executorOf(db, scope);
       let select = trx.selectFrom('records').selectAll().where('company_id', '=', companyId).where('id', '=', id);
       if (database.dialect === 'postgres') select = select.forUpdate();
-      const row = withoutCompany(await select.executeTakeFirst());
+      const row = storedRecordOf(await select.executeTakeFirst());
       if (!row) return undefined;
       const type = row.type_id === null ? undefined : await findTypeInTransaction(trx, database.dialect, companyId, row.type_id);
       const next = await change(row, type);
@@ -198,10 +198,10 @@ function inView(eb: ExpressionBuilder<DB, 'records'>, view: NonNullable<RecordLi
 }
 
 /**
- * The stored record of a row, without its company (or a joined column), as one object of a
+ * The stored record of a row, without its company or any joined column, as one object of a
  * fixed shape: rest destructuring would copy the row key by key into an object of its own.
  */
-function withoutCompany(row: StoredRecord | undefined): StoredRecord | undefined {
+function storedRecordOf(row: StoredRecord | undefined): StoredRecord | undefined {
   if (!row) return undefined;
   return {
     id: row.id,
