@@ -21,3 +21,18 @@ export function rowBuilder(columns: readonly string[]): RowBuilder {
   }
   return build;
 }
+
+/** Makes one row object out of the value of a statement's only column. */
+export type OneColumnRowBuilder = (value: unknown) => unknown;
+
+const oneColumnBuilders = new Map<string, OneColumnRowBuilder>();
+
+/** rowBuilder for a statement of one column, read as plain values (no array per row). */
+export function oneColumnRowBuilder(column: string): OneColumnRowBuilder {
+  let build = oneColumnBuilders.get(column);
+  if (!build) {
+    build = new Function('value', `return { ${JSON.stringify(column)}: value };`) as OneColumnRowBuilder;
+    oneColumnBuilders.set(column, build);
+  }
+  return build;
+}

@@ -5,8 +5,10 @@ import {
   SqliteDialect,
   type DatabaseConnection,
   type Driver,
+  type QueryCompiler,
   type QueryResult,
 } from 'kysely';
+import { LiteralLimitSqliteCompiler } from './sqlite-query-compiler.js';
 import { sqliteQueries } from './sqlite-query-channel.js';
 import { readAllRows } from './sqlite-rows.js';
 import type { CachedStatements } from './sqlite-statement-cache.js';
@@ -29,6 +31,10 @@ export class ReadWriteSqliteDialect extends SqliteDialect {
     private readonly reader: CachedStatements | undefined,
   ) {
     super({ database: writer });
+  }
+
+  override createQueryCompiler(): QueryCompiler {
+    return new LiteralLimitSqliteCompiler();
   }
 
   override createDriver(): Driver {

@@ -1,21 +1,32 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { rowBuilder, type RowBuilder } from './row-builder.js';
+import { oneColumnRowBuilder, rowBuilder, type OneColumnRowBuilder, type RowBuilder } from './row-builder.js';
 
-const builderOfStatement = new WeakMap<BetterSqlite3.Statement, { readonly width: number; readonly build: RowBuilder }>();
+interface StatementRows {
+  readonly width: number;
+  readonly build: RowBuilder;
+  /** Set for a statement of one column, read as plain values. */
+  readonly buildOne: OneColumnRowBuilder | undefined;
+}
 
-function builderOf(statement: BetterSqlite3.Statement): { readonly width: number; readonly build: RowBuilder } {
+const builderOfStatement = new WeakMap<BetterSqlite3.Statement, StatementRows>();
+
+function builderOf(statement: BetterSqlite3.Statement): StatementRows {
   let known = builderOfStatement.get(statement);
   if (!known) {
     const columns = statement.columns().map((column) => column.name);
-    known = { width: columns.length, build: rowBuilder(columns) };
+    known = { width: columns.length, build: rowBuilder(columns), buildOne: columns.length === 1 ? oneColumnRowBuilder(columns[0]!) : undefined };
     builderOfStatement.set(statement, known);
   }
   return known;
 }
 
-/** Every row of a statement that returns data, as objects keyed by column name (read as arrays: row-builder.ts). */
+/**
+ * Every row of a statement that returns data, as objects keyed by column name (read as arrays:
+ * row-builder.ts; a statement of one column as plain values, an event page's JSON say).
+ */
 export function readAllRows<R>(statement: BetterSqlite3.Statement, parameters: readonly unknown[]): R[] {
-  let { width, build } = builderOf(statement);
+  let known = builderOf(statement);
+  if (known.buildOne) return readOneColumn(statement, parameters, known.buildOne);
   statement.raw(true);
   let values: unknown[][];
   try {
@@ -24,11 +35,24 @@ export function readAllRows<R>(statement: BetterSqlite3.Statement, parameters: r
     statement.raw(false);
   }
   // SQLite prepares a statement again after a schema change, and `select *` may then have other columns.
-  if (values.length > 0 && values[0]!.length !== width) {
+  if (values.length > 0 && values[0]!.length !== known.width) {
     builderOfStatement.delete(statement);
-    ({ width, build } = builderOf(statement));
+    known = builderOf(statement);
   }
   const rows = new Array<R>(values.length);
-  for (let i = 0; i < values.length; i++) rows[i] = build(values[i]!) as R;
+  for (let i = 0; i < values.length; i++) rows[i] = known.build(values[i]!) as R;
+  return rows;
+}
+
+function readOneColumn<R>(statement: BetterSqlite3.Statement, parameters: readonly unknown[], build: OneColumnRowBuilder): R[] {
+  statement.pluck(true);
+  let values: unknown[];
+  try {
+    values = statement.all(...parameters);
+  } finally {
+    statement.pluck(false);
+  }
+  const rows = new Array<R>(values.length);
+  for (let i = 0; i < values.length; i++) rows[i] = build(values[i]) as R;
   return rows;
 }

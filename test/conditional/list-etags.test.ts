@@ -183,6 +183,22 @@ describeEachDatabase('ETags of the events and records lists', (kind) => {
     }
   });
 
+  it('tags the events of a company that never wrote, and moves the tag at its first write', async () => {
+    const company = 'initech-never-wrote';
+    const empty = await list('/v1/events', { 'cache-control': 'no-cache' }, company);
+    assert.equal(empty.statusCode, 200, empty.body);
+    assert.deepEqual(JSON.parse(empty.body), { count: 0, results: [] });
+    assert.match(empty.headers.etag as string, WEAK_TAG);
+    assert.equal((await list('/v1/events', { 'if-none-match': empty.headers.etag as string }, company)).statusCode, 304);
+    await ingestOk(t, company, [anEvent({ id: 'initech-e1' }), anEvent({ id: 'initech-e2' })]);
+    const written = await list('/v1/events', { 'if-none-match': empty.headers.etag as string }, company);
+    assert.equal(written.statusCode, 200, 'the first write makes the tag stale');
+    assert.deepEqual(
+      (JSON.parse(written.body) as { results: { id: string }[] }).results.map((event) => event.id),
+      ['initech-e1', 'initech-e2'],
+    );
+  });
+
   it('answers 400 invalid_header to a malformed If-None-Match on a list', async () => {
     for (const path of ['/v1/events', '/v1/records']) {
       const response = expectStatus(await list(path, { 'if-none-match': 'W/nope' }), 400, 'invalid_header');

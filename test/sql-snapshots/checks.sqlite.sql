@@ -7,7 +7,7 @@ commit;
 select "id" from "checks" where "company_id" = ? and "id" in (?, ?);
 
 -- slice: first page
-select "id", "date_created", "send_date", "body" from "checks" where "company_id" = ? order by "date_created" desc, "id" desc limit ?;
+select "id", "date_created", "send_date", "body" from "checks" where "company_id" = ? order by "date_created" desc, "id" desc limit 3;
 
 -- slice: filtered, backward from a position
-select "id", "date_created", "send_date", "body" from "checks" where "company_id" = ? and "date_created" >= ? and "date_created" < ? and "scheduled" = ? and "mail_type" = ? and ("send_date" < ? or ("send_date" = ? and "id" <= ?)) order by "send_date" desc, "id" desc limit ?;
+select "id", "date_created", "send_date", "body" from "checks" where "company_id" = ? and "date_created" >= ? and "date_created" < ? and "scheduled" = ? and "mail_type" = ? and ("send_date" < ? or ("send_date" = ? and "id" <= ?)) order by "send_date" desc, "id" desc limit 3;

@@ -14,16 +14,16 @@ select "records".*, "record_types"."version" as "type_version" from "records" le
 select "created_at", "id" from "records" where "company_id" = ? and "id" = ?;
 
 -- page: no filter
-select "records".* from "records" where "records"."company_id" = ? order by "records"."created_at" asc, "records"."id" asc limit ?;
+select "records".* from "records" where "records"."company_id" = ? order by "records"."created_at" asc, "records"."id" asc limit 2;
 
 -- page: type, time and bounds, descending
-select "records".* from "records" where "records"."company_id" = ? and "records"."record_type" = ? and "records"."updated_at" > ? and "records"."updated_at" < ? and ("records"."created_at", "records"."id") >= (?, ?) and ("records"."created_at", "records"."id") < (?, ?) order by "records"."created_at" desc, "records"."id" desc limit ?;
+select "records".* from "records" where "records"."company_id" = ? and "records"."record_type" = ? and "records"."updated_at" > ? and "records"."updated_at" < ? and ("records"."created_at", "records"."id") >= (?, ?) and ("records"."created_at", "records"."id") < (?, ?) order by "records"."created_at" desc, "records"."id" desc limit 2;
 
 -- page: view
-select "records".* from "records" where "records"."company_id" = ? and (("records"."type_id" = ? and "records"."status" in (?, ?)) or "records"."type_id" = ? or (("records"."type_id" is null or not exists (select "record_types"."id" from "record_types" where "record_types"."company_id" = "records"."company_id" and "record_types"."id" = "records"."type_id" and "record_types"."deleted_at" is null)) and exists (select "record_stored_views"."record_id" from "record_stored_views" where "record_stored_views"."company_id" = "records"."company_id" and "record_stored_views"."record_id" = "records"."id" and "record_stored_views"."view_id" = ?))) order by "records"."created_at" asc, "records"."id" asc limit ?;
+select "records".* from "records" where "records"."company_id" = ? and (("records"."type_id" = ? and "records"."status" in (?, ?)) or "records"."type_id" = ? or (("records"."type_id" is null or not exists (select "record_types"."id" from "record_types" where "record_types"."company_id" = "records"."company_id" and "record_types"."id" = "records"."type_id" and "record_types"."deleted_at" is null)) and exists (select "record_stored_views"."record_id" from "record_stored_views" where "record_stored_views"."company_id" = "records"."company_id" and "record_stored_views"."record_id" = "records"."id" and "record_stored_views"."view_id" = ?))) order by "records"."created_at" asc, "records"."id" asc limit 2;
 
 -- exists
-select "records"."id" from "records" where "records"."company_id" = ? and "records"."record_type" = ? and ("records"."created_at", "records"."id") > (?, ?) limit ?;
+select "records"."id" from "records" where "records"."company_id" = ? and "records"."record_type" = ? and ("records"."created_at", "records"."id") > (?, ?) limit 1;
 
 -- existingIds
 select "id" from "records" where "company_id" = ? and "id" in (?, ?);

@@ -6,7 +6,10 @@ import type { EventPageRow } from '../tables/events.js';
 import { compileOnce, type CompiledOnce } from '../precompiled-query.js';
 import { compileEventPage, type ContainsMatches, type PageVariant } from './event-query-compiler.js';
 
-/** Distinct query shapes kept compiled; a shape is a set of filter fields and operators and an order, so few exist. */
+/**
+ * Distinct query shapes kept compiled; a shape is a set of filter fields and operators, an
+ * order and (on SQLite) a limit, so few exist.
+ */
 const MAX_SHAPES = 256;
 
 const shapes = new Map<string, CompiledOnce<EventPageRow>>();
@@ -36,11 +39,13 @@ export function eventPageStatement(
   return shape.bind(valuesOf(companyId, query, variant));
 }
 
-function shapeOf(dialect: DialectName, query: EventListQuery, { seek, withVersion }: PageVariant): string {
+function shapeOf(dialect: DialectName, query: EventListQuery, { seek, withVersion, versionRowFirst }: PageVariant): string {
   let key = `${dialect} ${query.order.field} ${query.order.direction}`;
   for (const filter of query.filters) key += ` ${filter.field}:${filter.operator}`;
   if (seek) key += seek.value === null ? ' after-null' : ' after';
   if (withVersion) key += ' versioned';
+  if (versionRowFirst) key += ' version-row';
+  if (dialect === 'sqlite') key += ` limit ${query.limit}`;
   return key;
 }
 
@@ -57,7 +62,8 @@ function compileShape(db: Kysely<DB>, dialect: DialectName, query: EventListQuer
   return compileOnce(arity, (companyId, ...markers) => {
     const filters: EventFilter[] = query.filters.map((filter, i) => ({ ...filter, value: markers[i]! }));
     const [limit, offset, seekValue, seekId] = markers.slice(filters.length);
-    const shaped = { ...query, filters, limit: limit as never, offset: offset as never };
+    // SQLite's LIMIT is written into the statement (sqlite-query-compiler.ts), so it is part of the shape there.
+    const shaped = { ...query, filters, limit: dialect === 'sqlite' ? query.limit : (limit as never), offset: offset as never };
     // A null seek value is part of the shape (`is null`), not a parameter.
     const seek = variant.seek && { value: variant.seek.value === null ? null : seekValue, id: seekId! };
     return compileEventPage(db, dialect, companyId!, shaped, new Map(), { ...variant, seek }) as unknown as Compilable<EventPageRow>;

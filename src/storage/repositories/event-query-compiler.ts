@@ -115,6 +115,13 @@ export interface PageVariant {
   readonly seek?: SeekKey;
   /** Each row also carries the company's data version, read in the same statement (DATA_VERSION_COLUMN). */
   readonly withVersion?: boolean;
+  /**
+   * The company's data version as the first row's `body` (0 before any write), then each
+   * event's `body` alone, in one statement: a page read by offset with nothing to keep of its
+   * rows but their JSON. SQLite only (its UNION ALL yields the arms in order); one column a
+   * row is the least a page costs to read.
+   */
+  readonly versionRowFirst?: boolean;
 }
 
 /**
@@ -130,6 +137,15 @@ export function compileEventPage(
   variant: PageVariant = {},
 ) {
   const merged = mergeCandidate(matches);
+  if (!merged && variant.versionRowFirst) {
+    if (dialect !== 'sqlite' || variant.seek || variant.withVersion) throw new Error('a page with its version row first is read on SQLite, by offset alone');
+    const bodies = ordered(filtered(db, dialect, companyId, query.filters, matches, query.order, ['body']), 'events', query.order)
+      .limit(query.limit)
+      .offset(query.offset);
+    return db
+      .selectNoFrom(sql<string>`coalesce((select version from data_versions where data_versions.company_id = ${companyId}), 0)`.as('body'))
+      .unionAll(db.selectFrom(bodies.as('page')).select('page.body') as never);
+  }
   if (!merged) {
     let page = filtered(db, dialect, companyId, query.filters, matches, query.order);
     const { seek } = variant;
@@ -141,7 +157,7 @@ export function compileEventPage(
     }
     return ordered(page, 'events', query.order).limit(query.limit).offset(query.offset);
   }
-  if (variant.seek || variant.withVersion) throw new Error('a page of merged __contains values is read by offset alone');
+  if (variant.seek || variant.withVersion || variant.versionRowFirst) throw new Error('a page of merged __contains values is read by offset alone');
   // ORDER BY created_at LIMIT n over `key IN (many values)` would either sort every matching
   // row or walk the whole company in order; reading each value's rows in index order, at most
   // offset + limit of them, and merging those is bounded by the page instead.
@@ -187,8 +203,9 @@ function filtered(
   filters: readonly EventFilter[],
   matches: ContainsMatches,
   order: EventOrder,
+  columns: readonly (keyof EventsTable)[] = pageColumns(order),
 ) {
-  const scoped = db.selectFrom('events').select(pageColumns(order)).where('events.company_id', '=', companyId);
+  const scoped = db.selectFrom('events').select(columns).where('events.company_id', '=', companyId);
   if (filters.length === 0) return scoped;
   return scoped.where((eb) => eb.and(filters.map((filter) => condition(eb, db, dialect, companyId, filter, matches))));
 }

@@ -4,6 +4,7 @@ import type { EventsRepository, FeedPage, VersionedEventPage } from '../../domai
 import type { FeedPosition } from '../../domain/events/feed-position.js';
 import type { TransactionScope } from '../../domain/unit-of-work.js';
 import type { Database } from '../database.js';
+import { readAtOnceOf } from '../read-at-once.js';
 import { primaryReads, type ReadRouting } from '../read-routing.js';
 import type { DB } from '../schema.js';
 import { eventBodies } from '../tables/events.js';
@@ -87,7 +88,8 @@ async function listPage(
   anchors: EventPageAnchors,
 ): Promise<VersionedEventPage> {
   const statement: PageStatement = (page, variant) => eventPageStatement(db, dialect, companyId, page, new Map(), variant);
-  const read: ReadRows = async (compiled) => (await db.executeQuery(compiled)).rows;
+  const readAtOnce = readAtOnceOf(db);
+  const read: ReadRows = async (compiled) => readAtOnce?.(compiled) ?? (await db.executeQuery(compiled)).rows;
   const readValues = async (compiled: CompiledQuery<{ value: string }>) => (await db.executeQuery(compiled)).rows;
   if (query.filters.some((filter) => filter.operator === 'contains')) {
     const { version, matches } = await findContainsMatchesWithVersion(db, dialect, companyId, query, readValues);
@@ -95,6 +97,10 @@ async function listPage(
     if (matches === null) return { events: [], version };
     const { rows } = await db.executeQuery(eventPageStatement(db, dialect, companyId, query, matches));
     return { events: eventBodies(rows), version };
+  }
+  if (query.offset === 0 && dialect === 'sqlite') {
+    const [version, ...events] = eventBodies(await read(statement(query, { versionRowFirst: true })));
+    return { events, version: Number(version) };
   }
   const versioned =
     query.offset > 0 ? await anchors.read(companyId, query, statement, read) : await readWithVersion(statement(query, { withVersion: true }), read);
