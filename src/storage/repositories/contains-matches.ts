@@ -99,7 +99,7 @@ async function readThroughIndex(
   phrase: string | undefined,
 ): Promise<VersionAndValues> {
   const statement = versionAndValuesStatement(db, dialect, phrase !== undefined);
-  const params = [companyId, field, match, MAX_LISTED_VALUES + 1, ...(phrase === undefined ? [] : [phrase])];
+  const params = [companyId, field, match, ...(phrase === undefined ? [] : [phrase])];
   const { rows } = await db.executeQuery(statement.bind(params));
   return { version: Number(rows[0]?.version ?? 0), values: matchedValues(rows) };
 }
@@ -172,7 +172,7 @@ const versionAndValuesStatements = new WeakMap<Kysely<DB>, Map<string, CompiledO
 
 /**
  * One row per matching value (at most the limit), each beside the company's data version; one
- * row with a null value when nothing matches. Parameters: company, field, match, limit, phrase.
+ * row with a null value when nothing matches. Parameters: company, field, match, phrase.
  * Not kept prepared on PostgreSQL: a generic plan of LIKE over any pattern could give up the
  * trigram index for a company with a large dictionary.
  */
@@ -182,7 +182,7 @@ function versionAndValuesStatement(db: Kysely<DB>, dialect: DialectName, withPhr
   const shape = `${dialect}:${withPhrase}`;
   let statement = shapes.get(shape);
   if (!statement) {
-    statement = compileOnce<VersionAndValue>(withPhrase ? 5 : 4, (companyId, field, match, limit, phrase) =>
+    statement = compileOnce<VersionAndValue>(withPhrase ? 4 : 3, (companyId, field, match, phrase) =>
       db
         .selectFrom(
           db
@@ -195,7 +195,8 @@ function versionAndValuesStatement(db: Kysely<DB>, dialect: DialectName, withPhr
         )
         .leftJoin(
           keyValuesMatching(db, dialect, companyId!, field!, match!, withPhrase ? phrase : undefined)
-            .limit(limit as unknown as number)
+            // A literal: SQLite prepares a statement with a bound LIMIT again at every run.
+            .limit(sql.lit(MAX_LISTED_VALUES + 1))
             .as('matched'),
           (join) => join.onTrue(),
         )
