@@ -15,7 +15,7 @@ commit;
 select "id" from "events" where "company_id" = $1 limit $2;
 
 -- list: no filter
-select "id", "created_at", "body", (select version from data_versions where data_versions.company_id = $1) as "wrs_data_version" from "events" where "events"."company_id" = $2 order by "events"."created_at" asc, "events"."id" asc limit $3 offset $4;
+select "id", "created_at", "body", (select version from data_versions where data_versions.company_id = $1) as "wrs_data_version" from "events" where "events"."company_id" = $2 order by "events"."created_at" asc, "events"."id" asc limit 2 offset $3;
 
 -- list: exact, comparison and time filters, ordered by flow_session desc
 select "id", "flow_session", "body", (select version from data_versions where data_versions.company_id = $1) as "wrs_data_version" from "events" where "events"."company_id" = $2 and ("events"."type" = $3 and "events"."flow_session" >= $4 and "events"."created_at" < $5) order by "events"."flow_session" desc nulls last, "events"."id" desc limit $6 offset $7;
@@ -69,7 +69,7 @@ select pg_snapshot_xmin(pg_current_snapshot())::text as xmin;
 -- openList: no filter, read in chunks
 begin isolation level repeatable read read only;
 select count(*) as "matching" from (select 1 as "one" from "events" where "events"."company_id" = $1 limit $2) as "bounded";
-declare snapshot_rows no scroll cursor for select "id", "created_at", "body" from "events" where "events"."company_id" = $1 order by "events"."created_at" asc, "events"."id" asc limit $2 offset $3;
+declare snapshot_rows no scroll cursor for select "id", "created_at", "body" from "events" where "events"."company_id" = $1 order by "events"."created_at" asc, "events"."id" asc limit 2 offset $2;
 fetch 1 from snapshot_rows;
 rollback;
 

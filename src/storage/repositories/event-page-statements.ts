@@ -1,9 +1,10 @@
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { sql, type Compilable, type CompiledQuery, type Kysely } from 'kysely';
 import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
 import type { DialectName } from '../database.js';
 import type { DB } from '../schema.js';
 import type { EventPageRow } from '../tables/events.js';
 import { compileOnce, type CompiledOnce } from '../precompiled-query.js';
+import { keepPrepared } from '../prepared-statements.js';
 import { compileEventPage, type ContainsMatches, type PageVariant } from './event-query-compiler.js';
 
 /**
@@ -29,23 +30,43 @@ export function eventPageStatement(
   variant: PageVariant = {},
 ): CompiledQuery<EventPageRow> {
   if (matches.size > 0) return compileEventPage(db, dialect, companyId, query, matches, variant).compile() as CompiledQuery<EventPageRow>;
-  const key = shapeOf(dialect, query, variant);
+  const prepared = dialect === 'postgres' && plannedAlikeForEveryValue(query, variant);
+  const key = shapeOf(dialect, query, variant, prepared);
   let shape = shapes.get(key);
   if (!shape) {
-    shape = compileShape(db, dialect, query, variant);
+    shape = compileShape(db, dialect, query, variant, prepared);
+    if (prepared) keepPrepared(shape.query.sql);
     if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value!);
     shapes.set(key, shape);
   }
   return shape.bind(valuesOf(companyId, query, variant));
 }
 
-function shapeOf(dialect: DialectName, query: EventListQuery, { seek, withVersion, versionRowFirst }: PageVariant): string {
+/** Filter fields with an index of their own, (company_id, field, created_at, id): migration 0001. */
+const INDEXED_KEYS: ReadonlySet<string> = new Set(['type', 'flow_key', 'step_key', 'user_id', 'connection_key', 'version_key', 'selected_decision', 'flow_session']);
+
+/**
+ * PostgreSQL page shapes whose best plan is the same whatever the values: in `created_at`
+ * order, no filter or one exact filter on a key with its own index (which then both selects
+ * and orders the rows), read by offset. These are kept as prepared statements, so PostgreSQL
+ * stops planning them anew (planning took longer than running a 100-event page); their LIMIT is
+ * written into the SQL so that a cached plan knows how few rows are wanted. Other shapes are
+ * planned for each request's values: a range, several filters or another order may each be
+ * served best by another index depending on how many rows the values match.
+ */
+function plannedAlikeForEveryValue(query: EventListQuery, { seek }: PageVariant): boolean {
+  if (seek || query.order.field !== 'created_at' || query.filters.length > 1) return false;
+  const [filter] = query.filters;
+  return filter === undefined || (filter.operator === 'eq' && INDEXED_KEYS.has(filter.field));
+}
+
+function shapeOf(dialect: DialectName, query: EventListQuery, { seek, withVersion, versionRowFirst }: PageVariant, prepared: boolean): string {
   let key = `${dialect} ${query.order.field} ${query.order.direction}`;
   for (const filter of query.filters) key += ` ${filter.field}:${filter.operator}`;
   if (seek) key += seek.value === null ? ' after-null' : ' after';
   if (withVersion) key += ' versioned';
   if (versionRowFirst) key += ' version-row';
-  if (dialect === 'sqlite') key += ` limit ${query.limit}`;
+  if (dialect === 'sqlite' || prepared) key += ` limit ${query.limit}`;
   return key;
 }
 
@@ -57,13 +78,15 @@ function valuesOf(companyId: string, query: EventListQuery, { seek }: PageVarian
 }
 
 /** The statement of a shape, its parameters in valuesOf's order. */
-function compileShape(db: Kysely<DB>, dialect: DialectName, query: EventListQuery, variant: PageVariant): CompiledOnce<EventPageRow> {
+function compileShape(db: Kysely<DB>, dialect: DialectName, query: EventListQuery, variant: PageVariant, prepared: boolean): CompiledOnce<EventPageRow> {
   const arity = query.filters.length + 3 + (variant.seek ? 2 : 0);
   return compileOnce(arity, (companyId, ...markers) => {
     const filters: EventFilter[] = query.filters.map((filter, i) => ({ ...filter, value: markers[i]! }));
     const [limit, offset, seekValue, seekId] = markers.slice(filters.length);
-    // SQLite's LIMIT is written into the statement (sqlite-query-compiler.ts), so it is part of the shape there.
-    const shaped = { ...query, filters, limit: dialect === 'sqlite' ? query.limit : (limit as never), offset: offset as never };
+    // SQLite's LIMIT is written into the statement (sqlite-query-compiler.ts), as a prepared
+    // shape's is on PostgreSQL, so it is part of those shapes.
+    const literalLimit = dialect === 'sqlite' ? query.limit : prepared ? sql.lit(query.limit) : limit;
+    const shaped = { ...query, filters, limit: literalLimit as never, offset: offset as never };
     // A null seek value is part of the shape (`is null`), not a parameter.
     const seek = variant.seek && { value: variant.seek.value === null ? null : seekValue, id: seekId! };
     return compileEventPage(db, dialect, companyId!, shaped, new Map(), { ...variant, seek }) as unknown as Compilable<EventPageRow>;
