@@ -21,7 +21,7 @@ import {
   type FeedRow,
 } from './feed-queries.js';
 import { eventPageStatement } from './event-page-statements.js';
-import { createEventPageAnchors, readWithVersion, type EventPageAnchors, type PageStatement, type ReadRows } from './event-page-anchors.js';
+import { createEventPageAnchors, readWithVersion, type EventPageAnchors, type PageStatement } from './event-page-anchors.js';
 import { createDataVersionsRepository } from './data-versions-repository.js';
 import { createPostgresStatistics } from './postgres-statistics.js';
 import { createEventWriter, lastSqlitePosition, rememberKeyValues } from './event-writes.js';
@@ -88,27 +88,25 @@ async function listPage(
   anchors: EventPageAnchors,
 ): Promise<VersionedEventPage> {
   const statement: PageStatement = (page, variant) => eventPageStatement(db, dialect, companyId, page, new Map(), variant);
+  // Every read of the page: at once where the database can (read-at-once.ts), else through Kysely.
   const readAtOnce = readAtOnceOf(db);
-  const read: ReadRows = async (compiled) => readAtOnce?.(compiled) ?? (await db.executeQuery(compiled)).rows;
-  const readValues = async (compiled: CompiledQuery<{ value: string }>) => (await db.executeQuery(compiled)).rows;
+  const rowsOf = async <R>(compiled: CompiledQuery<R>): Promise<R[]> => readAtOnce?.(compiled) ?? (await db.executeQuery(compiled)).rows;
   if (query.filters.some((filter) => filter.operator === 'contains')) {
-    const { version, matches } = await findContainsMatchesWithVersion(db, dialect, companyId, query, readValues);
+    const { version, matches } = await findContainsMatchesWithVersion(db, dialect, companyId, query, rowsOf);
     // No stored value contains a substring: no event can match.
     if (matches === null) return { events: [], version };
-    const { rows } = await db.executeQuery(eventPageStatement(db, dialect, companyId, query, matches));
-    return { events: eventBodies(rows), version };
+    return { events: eventBodies(await rowsOf(eventPageStatement(db, dialect, companyId, query, matches))), version };
   }
   if (query.offset === 0 && dialect === 'sqlite') {
-    const [version, ...events] = eventBodies(await read(statement(query, { versionRowFirst: true })));
+    const [version, ...events] = eventBodies(await rowsOf(statement(query, { versionRowFirst: true })));
     return { events, version: Number(version) };
   }
   const versioned =
-    query.offset > 0 ? await anchors.read(companyId, query, statement, read) : await readWithVersion(statement(query, { withVersion: true }), read);
+    query.offset > 0 ? await anchors.read(companyId, query, statement, rowsOf) : await readWithVersion(statement(query, { withVersion: true }), rowsOf);
   if (versioned.version !== undefined) return { events: eventBodies(versioned.rows), version: versioned.version };
   // An empty page carried no version: read it, then the page again after it.
   const version = await versionBefore(db, companyId);
-  const { rows } = await db.executeQuery(eventPageStatement(db, dialect, companyId, query, new Map()));
-  return { events: eventBodies(rows), version };
+  return { events: eventBodies(await rowsOf(statement(query, {}))), version };
 }
 
 /** The data version readers of each database (primary, standby), compiled once. */
