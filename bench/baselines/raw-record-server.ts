@@ -2,24 +2,9 @@
 // (a prepared point read by company and id) and answered with JSON.stringify: no framework, no
 // authentication, no type lookup, no ETag.
 import { createServer } from 'node:http';
-import pg from 'pg';
-import { SqliteDatabase } from '../../src/storage/sqlite-driver.js';
+import { openPointRead } from './point-read.js';
 
-const url = process.env.WRS_DATABASE_URL!;
-
-type Read = (companyId: string, recordId: string) => Promise<unknown>;
-
-function openRead(): Read {
-  if (url.startsWith('sqlite:')) {
-    const statement = new SqliteDatabase(url.slice('sqlite:'.length), { readonly: true }).prepare('select * from records where company_id = ? and id = ?');
-    return async (companyId, recordId) => statement.get(companyId, recordId);
-  }
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  return async (companyId, recordId) =>
-    (await pool.query({ name: 'record', text: 'select * from records where company_id = $1 and id = $2', values: [companyId, recordId] })).rows[0];
-}
-
-const read = openRead();
+const read = openPointRead(process.env.WRS_DATABASE_URL!);
 
 createServer((request, response) => {
   if (request.url === '/healthz') {

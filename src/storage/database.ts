@@ -13,7 +13,7 @@ import { isCopyIn, runCopyIn } from './postgres-copy.js';
 import type { ReadSnapshot } from './read-snapshot.js';
 import { openPostgresSnapshot } from './postgres-snapshots.js';
 import { createSqliteSnapshots, wholeQueryReads } from './sqlite-snapshots.js';
-import { allowReadsAtOnce } from './read-at-once.js';
+import { allowGatheredReads } from './gathered-reads.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -81,7 +81,7 @@ function openSqlite(path: string, options: OpenDatabaseOptions): Database {
   }
   const dialect = new ReadWriteSqliteDialect(cachingStatements(writer), reader && cachingStatements(reader));
   const db = new Kysely<DB>({ dialect });
-  allowReadsAtOnce(db, (query) => dialect.readAtOnce(query));
+  allowGatheredReads(db, (query) => dialect.gatheredRead(query));
   const snapshots = inMemory ? undefined : createSqliteSnapshots(path, busyTimeoutMs);
   return {
     db,

@@ -1,6 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { keepPrepared } from './prepared-statements.js';
-import { readAtOnceOf } from './read-at-once.js';
+import { gatheredReadOf } from './gathered-reads.js';
 import type { DB } from './schema.js';
 
 /** A statement compiled once, with the places each call's parameters go into it. */
@@ -31,7 +31,8 @@ export function compileOnce<Row>(arity: number, build: (...markers: string[]) =>
  * A query that Kysely builds and compiles once (compileOnce), then runs with each call's own
  * parameters. A point read on a hot path otherwise spends as long building and compiling its
  * SQL as the database spends answering it. On PostgreSQL the statement is also kept prepared
- * (prepared-statements.ts); on SQLite it runs at once on the read-only connection (read-at-once.ts).
+ * (prepared-statements.ts); on SQLite it runs in process on the read-only connection, gathered with the turn's other reads
+ * (gathered-reads.ts).
  */
 export function precompiled<Row, Params extends readonly unknown[]>(
   db: Kysely<DB>,
@@ -44,11 +45,11 @@ export function precompiled<Row, Params extends readonly unknown[]>(
     keepPrepared(once.query.sql);
     return once;
   };
-  const readAtOnce = readAtOnceOf(db);
+  const gatheredRead = gatheredReadOf(db);
   return async (...params) => {
     compiled ??= compile();
     const query = compiled.bind(params);
-    const rows = readAtOnce?.(query);
-    return rows ?? (await db.executeQuery<Row>(query)).rows;
+    const gathered = gatheredRead?.(query);
+    return gathered ? await gathered : (await db.executeQuery<Row>(query)).rows;
   };
 }

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import {
   CompiledQuery,
   RawNode,
@@ -8,6 +9,7 @@ import {
   type QueryCompiler,
   type QueryResult,
 } from 'kysely';
+import { turnBatches } from '../lib/turn-batches.js';
 import { LiteralLimitSqliteCompiler } from './sqlite-query-compiler.js';
 import { sqliteQueries } from './sqlite-query-channel.js';
 import { readAllRows } from './sqlite-rows.js';
@@ -25,6 +27,7 @@ import type { CachedStatements } from './sqlite-statement-cache.js';
  */
 export class ReadWriteSqliteDialect extends SqliteDialect {
   private readonly writerLock = new Mutex();
+  private readonly inTurn = turnBatches();
 
   constructor(
     private readonly writer: CachedStatements,
@@ -42,13 +45,18 @@ export class ReadWriteSqliteDialect extends SqliteDialect {
   }
 
   /**
-   * The rows of a plain read, run now on the read-only connection as Kysely would run it outside
-   * a transaction; undefined for any other query, or without that connection (an in-memory
-   * database reads on the writer), which then goes through Kysely.
+   * The rows of a plain read, run on the read-only connection as Kysely would run it outside a
+   * transaction, together with the other reads of this turn of the event loop
+   * (lib/turn-batches.ts); undefined for any other query, or without that connection (an
+   * in-memory database reads on the writer), which then goes through Kysely.
    */
-  readAtOnce<R>(query: CompiledQuery<R>): R[] | undefined {
-    if (!this.reader || !isPlainRead(query)) return undefined;
-    return run<R>(this.reader, query).rows as R[];
+  gatheredRead<R>(query: CompiledQuery<R>): Promise<R[]> | undefined {
+    const reader = this.reader;
+    if (!reader || !isPlainRead(query)) return undefined;
+    const read = () => run<R>(reader, query).rows as R[];
+    // Traced, the read's span must hang from its own request, not from the one whose read
+    // started the batch: the read runs in its caller's async context.
+    return this.inTurn(sqliteQueries.hasSubscribers ? AsyncResource.bind(read) : read);
   }
 
   /** Whether a query or transaction holds the writer, and how many wait for it. */

@@ -3,8 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Kysely } from 'kysely';
 import { openDatabase, type Database } from '../../src/storage/database.js';
+import { gatheredReadOf } from '../../src/storage/gathered-reads.js';
+import { sqliteQueries, type SqliteQueryMessage } from '../../src/storage/sqlite-query-channel.js';
 
 // SQLite keeps one writer and one read-only connection: a read outside a transaction must not
 // wait for a long write transaction, and writes still happen one at a time.
@@ -63,5 +66,36 @@ describe('SQLite reader and writer connections', () => {
       assert.equal(seen.length, 1);
       await trx.deleteFrom('items').where('id', '=', 'own').execute();
     });
+  });
+
+  it('reads in process, later in the turn: a read asked after a write is acknowledged sees it', async () => {
+    const read = gatheredReadOf(database.db)!;
+    const query = db.selectFrom('items').select('id').where('id', '=', 'gathered').compile();
+    await db.insertInto('items').values({ company_id: 'c', id: 'gathered' }).execute();
+    assert.deepEqual(await read(query), [{ id: 'gathered' }]);
+    await db.deleteFrom('items').where('id', '=', 'gathered').execute();
+    assert.deepEqual(await read(query), []);
+    assert.equal(read(db.insertInto('items').values({ company_id: 'c', id: 'x' }).compile()), undefined, 'a write is not a read');
+  });
+
+  it('runs each gathered read in its caller\'s context while it is traced', async () => {
+    const read = gatheredReadOf(database.db)!;
+    const request = new AsyncLocalStorage<string>();
+    const seen: string[] = [];
+    const handlers = {
+      start: (_message: SqliteQueryMessage) => void seen.push(request.getStore() ?? 'none'),
+      end() {},
+      asyncStart() {},
+      asyncEnd() {},
+      error() {},
+    };
+    sqliteQueries.subscribe(handlers);
+    try {
+      const query = db.selectFrom('items').select('id').compile();
+      await Promise.all(['first', 'second', 'third'].map((name) => request.run(name, () => read(query))));
+    } finally {
+      sqliteQueries.unsubscribe(handlers);
+    }
+    assert.deepEqual(seen, ['first', 'second', 'third']);
   });
 });

@@ -4,7 +4,7 @@ import type { EventsRepository, FeedPage, VersionedEventPage } from '../../domai
 import type { FeedPosition } from '../../domain/events/feed-position.js';
 import type { TransactionScope } from '../../domain/unit-of-work.js';
 import type { Database } from '../database.js';
-import { readAtOnceOf } from '../read-at-once.js';
+import { gatheredReadOf } from '../gathered-reads.js';
 import { primaryReads, type ReadRouting } from '../read-routing.js';
 import type { DB } from '../schema.js';
 import { eventBodies } from '../tables/events.js';
@@ -88,9 +88,12 @@ async function listPage(
   anchors: EventPageAnchors,
 ): Promise<VersionedEventPage> {
   const statement: PageStatement = (page, variant) => eventPageStatement(db, dialect, companyId, page, new Map(), variant);
-  // Every read of the page: at once where the database can (read-at-once.ts), else through Kysely.
-  const readAtOnce = readAtOnceOf(db);
-  const rowsOf = async <R>(compiled: CompiledQuery<R>): Promise<R[]> => readAtOnce?.(compiled) ?? (await db.executeQuery(compiled)).rows;
+  // Every read of the page: in process where the database can (gathered-reads.ts), else through Kysely.
+  const gatheredRead = gatheredReadOf(db);
+  const rowsOf = async <R>(compiled: CompiledQuery<R>): Promise<R[]> => {
+    const gathered = gatheredRead?.(compiled);
+    return gathered ? await gathered : (await db.executeQuery(compiled)).rows;
+  };
   if (query.filters.some((filter) => filter.operator === 'contains')) {
     const { version, matches } = await findContainsMatchesWithVersion(db, dialect, companyId, query, rowsOf);
     // No stored value contains a substring: no event can match.
