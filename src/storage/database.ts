@@ -81,7 +81,7 @@ function openSqlite(path: string, options: OpenDatabaseOptions): Database {
   }
   const dialect = new ReadWriteSqliteDialect(cachingStatements(writer), reader && cachingStatements(reader));
   const db = new Kysely<DB>({ dialect });
-  allowGatheredReads(db, (query) => dialect.gatheredRead(query));
+  allowGatheredReads(db, async (query) => dialect.gatheredRead(query) ?? (await db.executeQuery(query)).rows);
   const snapshots = inMemory ? undefined : createSqliteSnapshots(path, busyTimeoutMs);
   return {
     db,

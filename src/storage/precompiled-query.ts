@@ -31,8 +31,7 @@ export function compileOnce<Row>(arity: number, build: (...markers: string[]) =>
  * A query that Kysely builds and compiles once (compileOnce), then runs with each call's own
  * parameters. A point read on a hot path otherwise spends as long building and compiling its
  * SQL as the database spends answering it. On PostgreSQL the statement is also kept prepared
- * (prepared-statements.ts); on SQLite it runs in process on the read-only connection, gathered with the turn's other reads
- * (gathered-reads.ts).
+ * (prepared-statements.ts). Either way it is gathered with the turn's other reads (gathered-reads.ts).
  */
 export function precompiled<Row, Params extends readonly unknown[]>(
   db: Kysely<DB>,
@@ -45,11 +44,9 @@ export function precompiled<Row, Params extends readonly unknown[]>(
     keepPrepared(once.query.sql);
     return once;
   };
-  const gatheredRead = gatheredReadOf(db);
+  const read = gatheredReadOf(db);
   return async (...params) => {
     compiled ??= compile();
-    const query = compiled.bind(params);
-    const gathered = gatheredRead?.(query);
-    return gathered ? await gathered : (await db.executeQuery<Row>(query)).rows;
+    return read(compiled.bind(params));
   };
 }

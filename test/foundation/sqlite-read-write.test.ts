@@ -69,17 +69,19 @@ describe('SQLite reader and writer connections', () => {
   });
 
   it('reads in process, later in the turn: a read asked after a write is acknowledged sees it', async () => {
-    const read = gatheredReadOf(database.db)!;
+    const read = gatheredReadOf(database.db);
     const query = db.selectFrom('items').select('id').where('id', '=', 'gathered').compile();
     await db.insertInto('items').values({ company_id: 'c', id: 'gathered' }).execute();
     assert.deepEqual(await read(query), [{ id: 'gathered' }]);
     await db.deleteFrom('items').where('id', '=', 'gathered').execute();
     assert.deepEqual(await read(query), []);
-    assert.equal(read(db.insertInto('items').values({ company_id: 'c', id: 'x' }).compile()), undefined, 'a write is not a read');
+    await read(db.insertInto('items').values({ company_id: 'c', id: 'written' }).compile());
+    assert.deepEqual(await read(db.selectFrom('items').select('id').where('id', '=', 'written').compile()), [{ id: 'written' }], 'a write goes to the writer');
+    await db.deleteFrom('items').where('id', '=', 'written').execute();
   });
 
   it('runs each gathered read in its caller\'s context while it is traced', async () => {
-    const read = gatheredReadOf(database.db)!;
+    const read = gatheredReadOf(database.db);
     const request = new AsyncLocalStorage<string>();
     const seen: string[] = [];
     const handlers = {

@@ -88,12 +88,8 @@ async function listPage(
   anchors: EventPageAnchors,
 ): Promise<VersionedEventPage> {
   const statement: PageStatement = (page, variant) => eventPageStatement(db, dialect, companyId, page, new Map(), variant);
-  // Every read of the page: in process where the database can (gathered-reads.ts), else through Kysely.
-  const gatheredRead = gatheredReadOf(db);
-  const rowsOf = async <R>(compiled: CompiledQuery<R>): Promise<R[]> => {
-    const gathered = gatheredRead?.(compiled);
-    return gathered ? await gathered : (await db.executeQuery(compiled)).rows;
-  };
+  // Every read of the page gathered with the turn's other reads (gathered-reads.ts).
+  const rowsOf = gatheredReadOf(db);
   if (query.filters.some((filter) => filter.operator === 'contains')) {
     const { version, matches } = await findContainsMatchesWithVersion(db, dialect, companyId, query, rowsOf);
     // No stored value contains a substring: no event can match.
