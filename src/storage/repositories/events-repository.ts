@@ -1,4 +1,4 @@
-import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
 import type { EventsRepository, FeedPage, VersionedEventPage } from '../../domain/events/events-repository.port.js';
 import type { FeedPosition } from '../../domain/events/feed-position.js';
