@@ -12,6 +12,7 @@ import { queryRows } from './postgres-rows.js';
 import { isCopyIn, runCopyIn } from './postgres-copy.js';
 import type { ReadSnapshot } from './read-snapshot.js';
 import { openPostgresSnapshot } from './postgres-snapshots.js';
+import { createReadTimeouts, type ReadTimeouts } from './postgres-read-timeout.js';
 import { createSqliteSnapshots, wholeQueryReads } from './sqlite-snapshots.js';
 import { allowGatheredReads } from './gathered-reads.js';
 
@@ -120,18 +121,18 @@ function openPostgres(url: string, options: OpenDatabaseOptions): Database {
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
-    ...(statementTimeoutMs > 0
-      ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + Math.min(5000, statementTimeoutMs) }
-      : {}),
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
   });
+  // The client gives up on a silent connection a little after the server would have cancelled the statement.
+  const readTimeouts = statementTimeoutMs > 0 ? createReadTimeouts(statementTimeoutMs + Math.min(5000, statementTimeoutMs)) : undefined;
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: discardingBrokenClients(pool) }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: discardingBrokenClients(pool, readTimeouts) }) });
   return {
     db,
     dialect: 'postgres',
     unavailability: databaseUnavailability,
-    openSnapshot: () => openPostgresSnapshot(pool),
+    openSnapshot: () => openPostgresSnapshot(pool, readTimeouts),
     poolUsage() {
       return {
         inUse: pool.totalCount - pool.idleCount,
@@ -144,6 +145,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): Database {
       await sql`select 1`.execute(db);
     },
     async close() {
+      readTimeouts?.stop();
       await db.destroy();
     },
   };
@@ -160,7 +162,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): Database {
  * rows as arrays (postgres-rows.ts) and runs as a named prepared statement when it is one; a
  * COPY made by postgres-copy.ts streams its data.
  */
-function discardingBrokenClients(pool: pg.Pool): PostgresPool {
+function discardingBrokenClients(pool: pg.Pool, readTimeouts: ReadTimeouts | undefined): PostgresPool {
   // One wrapper per connection, for its whole life: Kysely keeps its own connection object per
   // client it is given, so a new wrapper at every checkout would make it build another each time.
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
@@ -168,14 +170,14 @@ function discardingBrokenClients(pool: pg.Pool): PostgresPool {
     async connect(): Promise<PostgresPoolClient> {
       const client = await pool.connect();
       let wrapper = wrappers.get(client);
-      if (!wrapper) wrappers.set(client, (wrapper = discardedWhenBroken(client)));
+      if (!wrapper) wrappers.set(client, (wrapper = discardedWhenBroken(client, readTimeouts)));
       return wrapper;
     },
     end: () => pool.end(),
   };
 }
 
-function discardedWhenBroken(client: pg.PoolClient): PostgresPoolClient {
+function discardedWhenBroken(client: pg.PoolClient, readTimeouts: ReadTimeouts | undefined): PostgresPoolClient {
   let broken = false;
   client.on('error', () => {
     broken = true;
@@ -189,6 +191,7 @@ function discardedWhenBroken(client: pg.PoolClient): PostgresPoolClient {
           ? runCopyIn(client, text, values[0])
           : queryRows(client, text, values, preparedNameOf(text));
     if (result instanceof Promise) {
+      readTimeouts?.watch(client, result);
       result.catch((error: unknown) => {
         if (isBrokenConnection(error)) broken = true;
       });

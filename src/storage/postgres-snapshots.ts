@@ -2,6 +2,7 @@ import type { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import { isBrokenConnection } from './database-errors.js';
 import { queryRows } from './postgres-rows.js';
+import type { ReadTimeouts } from './postgres-read-timeout.js';
 import type { ReadSnapshot, RowChunks } from './read-snapshot.js';
 
 const CURSOR = 'snapshot_rows';
@@ -12,7 +13,7 @@ const CURSOR = 'snapshot_rows';
  * no cursor of its own without the pg-cursor package, and a DECLAREd cursor needs none). Rows
  * are read as arrays and built by a compiled literal, as every other read (postgres-rows.ts).
  */
-export async function openPostgresSnapshot(pool: pg.Pool): Promise<ReadSnapshot> {
+export async function openPostgresSnapshot(pool: pg.Pool, readTimeouts: ReadTimeouts | undefined): Promise<ReadSnapshot> {
   const client = await pool.connect();
   let broken = false;
   const onError = (): void => {
@@ -21,7 +22,8 @@ export async function openPostgresSnapshot(pool: pg.Pool): Promise<ReadSnapshot>
   client.on('error', onError);
   const query = async <R>(text: string, values?: readonly unknown[]): Promise<R[]> => {
     try {
-      const result = await queryRows(client, text, values as unknown[] | undefined, undefined);
+      const answer = queryRows(client, text, values as unknown[] | undefined, undefined);
+      const result = await (readTimeouts ? readTimeouts.watch(client, answer) : answer);
       return (Array.isArray(result) ? result.at(-1)!.rows : result.rows) as R[];
     } catch (error) {
       if (isBrokenConnection(error)) broken = true;
