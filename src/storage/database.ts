@@ -14,7 +14,7 @@ import type { ReadSnapshot } from './read-snapshot.js';
 import { openPostgresSnapshot } from './postgres-snapshots.js';
 import { createReadTimeouts, type ReadTimeouts } from './postgres-read-timeout.js';
 import { createSqliteSnapshots, wholeQueryReads } from './sqlite-snapshots.js';
-import { allowGatheredReads } from './gathered-reads.js';
+import { allowGatheredReads, readsThroughKysely } from './gathered-reads.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -82,7 +82,8 @@ function openSqlite(path: string, options: OpenDatabaseOptions): Database {
   }
   const dialect = new ReadWriteSqliteDialect(cachingStatements(writer), reader && cachingStatements(reader));
   const db = new Kysely<DB>({ dialect });
-  allowGatheredReads(db, async (query) => dialect.gatheredRead(query) ?? (await db.executeQuery(query)).rows);
+  const otherReads = readsThroughKysely(db);
+  allowGatheredReads(db, (query) => dialect.gatheredRead(query) ?? otherReads(query));
   const snapshots = inMemory ? undefined : createSqliteSnapshots(path, busyTimeoutMs);
   return {
     db,
@@ -128,6 +129,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): Database {
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: discardingBrokenClients(pool, readTimeouts) }) });
+  allowGatheredReads(db, readsThroughKysely(db));
   return {
     db,
     dialect: 'postgres',

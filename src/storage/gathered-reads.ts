@@ -21,7 +21,12 @@ export function allowGatheredReads(db: Kysely<DB>, read: GatheredRead): void {
   readersOf.set(db, read);
 }
 
-/** The plain reads of `db`: gathered when it was opened so, else through Kysely as they come. */
+/** Reads through Kysely as they come. */
+export function readsThroughKysely(db: Kysely<DB>): GatheredRead {
+  return async <R>(query: CompiledQuery<R>) => (await db.executeQuery(query)).rows;
+}
+
+/** The plain reads of `db`: as it was opened with, else through Kysely. */
 export function gatheredReadOf(db: Kysely<DB>): GatheredRead {
-  return readersOf.get(db) ?? (async <R>(query: CompiledQuery<R>) => (await db.executeQuery(query)).rows);
+  return readersOf.get(db) ?? readsThroughKysely(db);
 }
