@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 import { keepPrepared } from './prepared-statements.js';
 import { gatheredReadOf } from './gathered-reads.js';
 import type { DB } from './schema.js';
@@ -48,5 +48,26 @@ export function precompiled<Row, Params extends readonly unknown[]>(
   return async (...params) => {
     compiled ??= compile();
     return read(compiled.bind(params));
+  };
+}
+
+/**
+ * A statement that Kysely builds and compiles once, run with each call's own parameters on the
+ * executor it is given: the database, or a unit of work's transaction (executorOf). The writes
+ * of a record create or update otherwise spend about as long being built and compiled as
+ * SQLite spends running them. On PostgreSQL the statement is also kept prepared.
+ */
+export function precompiledStatement<Row>(
+  db: Kysely<DB>,
+  arity: number,
+  build: (db: Kysely<DB>, ...placeholders: string[]) => Compilable<Row>,
+): (executor: Kysely<DB>, params: readonly unknown[]) => Promise<QueryResult<Row>> {
+  let compiled: CompiledOnce<Row> | undefined;
+  return (executor, params) => {
+    if (!compiled) {
+      compiled = compileOnce(arity, (...markers) => build(db, ...markers));
+      keepPrepared(compiled.query.sql);
+    }
+    return executor.executeQuery(compiled.bind(params));
   };
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sql, type Kysely } from 'kysely';
 import { openDatabase, type Database } from '../../src/storage/database.js';
-import { precompiled } from '../../src/storage/precompiled-query.js';
+import { precompiled, precompiledStatement } from '../../src/storage/precompiled-query.js';
 import type { DB } from '../../src/storage/schema.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../helpers/databases.js';
 
@@ -73,5 +73,26 @@ describeEachDatabase('precompiled queries', (kind) => {
       (built as unknown as Kysely<any>).selectFrom('items').select('label').where('company_id', '=', companyId!) as never,
     );
     assert.deepEqual(await item('c'), [{ label: 'written' }]);
+  });
+
+  it('runs a precompiled statement on the transaction it is given: seen inside it, gone with its rollback', async () => {
+    const label = precompiledStatement<{ label: string }>(database.db, 2, (built, companyId, id) =>
+      (built as unknown as Kysely<any>).selectFrom('items').select('label').where('company_id', '=', companyId!).where('id', '=', id!) as never,
+    );
+    const insert = precompiledStatement<never>(database.db, 3, (built, companyId, id, text) =>
+      (built as unknown as Kysely<any>).insertInto('items').values({ company_id: companyId!, id: id!, label: text! }) as never,
+    );
+    const rolledBack = new Error('roll back');
+    await assert.rejects(
+      database.db.transaction().execute(async (trx) => {
+        await insert(trx, ['d', '1', 'inside']);
+        assert.deepEqual((await label(trx, ['d', '1'])).rows, [{ label: 'inside' }]);
+        throw rolledBack;
+      }),
+      (error) => error === rolledBack,
+    );
+    assert.deepEqual((await label(database.db, ['d', '1'])).rows, []);
+    await database.db.transaction().execute((trx) => insert(trx, ['d', '2', 'committed']));
+    assert.deepEqual((await label(database.db, ['d', '2'])).rows, [{ label: 'committed' }]);
   });
 });

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DataVersions } from '../../domain/data-versions.port.js';
-import { precompiled } from '../precompiled-query.js';
+import { precompiled, precompiledStatement } from '../precompiled-query.js';
 import type { DB } from '../schema.js';
 import { executorOf } from '../unit-of-work.js';
 import { shareFreshReads } from '../../lib/fresh-read-batches.js';
@@ -16,13 +16,16 @@ export function createDataVersionsRepository(db: Kysely<DB>): DataVersions {
     const [row] = await versionOf(companyId);
     return row === undefined ? 0 : Number(row.version);
   });
+  // Written by every change of the company, inside its transaction.
+  const bumpVersion = precompiledStatement(db, 1, (db, companyId) =>
+    db
+      .insertInto('data_versions')
+      .values({ company_id: companyId!, version: sql.lit(1) })
+      .onConflict((oc) => oc.column('company_id').doUpdateSet({ version: sql<number>`data_versions.version + 1` })),
+  );
   return {
     async bump(scope, companyId) {
-      await executorOf(db, scope)
-        .insertInto('data_versions')
-        .values({ company_id: companyId, version: 1 })
-        .onConflict((oc) => oc.column('company_id').doUpdateSet({ version: sql<number>`data_versions.version + 1` }))
-        .execute();
+      await bumpVersion(executorOf(db, scope), [companyId]);
     },
 
     current: committed,

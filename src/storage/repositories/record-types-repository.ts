@@ -6,6 +6,7 @@ import type { DB } from '../schema.js';
 import type { RecordTypesTable } from '../tables/records.js';
 import type { TransactionScope } from '../../domain/unit-of-work.js';
 import { executorOf } from '../unit-of-work.js';
+import { precompiledStatement } from '../precompiled-query.js';
 
 const COLUMNS = ['id', 'name', 'definition', 'version', 'created_at', 'updated_at'] as const;
 
@@ -21,9 +22,11 @@ const toStored = (row: Row): StoredRecordType => ({
 });
 
 export function createRecordTypesRepository(db: Kysely<DB>): RecordTypesRepository {
-  const live = (companyId: string, scope?: TransactionScope) =>
-    executorOf(db, scope)
-      .selectFrom('record_types').where('company_id', '=', companyId).where('deleted_at', 'is', null);
+  const liveOn = (executor: Kysely<DB>, companyId: string) =>
+    executor.selectFrom('record_types').where('company_id', '=', companyId).where('deleted_at', 'is', null);
+  const live = (companyId: string, scope?: TransactionScope) => liveOn(executorOf(db, scope), companyId);
+  // Asked by every record create, whose type is then taken from the cache of compiled types.
+  const versionOfOne = precompiledStatement(db, 2, (db, companyId, typeId) => liveOn(db, companyId!).select(['id', 'version']).where('id', '=', typeId!));
 
   return {
     async find(companyId, typeId) {
@@ -33,6 +36,10 @@ export function createRecordTypesRepository(db: Kysely<DB>): RecordTypesReposito
 
     async versions(companyId, typeIds, scope) {
       if (typeIds && typeIds.length === 0) return [];
+      if (typeIds?.length === 1) {
+        const { rows } = await versionOfOne(executorOf(db, scope), [companyId, typeIds[0]]);
+        return rows.map((row) => ({ id: row.id, version: Number(row.version) }));
+      }
       let query = live(companyId, scope).select(['id', 'version']);
       if (typeIds) query = query.where('id', 'in', typeIds);
       const rows = await query.execute();
@@ -84,22 +91,20 @@ export function createRecordTypesRepository(db: Kysely<DB>): RecordTypesReposito
 }
 
 /**
- * A company's live type as a transaction sees it. On PostgreSQL its row (deleted or not) stays
+ * A company's type row as a transaction sees it (liveTypeOf keeps it when it is live). On PostgreSQL its row (deleted or not) stays
  * share-locked until the transaction ends, so no replacement or deletion of the type commits
  * in between; an SQLite transaction holds the database's one write lock already.
  */
-export async function findTypeInTransaction(
-  trx: Kysely<DB>,
-  dialect: DialectName,
-  companyId: string,
-  typeId: string,
-): Promise<StoredRecordType | undefined> {
-  let query = trx
+export function typeInTransactionQuery(db: Kysely<DB>, dialect: DialectName, companyId: string, typeId: string) {
+  const query = db
     .selectFrom('record_types')
     .select([...COLUMNS, 'deleted_at'])
     .where('company_id', '=', companyId)
     .where('id', '=', typeId);
-  if (dialect === 'postgres') query = query.forShare();
-  const row = await query.executeTakeFirst();
+  return dialect === 'postgres' ? query.forShare() : query;
+}
+
+/** The stored type of a row read by typeInTransactionQuery; undefined when there is none or it was deleted. */
+export function liveTypeOf(row: (Row & { deleted_at: string | null }) | undefined): StoredRecordType | undefined {
   return row && row.deleted_at === null ? toStored(row) : undefined;
 }

@@ -4,12 +4,16 @@ import type { StoredRecord } from '../../domain/records/stored-record.js';
 import type { Database } from '../database.js';
 import { primaryReads, type ReadRouting } from '../read-routing.js';
 import type { DB } from '../schema.js';
-import { precompiled } from '../precompiled-query.js';
+import { precompiled, precompiledStatement } from '../precompiled-query.js';
 import { executorOf } from '../unit-of-work.js';
-import { findTypeInTransaction } from './record-types-repository.js';
+import { liveTypeOf, typeInTransactionQuery } from './record-types-repository.js';
 import { batchFreshReads } from '../../lib/fresh-read-batches.js';
 
 const INSERT_BATCH = 400;
+/** A stored record's columns, in the order a single-row insert binds them. */
+const RECORD_COLUMNS = [
+  'id', 'record_type', 'type_id', 'uid', 'status', 'parent_record', 'child_records', 'instance', 'fields', 'linked', 'views', 'created_at', 'updated_at',
+] as const satisfies readonly (keyof StoredRecord)[];
 const ID_BATCH = 500;
 
 /**
@@ -19,6 +23,37 @@ const ID_BATCH = 500;
  */
 export function createRecordsRepository(database: Database, reads: ReadRouting = primaryReads(database)): RecordsRepository {
   const { db } = database;
+  // The statements of a record create and update, built once.
+  const insertOne = precompiledStatement(
+    db,
+    1 + RECORD_COLUMNS.length,
+    (db, companyId, id, recordType, typeId, uid, status, parentRecord, childRecords, instance, fields, linked, views, createdAt, updatedAt) =>
+      db.insertInto('records').values({
+        company_id: companyId!,
+        id: id!,
+        record_type: recordType!,
+        type_id: typeId!,
+        uid: uid!,
+        status: status!,
+        parent_record: parentRecord!,
+        child_records: childRecords!,
+        instance: instance!,
+        fields: fields!,
+        linked: linked!,
+        views: views!,
+        created_at: createdAt!,
+        updated_at: updatedAt!,
+      }),
+  );
+  // On PostgreSQL the row stays locked until the update commits: a concurrent update of it waits.
+  const recordToUpdate = precompiledStatement(db, 2, (db, companyId, id) => {
+    const select = db.selectFrom('records').selectAll().where('company_id', '=', companyId!).where('id', '=', id!);
+    return database.dialect === 'postgres' ? select.forUpdate() : select;
+  });
+  const typeInTransaction = precompiledStatement(db, 2, (db, companyId, typeId) => typeInTransactionQuery(db, database.dialect, companyId!, typeId!));
+  const updateRecord = precompiledStatement(db, 5, (db, status, fields, updatedAt, companyId, id) =>
+    db.updateTable('records').set({ status: status!, fields: fields!, updated_at: updatedAt! }).where('company_id', '=', companyId!).where('id', '=', id!),
+  );
 
   function filtered(db: Kysely<DB>, companyId: string, filter: RecordListFilter): SelectQueryBuilder<DB, 'records', {}> {
     let query = db.selectFrom('records').where('records.company_id', '=', companyId);
@@ -135,7 +170,8 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
       const trx = executorOf(db, scope);
       for (let i = 0; i < rows.length; i += INSERT_BATCH) {
         const batch = rows.slice(i, i + INSERT_BATCH);
-        await trx.insertInto('records').values(batch.map((row) => ({ ...row, company_id: companyId }))).execute();
+        if (batch.length === 1) await insertOne(trx, [companyId, ...RECORD_COLUMNS.map((column) => batch[0]![column])]);
+        else await trx.insertInto('records').values(batch.map((row) => ({ ...row, company_id: companyId }))).execute();
         const views = batch.flatMap((row) =>
           [...new Set(JSON.parse(row.views) as string[])].map((viewId) => ({ company_id: companyId, view_id: viewId, record_id: row.id })),
         );
@@ -148,18 +184,11 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
 
     async update(companyId, id, change, scope) {
       const trx = executorOf(db, scope);
-      let select = trx.selectFrom('records').selectAll().where('company_id', '=', companyId).where('id', '=', id);
-      if (database.dialect === 'postgres') select = select.forUpdate();
-      const row = storedRecordOf(await select.executeTakeFirst());
+      const row = storedRecordOf((await recordToUpdate(trx, [companyId, id])).rows[0]);
       if (!row) return undefined;
-      const type = row.type_id === null ? undefined : await findTypeInTransaction(trx, database.dialect, companyId, row.type_id);
+      const type = row.type_id === null ? undefined : liveTypeOf((await typeInTransaction(trx, [companyId, row.type_id])).rows[0]);
       const next = await change(row, type);
-      await trx
-        .updateTable('records')
-        .set({ status: next.status, fields: next.fields, updated_at: next.updated_at })
-        .where('company_id', '=', companyId)
-        .where('id', '=', id)
-        .execute();
+      await updateRecord(trx, [next.status, next.fields, next.updated_at, companyId, id]);
       return { ...row, ...next };
     },
   };

@@ -4,10 +4,21 @@ import type { WebhooksRepository } from '../../domain/webhooks/webhooks-reposito
 import type { DB } from '../schema.js';
 import type { WebhooksTable } from '../tables/webhooks.js';
 import { executorOf } from '../unit-of-work.js';
+import { precompiledStatement } from '../precompiled-query.js';
 
 const COLUMNS = ['id', 'url', 'events', 'description', 'enabled', 'secret', 'created_at', 'updated_at'] as const;
 
 export function createWebhooksRepository(db: Kysely<DB>): WebhooksRepository {
+  // Read by every change that may announce itself (webhooks/outbox.ts), inside its transaction.
+  const subscribersOf = precompiledStatement(db, 3, (db, companyId, eventType, anyType) =>
+    db
+      .selectFrom('webhook_subscriptions')
+      .select('webhook_id')
+      .distinct()
+      .where('company_id', '=', companyId!)
+      .where('event_type', 'in', [eventType!, anyType!]),
+  );
+
   async function writeSubscriptions(trx: Transaction<DB>, companyId: string, webhook: Pick<StoredWebhook, 'id' | 'events' | 'enabled'>) {
     await trx.deleteFrom('webhook_subscriptions').where('company_id', '=', companyId).where('webhook_id', '=', webhook.id).execute();
     if (!webhook.enabled) return;
@@ -63,13 +74,7 @@ export function createWebhooksRepository(db: Kysely<DB>): WebhooksRepository {
     },
 
     async subscribers(companyId, eventType, scope) {
-      const rows = await executorOf(db, scope)
-        .selectFrom('webhook_subscriptions')
-        .select('webhook_id')
-        .distinct()
-        .where('company_id', '=', companyId)
-        .where('event_type', 'in', [eventType, '*'])
-        .execute();
+      const { rows } = await subscribersOf(executorOf(db, scope), [companyId, eventType, '*']);
       return rows.map((row) => row.webhook_id);
     },
   };
