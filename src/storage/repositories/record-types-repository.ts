@@ -91,9 +91,10 @@ export function createRecordTypesRepository(db: Kysely<DB>): RecordTypesReposito
 }
 
 /**
- * A company's type row as a transaction sees it (liveTypeOf keeps it when it is live). On PostgreSQL its row (deleted or not) stays
- * share-locked until the transaction ends, so no replacement or deletion of the type commits
- * in between; an SQLite transaction holds the database's one write lock already.
+ * A company's type row as a transaction sees it (liveTypeOf keeps it when it is live). On
+ * PostgreSQL the row (deleted or not) stays share-locked until the transaction ends, so no
+ * replacement or deletion of the type commits in between; an SQLite transaction holds the
+ * database's one write lock already.
  */
 export function typeInTransactionQuery(db: Kysely<DB>, dialect: DialectName, companyId: string, typeId: string) {
   const query = db

@@ -10,11 +10,11 @@ import { liveTypeOf, typeInTransactionQuery } from './record-types-repository.js
 import { batchFreshReads } from '../../lib/fresh-read-batches.js';
 
 const INSERT_BATCH = 400;
-/** A stored record's columns, in the order a single-row insert binds them. */
+const ID_BATCH = 500;
+/** A stored record's columns, in the order the single-row insert binds them. */
 const RECORD_COLUMNS = [
   'id', 'record_type', 'type_id', 'uid', 'status', 'parent_record', 'child_records', 'instance', 'fields', 'linked', 'views', 'created_at', 'updated_at',
 ] as const satisfies readonly (keyof StoredRecord)[];
-const ID_BATCH = 500;
 
 /**
  * List pages (`page`, `exists`) are read where `reads` sends them: a standby that has caught up
