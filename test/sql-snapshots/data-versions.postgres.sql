@@ -3,12 +3,12 @@ select "version" from "data_versions" where "company_id" = $1;
 
 -- unitOfWork.run + bump: first
 begin;
-insert into "data_versions" ("company_id", "version") values ($1, $2) on conflict ("company_id") do update set "version" = data_versions.version + 1;
+insert into "data_versions" ("company_id", "version") values ($1, 1) on conflict ("company_id") do update set "version" = data_versions.version + 1;
 commit;
 
 -- unitOfWork.run + bump: again
 begin;
-insert into "data_versions" ("company_id", "version") values ($1, $2) on conflict ("company_id") do update set "version" = data_versions.version + 1;
+insert into "data_versions" ("company_id", "version") values ($1, 1) on conflict ("company_id") do update set "version" = data_versions.version + 1;
 commit;
 
 -- current
