@@ -38,17 +38,9 @@ export function precompiled<Row, Params extends readonly unknown[]>(
   arity: Params['length'],
   build: (db: Kysely<DB>, ...placeholders: string[]) => Compilable<Row>,
 ): (...params: Params) => Promise<Row[]> {
-  let compiled: CompiledOnce<Row> | undefined;
-  const compile = () => {
-    const once = compileOnce(arity, (...markers) => build(db, ...markers));
-    keepPrepared(once.query.sql);
-    return once;
-  };
+  const compiled = compiledOnFirstUse(db, arity, build);
   const read = gatheredReadOf(db);
-  return async (...params) => {
-    compiled ??= compile();
-    return read(compiled.bind(params));
-  };
+  return async (...params) => read(compiled().bind(params));
 }
 
 /**
@@ -62,12 +54,22 @@ export function precompiledStatement<Row>(
   arity: number,
   build: (db: Kysely<DB>, ...placeholders: string[]) => Compilable<Row>,
 ): (executor: Kysely<DB>, params: readonly unknown[]) => Promise<QueryResult<Row>> {
+  const compiled = compiledOnFirstUse(db, arity, build);
+  return (executor, params) => executor.executeQuery(compiled().bind(params));
+}
+
+/** compileOnce on the first call (a build error surfaces in the first query), its SQL kept prepared on PostgreSQL. */
+function compiledOnFirstUse<Row>(
+  db: Kysely<DB>,
+  arity: number,
+  build: (db: Kysely<DB>, ...placeholders: string[]) => Compilable<Row>,
+): () => CompiledOnce<Row> {
   let compiled: CompiledOnce<Row> | undefined;
-  return (executor, params) => {
+  return () => {
     if (!compiled) {
       compiled = compileOnce(arity, (...markers) => build(db, ...markers));
       keepPrepared(compiled.query.sql);
     }
-    return executor.executeQuery(compiled.bind(params));
+    return compiled;
   };
 }
