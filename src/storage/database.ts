@@ -2,12 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SqliteDatabase } from './sqlite-driver.js';
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { databaseUnavailability, isBrokenConnection, type DatabaseUnavailability } from './database-errors.js';
 import { ReadWriteSqliteDialect } from './sqlite-dialect.js';
 import { cachingStatements } from './sqlite-statement-cache.js';
 import type { DB } from './schema.js';
 import { preparedNameOf } from './prepared-statements.js';
+import { postgresDriver } from './postgres-driver.js';
 import { queryRows } from './postgres-rows.js';
 import { isCopyIn, runCopyIn } from './postgres-copy.js';
 import type { ReadSnapshot } from './read-snapshot.js';
@@ -42,10 +43,6 @@ export interface Database {
   poolUsage(): PoolUsage;
   close(): Promise<void>;
 }
-
-// COUNT(*) and BIGINT come back from PostgreSQL as strings; every count here fits a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 
 export interface OpenDatabaseOptions {
   /** PostgreSQL pool size. */
@@ -116,7 +113,7 @@ function openSqlite(path: string, options: OpenDatabaseOptions): Database {
 
 function openPostgres(url: string, options: OpenDatabaseOptions): Database {
   const statementTimeoutMs = options.statementTimeoutMs ?? 60_000;
-  const pool = new pg.Pool({
+  const pool = new (postgresDriver().Pool)({
     connectionString: url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,

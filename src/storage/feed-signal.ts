@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { FeedSignal } from '../domain/events/feed-signal.port.js';
 import type { Database } from './database.js';
+import { postgresDriver } from './postgres-driver.js';
 
 /** The PostgreSQL channel every replica listens on; a payload is `<replica>\n<company>`. */
 export const FEED_CHANNEL = 'wrs_events_feed';
@@ -75,7 +76,7 @@ function createListeningConnection(url: string, onPayload: (payload: string) => 
     if (stopped) return;
     const resumed = attempted;
     attempted = true;
-    const next = new pg.Client({ connectionString: url, keepAlive: true });
+    const next = new (postgresDriver().Client)({ connectionString: url, keepAlive: true });
     client = next;
     let lost = false;
     const onLost = (): void => {

@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import type PgCopyStreams from 'pg-copy-streams';
+import { loadedOnFirstUse } from '../lib/loaded-on-first-use.js';
 import type { PostgresQueryResult } from './postgres-query-result.js';
 
 /**
@@ -22,8 +23,10 @@ export function isCopyIn(text: string, values: readonly unknown[] | undefined): 
   return values?.length === 1 && Buffer.isBuffer(values[0]) && COPY_IN_TEXT.test(text);
 }
 
+const pgCopyStreams = loadedOnFirstUse<typeof PgCopyStreams>('pg-copy-streams');
+
 export async function runCopyIn(client: pg.PoolClient, text: string, data: Buffer): Promise<PostgresQueryResult> {
-  const stream = client.query(copyFrom(text));
+  const stream = client.query(pgCopyStreams().from(text));
   await pipeline(Readable.from([data]), stream);
   return { command: 'COPY', rowCount: stream.rowCount, rows: [] };
 }

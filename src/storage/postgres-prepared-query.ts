@@ -1,10 +1,11 @@
-import { createRequire } from 'node:module';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadedOnFirstUse } from '../lib/loaded-on-first-use.js';
+import { postgresDriver } from './postgres-driver.js';
 import { rowBuilder, type RowBuilder } from './row-builder.js';
 import type { PostgresQueryResult } from './postgres-query-result.js';
 
 /** `pg`'s own conversion of a parameter to its text form (dates, buffers, arrays, JSON). */
-const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue: (value: unknown) => unknown };
+const pgUtilities = loadedOnFirstUse<{ prepareValue: (value: unknown) => unknown }>('pg/lib/utils.js');
 
 /** The columns a named statement answers, and how each is read: fixed for a statement prepared on one connection. */
 interface Shape {
@@ -83,7 +84,7 @@ export class PreparedQuery {
         connection.submittedNamedStatements[this.name] = this.text;
       }
       try {
-        connection.bind({ portal: '', statement: this.name, values: this.values, valueMapper: prepareValue });
+        connection.bind({ portal: '', statement: this.name, values: this.values, valueMapper: pgUtilities().prepareValue });
       } catch (error) {
         // A parameter that cannot be sent: the connection still gets its sync, and the failure
         // is answered once the server says it is ready again.
@@ -155,7 +156,7 @@ export class PreparedQuery {
 
 function shapeOf(fields: readonly FieldDescription[]): Shape {
   return {
-    parsers: fields.map((field) => pg.types.getTypeParser(field.dataTypeID, field.format) as (text: string) => unknown),
+    parsers: fields.map((field) => postgresDriver().types.getTypeParser(field.dataTypeID, field.format) as (text: string) => unknown),
     build: rowBuilder(fields.map((field) => field.name)),
   };
 }

@@ -14,8 +14,6 @@ let running: RunningTracing | undefined;
  */
 export async function startTracingWhenEnabled(settings: TracingSettings): Promise<void> {
   if (!settings.enabled || running) return;
-  const { registerEsmInstrumentationHook } = await import('./esm-loader-hook.js');
-  registerEsmInstrumentationHook();
   const { startTracing } = await import('./start-tracing.js');
   running = startTracing(settings);
 }

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadedOnFirstUse } from '../../lib/loaded-on-first-use.js';
 import type { RedisSettings } from '../../config/redis.js';
 
 /**
@@ -32,8 +33,10 @@ export interface RateLimitRedis {
  * timeout, and while the connection is down commands fail at once instead of queueing for it.
  * It connects only when asked to.
  */
+const ioredis = loadedOnFirstUse<typeof import('ioredis')>('ioredis');
+
 export function createRateLimitRedis(settings: RedisSettings): RateLimitRedis {
-  const client = new Redis(settings.url, {
+  const client = new (ioredis().Redis)(settings.url, {
     connectTimeout: CONNECT_TIMEOUT_MS,
     commandTimeout: settings.timeoutMs,
     maxRetriesPerRequest: 0,
