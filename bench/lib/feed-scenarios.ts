@@ -1,17 +1,38 @@
-import { request, type ClientRequest } from 'node:http';
+import { Agent, request, type ClientRequest } from 'node:http';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { companyId } from './data.js';
 import { jsonRequest } from './http-client.js';
 import type { RunningProcess } from './processes.js';
 import type { ScenarioRow } from './report.js';
 
 const FEED_TARGET_SQLITE = 200_000;
+const gunzipAsync = promisify(gunzip);
+
+/** One GET on a kept-alive connection; the body as it came (still compressed if it was). */
+function getBytes(agent: Agent, url: string, headers: Record<string, string>): Promise<{ status: number; body: Buffer; encoding?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), encoding: res.headers['content-encoding'] }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 /**
  * Follows GET /v1/events/changes?limit=10000 from the beginning to the end of every company's
  * feed, as a warehouse copying every event would: one client, one request at a time. The client
- * reads `count` and `next_cursor` without parsing the page (it shares the machine's CPUs).
- * `identity` asks for the page as it is (a follower beside the service); `gzip` for it
- * compressed (a follower across a slow link), which adds the service's compression to each page.
+ * shares the machine's CPUs, so it does as little as it can: `node:http` on one kept-alive
+ * connection, and of each page it reads only `count` (the first bytes) and `next_cursor` (the
+ * last), without decoding the rest into a string (undici's `fetch` and `text()` on each 5.5 MB
+ * page cost the client more than the service's own work: docs/benchmarks.md, "The feed's
+ * client"). `identity` asks for the page as it is (a follower beside the service); `gzip` for it
+ * compressed (a follower across a slow link), which adds the service's compression to each page
+ * and the client's decompression.
  */
 export async function followFeed(
   service: RunningProcess,
@@ -22,23 +43,29 @@ export async function followFeed(
 ): Promise<ScenarioRow> {
   let events = 0;
   let pages = 0;
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const started = performance.now();
-  for (let i = 0; i < companies; i++) {
-    const company = companyId(i);
-    let cursor: string | undefined;
-    for (;;) {
-      const url = `${service.baseUrl}/v1/events/changes?limit=10000${cursor ? `&after=${cursor}` : ''}`;
-      const response = await fetch(url, { headers: { authorization: `Bearer ${tokenOf(company)}`, 'accept-encoding': encoding } });
-      const text = await response.text();
-      if (response.status !== 200) throw new Error(`change feed answered ${response.status}: ${text.slice(0, 300)}`);
-      pages++;
-      const count = Number(/^\{"count":(\d+)/.exec(text)?.[1]);
-      const next = /"next_cursor":"([\w-]+)"\}$/.exec(text)?.[1];
-      if (!Number.isInteger(count) || next === undefined) throw new Error('unexpected change-feed page');
-      events += count;
-      cursor = next;
-      if (count < 10_000) break;
+  try {
+    for (let i = 0; i < companies; i++) {
+      const company = companyId(i);
+      const headers = { authorization: `Bearer ${tokenOf(company)}`, 'accept-encoding': encoding };
+      let cursor: string | undefined;
+      for (;;) {
+        const url = `${service.baseUrl}/v1/events/changes?limit=10000${cursor ? `&after=${cursor}` : ''}`;
+        const response = await getBytes(agent, url, headers);
+        const body = response.encoding === 'gzip' ? await gunzipAsync(response.body) : response.body;
+        if (response.status !== 200) throw new Error(`change feed answered ${response.status}: ${body.toString('utf8', 0, 300)}`);
+        pages++;
+        const count = Number(/^\{"count":(\d+)/.exec(body.toString('latin1', 0, 32))?.[1]);
+        const next = /"next_cursor":"([\w-]+)"\}$/.exec(body.toString('latin1', Math.max(0, body.length - 128)))?.[1];
+        if (!Number.isInteger(count) || next === undefined) throw new Error('unexpected change-feed page');
+        events += count;
+        cursor = next;
+        if (count < 10_000) break;
+      }
     }
+  } finally {
+    agent.destroy();
   }
   const seconds = (performance.now() - started) / 1000;
   const rate = events / seconds;
