@@ -70,7 +70,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   let poll: NodeJS.Timeout | undefined;
   let wakeTimer: NodeJS.Timeout | undefined;
   // Outcomes are written together: one transaction for many attempts, not one each.
-  let outcomes: Array<{ company_id: string; id: string; outcome: DeliveryOutcome; done: () => void }> = [];
+  let outcomes: Array<{ company_id: string; id: string; outcome: DeliveryOutcome }> = [];
   let flushTimer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> = Promise.resolve();
 
@@ -148,7 +148,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     const { webhook } = delivery;
     const attempts = delivery.attempts + 1;
     if (!webhook || !webhook.enabled) {
-      await finish(delivery, failed(attempts, null, webhook ? 'the webhook is disabled' : 'the webhook was deleted'));
+      finish(delivery, failed(attempts, null, webhook ? 'the webhook is disabled' : 'the webhook was deleted'));
       return;
     }
     const started = clock.now();
@@ -157,7 +157,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     try {
       signature = webhookSignature(keyOf(delivery, webhook.secret), delivery.id, timestamp, delivery.payload);
     } catch {
-      await finish(delivery, retryOrFail(attempts, null, 'the signing secret cannot be opened (was WRS_ENCRYPTION_KEY changed?)'));
+      finish(delivery, retryOrFail(attempts, null, 'the signing secret cannot be opened (was WRS_ENCRYPTION_KEY changed?)'));
       return;
     }
     const answer = await sender.send({
@@ -174,9 +174,9 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     });
     const now = clock.now().toISOString();
     if ('error' in answer) {
-      await finish(delivery, retryOrFail(attempts, null, answer.error));
+      finish(delivery, retryOrFail(attempts, null, answer.error));
     } else if (answer.statusCode >= 200 && answer.statusCode < 300) {
-      await finish(delivery, {
+      finish(delivery, {
         status: 'delivered',
         attempts,
         last_status_code: answer.statusCode,
@@ -187,13 +187,13 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       });
     } else if (answer.statusCode === 410) {
       await webhooks.update(delivery.company_id, delivery.webhook_id, { enabled: false, updated_at: now });
-      await finish(delivery, failed(attempts, 410, 'the receiver answered 410 Gone: the webhook is disabled'));
+      finish(delivery, failed(attempts, 410, 'the receiver answered 410 Gone: the webhook is disabled'));
     } else {
       const reason =
         answer.statusCode >= 300 && answer.statusCode < 400
           ? `the receiver answered ${answer.statusCode} (redirects are not followed)`
           : `the receiver answered ${answer.statusCode}`;
-      await finish(delivery, retryOrFail(attempts, answer.statusCode, reason));
+      finish(delivery, retryOrFail(attempts, answer.statusCode, reason));
     }
   }
 
@@ -216,17 +216,20 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     };
   }
 
-  function finish(delivery: ClaimedDelivery, outcome: DeliveryOutcome): Promise<void> {
+  /**
+   * Queues the attempt's outcome to be written with others. The attempt's slot is free from
+   * here on, not only once the outcome is stored: its lease keeps the delivery from being
+   * claimed again until then, so the next claim need not wait for the write.
+   */
+  function finish(delivery: ClaimedDelivery, outcome: DeliveryOutcome): void {
     if (observer) {
       const delivered = outcome.status === 'delivered';
       const lagSeconds = delivered ? (clock.now().getTime() - Date.parse(delivery.created_at)) / 1000 : null;
       observer.attemptFinished(ATTEMPT_OUTCOMES[outcome.status], lagSeconds);
     }
-    return new Promise((resolve) => {
-      outcomes.push({ company_id: delivery.company_id, id: delivery.id, outcome, done: resolve });
-      if (outcomes.length >= OUTCOME_BATCH) flush();
-      else flushTimer ??= setTimeout(flush, BATCH_WINDOW_MS);
-    });
+    outcomes.push({ company_id: delivery.company_id, id: delivery.id, outcome });
+    if (outcomes.length >= OUTCOME_BATCH) flush();
+    else flushTimer ??= setTimeout(flush, BATCH_WINDOW_MS);
   }
 
   function flush(): void {
@@ -240,12 +243,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     outcomes = [];
     if (batch.length === 0) return;
     // Batches are written one after the other; a failed write leaves the leases to end, and the attempts to be made again.
-    flushing = flushing
-      .then(() => deliveries.finish(owner, batch))
-      .catch(report)
-      .finally(() => {
-        for (const item of batch) item.done();
-      });
+    flushing = flushing.then(() => deliveries.finish(owner, batch)).catch(report);
   }
 
   return {
