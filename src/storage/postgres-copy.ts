@@ -2,7 +2,6 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
-import type PgCopyStreams from 'pg-copy-streams';
 import { loadedOnFirstUse } from '../lib/loaded-on-first-use.js';
 import type { PostgresQueryResult } from './postgres-query-result.js';
 
@@ -23,7 +22,7 @@ export function isCopyIn(text: string, values: readonly unknown[] | undefined): 
   return values?.length === 1 && Buffer.isBuffer(values[0]) && COPY_IN_TEXT.test(text);
 }
 
-const pgCopyStreams = loadedOnFirstUse<typeof PgCopyStreams>('pg-copy-streams');
+const pgCopyStreams = loadedOnFirstUse<typeof import('pg-copy-streams')>('pg-copy-streams');
 
 export async function runCopyIn(client: pg.PoolClient, text: string, data: Buffer): Promise<PostgresQueryResult> {
   const stream = client.query(pgCopyStreams().from(text));

@@ -28,13 +28,13 @@ export interface RateLimitRedis {
   close(): void;
 }
 
+const ioredis = loadedOnFirstUse<typeof import('ioredis')>('ioredis');
+
 /**
  * A client that never makes a request wait long: a command waits at most the configured
  * timeout, and while the connection is down commands fail at once instead of queueing for it.
  * It connects only when asked to.
  */
-const ioredis = loadedOnFirstUse<typeof import('ioredis')>('ioredis');
-
 export function createRateLimitRedis(settings: RedisSettings): RateLimitRedis {
   const client = new (ioredis().Redis)(settings.url, {
     connectTimeout: CONNECT_TIMEOUT_MS,
