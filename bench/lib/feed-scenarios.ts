@@ -2,26 +2,12 @@ import { Agent, request, type ClientRequest } from 'node:http';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { companyId } from './data.js';
-import { jsonRequest } from './http-client.js';
+import { getBytes, jsonRequest } from './http-client.js';
 import type { RunningProcess } from './processes.js';
 import type { ScenarioRow } from './report.js';
 
 const FEED_TARGET_SQLITE = 200_000;
 const gunzipAsync = promisify(gunzip);
-
-/** One GET on a kept-alive connection; the body as it came (still compressed if it was). */
-function getBytes(agent: Agent, url: string, headers: Record<string, string>): Promise<{ status: number; body: Buffer; encoding?: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), encoding: res.headers['content-encoding'] }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /**
  * Follows GET /v1/events/changes?limit=10000 from the beginning to the end of every company's

@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { request, type Agent } from 'node:http';
 
 /** Streams NDJSON lines to a URL with backpressure, so a million events never sit in memory. */
 export async function postNdjson(
@@ -60,4 +60,18 @@ export async function jsonRequest(
   });
   const text = await response.text();
   return { status: response.status, json: text ? JSON.parse(text) : null };
+}
+
+/** One GET on a kept-alive connection; the body as it came (still compressed if it was). */
+export function getBytes(agent: Agent, url: string, headers: Record<string, string>): Promise<{ status: number; body: Buffer; encoding?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), encoding: res.headers['content-encoding'] }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

@@ -27,6 +27,9 @@ export function compileOnce<Row>(arity: number, build: (...markers: string[]) =>
   };
 }
 
+/** Builds a statement from the placeholders its parameters take (compileOnce's markers). */
+type StatementBuilder<Row> = (db: Kysely<DB>, ...placeholders: string[]) => Compilable<Row>;
+
 /**
  * A query that Kysely builds and compiles once (compileOnce), then runs with each call's own
  * parameters. A point read on a hot path otherwise spends as long building and compiling its
@@ -36,7 +39,7 @@ export function compileOnce<Row>(arity: number, build: (...markers: string[]) =>
 export function precompiled<Row, Params extends readonly unknown[]>(
   db: Kysely<DB>,
   arity: Params['length'],
-  build: (db: Kysely<DB>, ...placeholders: string[]) => Compilable<Row>,
+  build: StatementBuilder<Row>,
 ): (...params: Params) => Promise<Row[]> {
   const compiled = compiledOnFirstUse(db, arity, build);
   const read = gatheredReadOf(db);
@@ -52,7 +55,7 @@ export function precompiled<Row, Params extends readonly unknown[]>(
 export function precompiledStatement<Row>(
   db: Kysely<DB>,
   arity: number,
-  build: (db: Kysely<DB>, ...placeholders: string[]) => Compilable<Row>,
+  build: StatementBuilder<Row>,
 ): (executor: Kysely<DB>, params: readonly unknown[]) => Promise<QueryResult<Row>> {
   const compiled = compiledOnFirstUse(db, arity, build);
   return (executor, params) => executor.executeQuery(compiled().bind(params));
@@ -62,7 +65,7 @@ export function precompiledStatement<Row>(
 function compiledOnFirstUse<Row>(
   db: Kysely<DB>,
   arity: number,
-  build: (db: Kysely<DB>, ...placeholders: string[]) => Compilable<Row>,
+  build: StatementBuilder<Row>,
 ): () => CompiledOnce<Row> {
   let compiled: CompiledOnce<Row> | undefined;
   return () => {
