@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
 import pg from 'pg';
@@ -16,7 +16,7 @@ import type { BenchSettings } from './lib/settings.js';
 import { formatSoak, soak, type SoakResult } from './lib/soak.js';
 import { webhookScenarios } from './lib/webhooks.js';
 import { consoleFirstLoad } from './lib/console-size.js';
-import { currentPhase, enterPhase } from './lib/phase.js';
+import { currentPhase, enterPhase, phaseSpans } from './lib/phase.js';
 
 const { values } = parseArgs({
   options: {
@@ -31,6 +31,8 @@ const { values } = parseArgs({
     minutes: { type: 'string' },
     // Another data set size, e.g. 10000000 (the same companies and shares): how costs grow with the data.
     events: { type: 'string' },
+    // A folder for the service's CPU profile (--cpu-prof) and the phases' times: bench/profile-phases.ts reads them.
+    profile: { type: 'string' },
   },
 });
 if (values.db !== 'sqlite' && values.db !== 'postgres') throw new Error('--db is sqlite or postgres');
@@ -115,10 +117,14 @@ async function rawIngestBaseline(): Promise<ScenarioRow> {
   }
 }
 
+const profileDir = values.profile === undefined ? undefined : resolve(values.profile);
+if (profileDir) mkdirSync(profileDir, { recursive: true });
+
 function serviceEntry(): string[] {
-  if (smoke) return ['--import', 'tsx', 'src/cli/main.ts', 'serve'];
+  const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  if (smoke) return [...profiling, '--import', 'tsx', 'src/cli/main.ts', 'serve'];
   execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
-  return ['dist/cli/main.js', 'serve'];
+  return [...profiling, 'dist/cli/main.js', 'serve'];
 }
 
 async function main(): Promise<void> {
@@ -225,8 +231,14 @@ async function main(): Promise<void> {
     }
   } finally {
     if (sampler) clearInterval(sampler);
+    const spans = phaseSpans();
     await service?.stop();
     await database.drop();
+    if (profileDir && service) {
+      // The service writes its profile as it exits: CPU.<date>.<time>.<pid>.0.<n>.cpuprofile for its main thread.
+      writeFileSync(join(profileDir, 'phases.json'), JSON.stringify({ servicePid: service.child.pid, phases: spans }, null, 1));
+      console.error(`CPU profile and phases written to ${profileDir} (node --import tsx bench/profile-phases.ts ${profileDir})`);
+    }
   }
 
   const report = formatReport({

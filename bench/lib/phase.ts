@@ -1,10 +1,30 @@
 /** What the bench is doing now, so the whole run's peak RSS can say when it was reached. */
 let current = 'starting the service';
 
+/** Each phase entered, from when (microseconds on the monotonic clock a V8 CPU profile's times use). */
+const entered: { name: string; atMicros: number }[] = [];
+
 export function enterPhase(name: string): void {
   current = name;
+  entered.push({ name, atMicros: monotonicMicros() });
 }
 
 export function currentPhase(): string {
   return current;
+}
+
+export interface PhaseSpan {
+  name: string;
+  startMicros: number;
+  endMicros: number;
+}
+
+/** The phases entered so far, each ending where the next began (the last one now). */
+export function phaseSpans(): PhaseSpan[] {
+  const now = monotonicMicros();
+  return entered.map((phase, i) => ({ name: phase.name, startMicros: phase.atMicros, endMicros: entered[i + 1]?.atMicros ?? now }));
+}
+
+function monotonicMicros(): number {
+  return Number(process.hrtime.bigint() / 1000n);
 }

@@ -17,8 +17,9 @@ describe('benchmark harness (smoke run)', () => {
       timeout: 240_000,
     });
 
-  it('runs every scenario and writes the Markdown table', () => {
-    const result = run();
+  it('runs every scenario and writes the Markdown table (profiling the service)', () => {
+    const profileDir = join(out, 'profile');
+    const result = run('--profile', profileDir);
     assert.equal(result.status, 0, result.stderr.slice(-3000));
     const file = readdirSync(out).find((name) => name.endsWith('-sqlite-smoke.md'));
     assert.ok(file, 'a results file is written');
@@ -55,6 +56,15 @@ describe('benchmark harness (smoke run)', () => {
       const errors = cellsOf(row)[errorsColumn];
       assert.ok(errors === '' || errors === '0', `${scenario} had errors: ${row}`);
     }
+
+    // --profile: the service's CPU profile and each phase's times, read back per phase.
+    const { servicePid, phases } = JSON.parse(readFileSync(join(profileDir, 'phases.json'), 'utf8'));
+    assert.ok(readdirSync(profileDir).some((name) => name.includes(`.${servicePid}.0.`) && name.endsWith('.cpuprofile')));
+    assert.ok(phases.some((phase: { name: string }) => phase.name === 'record-get'));
+    const summary = spawnSync(process.execPath, ['--import', 'tsx', 'bench/profile-phases.ts', profileDir, '--phase', 'record-get', '--top', '3'], { encoding: 'utf8' });
+    assert.equal(summary.status, 0, summary.stderr);
+    assert.match(summary.stdout, /^## record-get: [\d.]+ s, busy [\d.]+ s \([\d.]+%\)/m);
+    assert.equal(summary.stdout.match(/^ {2,}[\d.]+% {2}\S/gm)?.length, 3, summary.stdout);
   });
 
   it('holds mixed load in soak mode with no errors', () => {
