@@ -11,7 +11,10 @@ export interface CpuProfile {
 export interface PhaseProfile {
   name: string;
   wallMicros: number;
-  /** Sampled time not idle: running JavaScript, native code called from it, or collecting garbage. */
+  /**
+   * Sampled time not idle: running JavaScript, native code called from it (a system call it waits
+   * in included: V8 cannot tell it from running; `perf` can), or collecting garbage.
+   */
   busyMicros: number;
   gcMicros: number;
   /** Self time per function, most first (`name file:line`). */
