@@ -19,6 +19,7 @@ const mainThread = readdirSync(dir).find((name) => name.endsWith('.cpuprofile') 
 if (!mainThread) throw new Error(`no main-thread profile of the service (pid ${servicePid}) in ${dir}`);
 const profile = JSON.parse(readFileSync(join(dir, mainThread), 'utf8')) as CpuProfile;
 const top = Number(values.top);
+if (!Number.isInteger(top) || top < 1) throw new Error(`--top is a whole number of functions, at least 1 (got ${values.top})`);
 
 for (const summary of phaseProfiles(profile, phases)) {
   if (values.phase && summary.name !== values.phase) continue;
