@@ -1,16 +1,13 @@
-/** What the bench is doing now, so the whole run's peak RSS can say when it was reached. */
-let current = 'starting the service';
-
 /** Each phase entered, from when (microseconds on the monotonic clock a V8 CPU profile's times use). */
 const entered: { name: string; atMicros: number }[] = [];
 
 export function enterPhase(name: string): void {
-  current = name;
   entered.push({ name, atMicros: monotonicMicros() });
 }
 
+/** What the bench is doing now, so the whole run's peak RSS can say when it was reached. */
 export function currentPhase(): string {
-  return current;
+  return entered.at(-1)?.name ?? 'starting the service';
 }
 
 export interface PhaseSpan {
