@@ -34,11 +34,16 @@ export function postgresFeedQuery(companyId: string, after: FeedPosition, limit:
     order by events.feed_xid, events.feed_seq limit ${limit}`;
 }
 
-/** How many events postgresFeedQuery reads, counted in no order up to the limit. */
+/**
+ * How many events postgresFeedQuery reads, counted up to the limit in the feed's order: it walks
+ * the feed's index as the page does. In no order, a company holding much of the table is counted
+ * by a sequential scan that starts where the last scan of the table left off (see
+ * compileEventPageCount).
+ */
 export function postgresFeedCount(companyId: string, after: FeedPosition, limit: number, type: string | null, xmin: string) {
   return sql<{ matching: number }>`select count(*) as matching from (select 1 from events
     where company_id = ${companyId} ${ofFeedType(type)} and ${afterFeedPosition(after)} and feed_xid < ${xmin}::xid8
-    limit ${limit}) as bounded`;
+    order by events.feed_xid, events.feed_seq limit ${limit}) as bounded`;
 }
 
 export interface FeedRow {
