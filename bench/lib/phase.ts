@@ -1,8 +1,10 @@
 /** Each phase entered, from when (microseconds on the monotonic clock a V8 CPU profile's times use). */
 const entered: { name: string; atMicros: number }[] = [];
 
+/** Also says on stderr what the bench is doing now and when it began (a full run takes 20 minutes). */
 export function enterPhase(name: string): void {
   entered.push({ name, atMicros: monotonicMicros() });
+  process.stderr.write(`${new Date().toISOString()} ${name}\n`);
 }
 
 /** What the bench is doing now, so the whole run's peak RSS can say when it was reached. */
