@@ -19,9 +19,9 @@ export interface PostgresStatistics {
  * round. Each table is analysed once what was written since its last analysis reaches a tenth
  * of what it held then (and a floor), counted over ingests: many small ingests after a large
  * one each stay under any one-request threshold, and with the statistics of the large one
- * alone the planner takes that company for the whole table (it then counts a small company's
- * page by a sequential scan, and reads its dictionary values by one, planned anew on every
- * `__contains`). Analysing the events samples the table (most of a second at a million rows)
+ * alone the planner takes that company for the whole table, and its values for the whole
+ * dictionary (which it then reads by a sequential scan, planned anew on every `__contains`).
+ * Analysing the events samples the table (most of a second at a million rows)
  * and analyses the dictionary with it; the dictionary, one row per distinct value of a key, is
  * analysed on its own (a few ms) in between. The counts are this process's: another replica's
  * ingests refresh the statistics through its own.
