@@ -68,7 +68,7 @@ select pg_snapshot_xmin(pg_current_snapshot())::text as xmin;
 
 -- openList: no filter, read in chunks
 begin isolation level repeatable read read only;
-select count(*) as "matching" from (select 1 as "one" from "events" where "events"."company_id" = $1 limit $2) as "bounded";
+select count(*) as "matching" from (select 1 as "one" from "events" where "events"."company_id" = $1 order by "events"."created_at" asc, "events"."id" asc limit $2) as "bounded";
 declare snapshot_rows no scroll cursor for select "id", "created_at", "body" from "events" where "events"."company_id" = $1 order by "events"."created_at" asc, "events"."id" asc limit 2 offset $2;
 fetch 1 from snapshot_rows;
 rollback;
@@ -76,7 +76,7 @@ rollback;
 -- openList: contains, ordered by flow_session desc, read in chunks
 begin isolation level repeatable read read only;
 select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = $1 and "event_key_values"."field" = $2 and "event_key_values"."value" like $3 limit $4;
-select count(*) as "matching" from (select 1 as "one" from "events" where "events"."company_id" = $1 and "events"."flow_key" in ($2) limit $3) as "bounded";
+select count(*) as "matching" from (select 1 as "one" from "events" where "events"."company_id" = $1 and "events"."flow_key" in ($2) order by "events"."flow_session" desc nulls last, "events"."id" desc limit $3) as "bounded";
 declare snapshot_rows no scroll cursor for select "id", "flow_session", "body" from "events" where "events"."company_id" = $1 and "events"."flow_key" in ($2) order by "events"."flow_session" desc nulls last, "events"."id" desc limit $3 offset $4;
 fetch 1 from snapshot_rows;
 rollback;
@@ -86,7 +86,7 @@ begin isolation level repeatable read read only;
 select pg_snapshot_xmin(pg_current_snapshot())::text as xmin;
 select count(*) as matching from (select 1 from events
     where company_id = $1 and type = $2 and (feed_xid, feed_seq) > ($3::xid8, $4) and feed_xid < $5::xid8
-    limit $6) as bounded;
+    order by events.feed_xid, events.feed_seq limit $6) as bounded;
 declare snapshot_rows no scroll cursor for select body, feed_xid::text as feed_xid, feed_seq from events
     where company_id = $1 and type = $2 and (feed_xid, feed_seq) > ($3::xid8, $4) and feed_xid < $5::xid8
     order by events.feed_xid, events.feed_seq limit $6;
