@@ -27,32 +27,48 @@ export interface PostgresStatistics {
  * ingests refresh the statistics through its own.
  */
 export function createPostgresStatistics(db: Kysely<DB>): PostgresStatistics {
-  let eventsSinceAnalysis = 0;
-  let eventsAtAnalysis = 0;
-  let valuesSinceAnalysis = 0;
-  let valuesAtAnalysis = 0;
+  const events = growthOf(EVENTS_ANALYZE_AFTER_ROWS);
+  const values = growthOf(DICTIONARY_ANALYZE_AFTER_VALUES);
 
   const rowsOf = async (table: 'events' | 'event_key_values') => {
     const { rows } = await sql<{ row_count: string }>`select reltuples::bigint as row_count from pg_class where oid = ${table}::regclass`.execute(db);
     return Math.max(0, Number(rows[0]?.row_count ?? 0));
   };
 
-  const analysed = async (tables: 'events, event_key_values' | 'event_key_values') => {
-    valuesSinceAnalysis = 0;
-    if (tables !== 'event_key_values') eventsSinceAnalysis = 0;
-    await sql.raw(`analyze ${tables}`).execute(db);
-    valuesAtAnalysis = await rowsOf('event_key_values');
-    if (tables !== 'event_key_values') eventsAtAnalysis = await rowsOf('events');
+  const analyse = async (tables: readonly ('events' | 'event_key_values')[], grown: readonly Growth[]) => {
+    for (const growth of grown) growth.restart();
+    await sql.raw(`analyze ${tables.join(', ')}`).execute(db);
+    for (const [i, table] of tables.entries()) grown[i]!.analysedAt(await rowsOf(table));
   };
 
   return {
     addingDictionaryValues(count) {
-      valuesSinceAnalysis += count;
+      values.add(count);
     },
     async afterIngest(written) {
-      eventsSinceAnalysis += written;
-      if (eventsSinceAnalysis >= Math.max(EVENTS_ANALYZE_AFTER_ROWS, eventsAtAnalysis / 10)) return analysed('events, event_key_values');
-      if (valuesSinceAnalysis >= Math.max(DICTIONARY_ANALYZE_AFTER_VALUES, valuesAtAnalysis / 10)) return analysed('event_key_values');
+      events.add(written);
+      if (events.due()) return analyse(['events', 'event_key_values'], [events, values]);
+      if (values.due()) return analyse(['event_key_values'], [values]);
     },
+  };
+}
+
+interface Growth {
+  add(rows: number): void;
+  /** What was written since the last analysis reaches a tenth of the rows then, and the floor. */
+  due(): boolean;
+  /** An analysis starts: what is written from now on counts towards the next one. */
+  restart(): void;
+  analysedAt(rows: number): void;
+}
+
+function growthOf(floor: number): Growth {
+  let sinceAnalysis = 0;
+  let atAnalysis = 0;
+  return {
+    add: (rows) => void (sinceAnalysis += rows),
+    due: () => sinceAnalysis >= Math.max(floor, atAnalysis / 10),
+    restart: () => void (sinceAnalysis = 0),
+    analysedAt: (rows) => void (atAnalysis = rows),
   };
 }
