@@ -33,6 +33,8 @@ const { values } = parseArgs({
     events: { type: 'string' },
     // A folder for the service's CPU profile (--cpu-prof) and the phases' times: bench/profile-phases.ts reads them.
     profile: { type: 'string' },
+    // KEY=VALUE for the service process alone (NODE_OPTIONS, MALLOC_* ...), repeatable; named in the results.
+    'service-env': { type: 'string', multiple: true },
   },
 });
 if (values.db !== 'sqlite' && values.db !== 'postgres') throw new Error('--db is sqlite or postgres');
@@ -45,6 +47,7 @@ const eventsOption = values.events === undefined ? undefined : Number(values.eve
 if (eventsOption !== undefined && !(Number.isSafeInteger(eventsOption) && eventsOption >= basePlan.companies)) {
   throw new Error(`--events is a whole number of events, at least one per company (${basePlan.companies})`);
 }
+const serviceEnvOption = parseServiceEnv(values['service-env'] ?? []);
 const plan: DataPlan = eventsOption === undefined ? basePlan : { ...basePlan, events: eventsOption };
 const settings: BenchSettings = {
   durationSeconds: Number(values.duration ?? (smoke ? 1 : 10)),
@@ -144,6 +147,7 @@ async function main(): Promise<void> {
     WRS_MAX_CONNECTIONS_PER_ADDRESS: '0',
     // The webhook scenarios deliver to a receiver on this machine.
     WRS_WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    ...serviceEnvOption,
   };
   let service: RunningProcess | undefined;
   let peakRss = 0;
@@ -250,6 +254,7 @@ async function main(): Promise<void> {
     peakRss,
     peakPhase,
     idleRss,
+    serviceEnv: serviceEnvOption,
     machine: `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB`,
   });
   const fullReport = soakResult ? `${report}\n${formatSoak(soakResult)}` : report;
@@ -259,6 +264,16 @@ async function main(): Promise<void> {
   const file = join(outDir, `${new Date().toISOString().slice(0, 10)}-${dbKind}${values.soak ? '-soak' : ''}${webhooksOnly ? '-webhooks' : ''}${eventsOption === undefined ? '' : `-${eventsOption}-events`}${smoke ? '-smoke' : ''}.md`);
   writeFileSync(file, fullReport);
   console.error(`results written to ${file}`);
+}
+
+function parseServiceEnv(entries: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const entry of entries) {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(entry);
+    if (!match) throw new Error(`--service-env takes KEY=VALUE, not ${JSON.stringify(entry)}`);
+    env[match[1]!] = match[2]!;
+  }
+  return env;
 }
 
 await main();

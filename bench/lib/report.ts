@@ -34,6 +34,8 @@ export interface ReportInput {
   peakPhase: string;
   /** The service's RSS once started, before any data or load. */
   idleRss: number;
+  /** What the service process alone was started with beyond the bench's own settings (--service-env). */
+  serviceEnv?: Record<string, string>;
   machine: string;
 }
 
@@ -48,6 +50,11 @@ function tail(row: ScenarioRow): string {
   return row.read ? `${ratio.toFixed(1)}${ratio <= TAIL_BOUND ? '' : ' (NO)'}` : ratio.toFixed(1);
 }
 
+function serviceEnvLine(env: Record<string, string> | undefined): string[] {
+  const entries = Object.entries(env ?? {});
+  return entries.length === 0 ? [] : [`- service started with: ${entries.map(([key, value]) => `\`${key}=${value}\``).join(', ')}`];
+}
+
 const fmt = (value: number | undefined, digits = 0) => (value === undefined ? '' : value.toFixed(digits));
 
 export function formatReport(input: ReportInput): string {
@@ -59,6 +66,7 @@ export function formatReport(input: ReportInput): string {
     `- date: ${new Date().toISOString()}`,
     `- machine: ${input.machine}; node ${process.version}`,
     `- data: ${input.plan.events} events over ${input.plan.companies} companies (${input.plan.largeCompanyShare * 100}% in one), ${input.plan.records} records`,
+    ...serviceEnvLine(input.serviceEnv),
     `- load: autocannon, ${input.settings.connections} connections, ${input.settings.durationSeconds} s a run, ${input.settings.warmupSeconds} s warm-up, ${input.settings.runs} runs each (best shown)`,
     `- service RSS idle after start: ${idleMb.toFixed(0)} MB (target < ${IDLE_RSS_TARGET_MB} MB: ${idleMb < IDLE_RSS_TARGET_MB ? 'met' : 'MISSED'})`,
     `- service peak RSS over the whole run: ${peakMb.toFixed(0)} MB, during ${input.peakPhase || 'the start'} (target < ${PEAK_RSS_TARGET_MB} MB: ${peakMb < PEAK_RSS_TARGET_MB ? 'met' : 'MISSED'})`,

@@ -36,6 +36,7 @@ describe('benchmark harness (smoke run)', () => {
       'baseline: prebuilt bytes, 10,000-event page',
       'record-get',
       'record-get-spread',
+      'baseline: Fastify (request logger, no hooks) + raw driver + stored JSON joined, events exact filter',
       'events-exact',
       'events-repeat',
       'events-304',
@@ -67,12 +68,19 @@ describe('benchmark harness (smoke run)', () => {
     assert.equal(summary.stdout.match(/^ {2,}[\d.]+% {2}\S/gm)?.length, 3, summary.stdout);
   });
 
+  it('refuses a --service-env that is not KEY=VALUE', () => {
+    const result = run('--service-env', 'MALLOC_ARENA_MAX');
+    assert.notEqual(result.status, 0);
+    assert.match(result.stderr, /--service-env takes KEY=VALUE, not "MALLOC_ARENA_MAX"/);
+  });
+
   it('holds mixed load in soak mode with no errors', () => {
-    const result = run('--soak', '--minutes', '0.05');
+    const result = run('--soak', '--minutes', '0.05', '--service-env', 'MALLOC_ARENA_MAX=2');
     assert.equal(result.status, 0, result.stderr.slice(-3000));
     const file = readdirSync(out).find((name) => name.includes('-soak-smoke.md'));
     assert.ok(file);
     const report = readFileSync(join(out, file), 'utf8');
+    assert.match(report, /^- service started with: `MALLOC_ARENA_MAX=2`$/m);
     assert.match(report, /- errors: 0 /);
     assert.match(report, /\| seconds \| RSS MB \|/);
   });
