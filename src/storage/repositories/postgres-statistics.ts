@@ -35,10 +35,10 @@ export function createPostgresStatistics(db: Kysely<DB>): PostgresStatistics {
     return Math.max(0, Number(rows[0]?.row_count ?? 0));
   };
 
-  const analyse = async (tables: readonly ('events' | 'event_key_values')[], grown: readonly Growth[]) => {
-    for (const growth of grown) growth.restart();
-    await sql.raw(`analyze ${tables.join(', ')}`).execute(db);
-    for (const [i, table] of tables.entries()) grown[i]!.analysedAt(await rowsOf(table));
+  const analyse = async (analysed: readonly { table: 'events' | 'event_key_values'; growth: Growth }[]) => {
+    for (const { growth } of analysed) growth.restart();
+    await sql.raw(`analyze ${analysed.map(({ table }) => table).join(', ')}`).execute(db);
+    for (const { table, growth } of analysed) growth.analysedAt(await rowsOf(table));
   };
 
   return {
@@ -47,8 +47,8 @@ export function createPostgresStatistics(db: Kysely<DB>): PostgresStatistics {
     },
     async afterIngest(written) {
       events.add(written);
-      if (events.due()) return analyse(['events', 'event_key_values'], [events, values]);
-      if (values.due()) return analyse(['event_key_values'], [values]);
+      if (events.due()) return analyse([{ table: 'events', growth: events }, { table: 'event_key_values', growth: values }]);
+      if (values.due()) return analyse([{ table: 'event_key_values', growth: values }]);
     },
   };
 }
