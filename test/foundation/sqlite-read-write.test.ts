@@ -100,4 +100,15 @@ describe('SQLite reader and writer connections', () => {
     }
     assert.deepEqual(seen, ['first', 'second', 'third']);
   });
+  it('keeps a small page cache on a snapshot connection, the build\'s larger one on the shared reader', async () => {
+    const cacheSize = sql<{ cache_size: number }>`pragma cache_size`;
+    const snapshot = await database.openSnapshot();
+    try {
+      // KiB, negative: SQLite's own default, not better-sqlite3's 16 MiB kept by every idle connection.
+      assert.deepEqual(await snapshot.rows(cacheSize.compile(db)), [{ cache_size: -2000 }]);
+    } finally {
+      await snapshot.release();
+    }
+    assert.deepEqual((await cacheSize.execute(db)).rows, [{ cache_size: -16000 }]);
+  });
 });
