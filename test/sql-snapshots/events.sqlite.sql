@@ -46,6 +46,7 @@ select max("feed_seq") as "last" from "events" where "company_id" = ?;
 
 -- openList: no filter, read in chunks
 PRAGMA busy_timeout = 5000;
+PRAGMA cache_size = -2000;
 select count(*) as "matching" from (select 1 as "one" from "events" where "events"."company_id" = ? limit 2) as "bounded";
 select "id", "created_at", "body" from "events" where "events"."company_id" = ? order by "events"."created_at" asc, "events"."id" asc limit 2 offset ?;
 
