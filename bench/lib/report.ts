@@ -39,14 +39,14 @@ export interface ReportInput {
   machine: string;
 }
 
-/** Reads keep p99 within this many times p50 (a p50 under autocannon's 1 ms resolution counts as 1 ms). */
+/** Reads keep p99 within this many times p50. */
 export const TAIL_BOUND = 3;
 export const PEAK_RSS_TARGET_MB = 300;
 export const IDLE_RSS_TARGET_MB = 100;
 
 function tail(row: ScenarioRow): string {
-  if (row.p50Ms === undefined || row.p99Ms === undefined) return '';
-  const ratio = row.p99Ms / Math.max(row.p50Ms, 1);
+  if (row.p50Ms === undefined || row.p99Ms === undefined || row.p50Ms <= 0) return '';
+  const ratio = row.p99Ms / row.p50Ms;
   return row.read ? `${ratio.toFixed(1)}${ratio <= TAIL_BOUND ? '' : ' (NO)'}` : ratio.toFixed(1);
 }
 
@@ -67,7 +67,7 @@ export function formatReport(input: ReportInput): string {
     `- machine: ${input.machine}; node ${process.version}`,
     `- data: ${input.plan.events} events over ${input.plan.companies} companies (${input.plan.largeCompanyShare * 100}% in one), ${input.plan.records} records`,
     ...serviceEnvLine(input.serviceEnv),
-    `- load: autocannon, ${input.settings.connections} connections, ${input.settings.durationSeconds} s a run, ${input.settings.warmupSeconds} s warm-up, ${input.settings.runs} runs each (best shown)`,
+    `- load: autocannon, ${input.settings.connections} connections, ${input.settings.durationSeconds} s a run, ${input.settings.warmupSeconds} s warm-up, ${input.settings.runs} runs each (best shown); latencies to the microsecond`,
     `- service RSS idle after start: ${idleMb.toFixed(0)} MB (target < ${IDLE_RSS_TARGET_MB} MB: ${idleMb < IDLE_RSS_TARGET_MB ? 'met' : 'MISSED'})`,
     `- service peak RSS over the whole run: ${peakMb.toFixed(0)} MB, during ${input.peakPhase || 'the start'} (target < ${PEAK_RSS_TARGET_MB} MB: ${peakMb < PEAK_RSS_TARGET_MB ? 'met' : 'MISSED'})`,
     `- p99/p50: the tail of each run; reads at ${input.settings.connections} connections are held to ${TAIL_BOUND}x ("(NO)" marks a read above it)`,
@@ -78,8 +78,8 @@ export function formatReport(input: ReportInput): string {
       [
         row.name,
         fmt(row.requestsPerSecond),
-        fmt(row.p50Ms, 1),
-        fmt(row.p99Ms, 1),
+        fmt(row.p50Ms, 2),
+        fmt(row.p99Ms, 2),
         tail(row),
         fmt(row.peakRssMb),
         row.value === undefined ? (row.detail ?? '') : `${fmt(row.value)} ${row.unit ?? ''}${row.detail ? ` (${row.detail})` : ''}`,

@@ -336,7 +336,7 @@ async function pdfBurst(ctx: ScenarioContext, auth: Record<string, string>): Pro
     peakRssMb: peakRss / 2 ** 20,
     value: rendered / seconds,
     unit: 'PDFs/s',
-    detail: `cheap GET p99 ${quiet.p99Ms} ms alone, ${loud.p99Ms} ms during the burst`,
+    detail: `cheap GET p99 ${quiet.p99Ms.toFixed(2)} ms alone, ${loud.p99Ms.toFixed(2)} ms during the burst`,
     errors: failed + loud.errors + loud.non2xx,
   };
 }
