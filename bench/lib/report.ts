@@ -47,7 +47,7 @@ export const IDLE_RSS_TARGET_MB = 100;
 function tail(row: ScenarioRow): string {
   if (row.p50Ms === undefined || row.p99Ms === undefined || row.p50Ms <= 0) return '';
   const ratio = row.p99Ms / row.p50Ms;
-  return row.read ? `${ratio.toFixed(1)}${ratio <= TAIL_BOUND ? '' : ' (NO)'}` : ratio.toFixed(1);
+  return row.read ? `${ratio.toFixed(2)}${ratio <= TAIL_BOUND ? '' : ' (NO)'}` : ratio.toFixed(2);
 }
 
 function serviceEnvLine(env: Record<string, string> | undefined): string[] {
