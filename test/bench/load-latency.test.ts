@@ -22,7 +22,8 @@ describe('benchmark load latencies', () => {
     const result = await runLoad({ url, connections: 2, durationSeconds: 1 });
     assert.equal(result.errors, 0);
     assert.ok(result.requests > 20, `${result.requests} requests`);
-    assert.ok(result.p50Ms >= 2, `p50 ${result.p50Ms} ms: each answer waits 2 ms`);
+    // A 2 ms timer counts from the event loop's clock, read in whole milliseconds before the request came.
+    assert.ok(result.p50Ms >= 1, `p50 ${result.p50Ms} ms: each answer waits for a timer`);
     assert.ok(result.p99Ms >= result.p50Ms);
     const wholeMilliseconds = (ms: number) => Number.isInteger(ms);
     assert.ok(!(wholeMilliseconds(result.p50Ms) && wholeMilliseconds(result.p99Ms)), `p50 ${result.p50Ms}, p99 ${result.p99Ms}: fractions of a millisecond`);

@@ -8,6 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { gatheredReadOf } from '../../src/storage/gathered-reads.js';
 import { sqliteQueries, type SqliteQueryMessage } from '../../src/storage/sqlite-query-channel.js';
+import { SqliteDatabase } from '../../src/storage/sqlite-driver.js';
 
 // SQLite keeps one writer and one read-only connection: a read outside a transaction must not
 // wait for a long write transaction, and writes still happen one at a time.
@@ -100,6 +101,7 @@ describe('SQLite reader and writer connections', () => {
     }
     assert.deepEqual(seen, ['first', 'second', 'third']);
   });
+
   it('keeps a small page cache on a snapshot connection, the build\'s larger one on the shared reader', async () => {
     const cacheSize = sql<{ cache_size: number }>`pragma cache_size`;
     const snapshot = await database.openSnapshot();
@@ -109,6 +111,9 @@ describe('SQLite reader and writer connections', () => {
     } finally {
       await snapshot.release();
     }
-    assert.deepEqual((await cacheSize.execute(db)).rows, [{ cache_size: -16000 }]);
+    const fresh = new SqliteDatabase(':memory:');
+    const buildDefault = fresh.pragma('cache_size', { simple: true });
+    fresh.close();
+    assert.deepEqual((await cacheSize.execute(db)).rows, [{ cache_size: buildDefault }]);
   });
 });
