@@ -42,6 +42,7 @@ export async function repeatedPageScenarios<M extends Measured>(
     const ratio = ratioToRaw(m);
     rows.push(
       harness.row('events-repeat: the same GET /v1/events?limit=100&flow_key=X page, repeated (page cache)', m, {
+        read: true,
         ratio,
         baseline: 'raw',
         ...(floor ? { detail: `${(floor.requestsPerSecond / raw.best.requestsPerSecond).toFixed(2)}x raw for its floor (version read + prebuilt bytes)` } : {}),
@@ -74,7 +75,7 @@ export async function repeatedPageScenarios<M extends Measured>(
         },
       ],
     });
-    rows.push(harness.row('events-304: the same with If-None-Match (304, no body)', m, { ratio: ratioToRaw(m), baseline: 'raw', errors: m.errors - notModified }));
+    rows.push(harness.row('events-304: the same with If-None-Match (304, no body)', m, { read: true, ratio: ratioToRaw(m), baseline: 'raw', errors: m.errors - notModified }));
   }
   return rows;
 }
