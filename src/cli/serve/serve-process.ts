@@ -10,6 +10,7 @@ import { limitHeapGrowth } from './heap-growth.js';
 import { stopPretenuring } from './pretenuring.js';
 import { closeGracefullyOnSignals } from './graceful-shutdown.js';
 import { listenError } from './listen-errors.js';
+import { loadMallocTrim } from '../../lib/malloc-trim.js';
 import { createProcessLog } from './process-log.js';
 import { seedDemoIntoEmptyDatabase } from '../../demo/seed-demo.js';
 import { DEMO_COMPANY_ID, localBaseUrl, printWelcome } from '../welcome.js';
@@ -75,7 +76,8 @@ async function serveHttp(ctx: AppContext): Promise<number> {
       if (change.state === 'down') app.log.warn({ err: change.error }, `read standby failed; list reads go to the primary, the standby is tried again in ${change.retryMs} ms`);
       else app.log.info('read standby answers again; list reads go to it when it has caught up');
     });
-    collectWhenQuiet(QUIET_COLLECTION);
+    const trim = ctx.config.server.mallocTrim ? await loadMallocTrim() : undefined;
+    collectWhenQuiet({ ...QUIET_COLLECTION, trimFreedMemory: trim && ctx.metrics.measureMallocTrims(trim) });
     return (app.server.address() as AddressInfo).port;
   } catch (error) {
     await app.close().catch(() => undefined);

@@ -6,6 +6,7 @@ import type { RenderObserver } from '../../domain/templates/render-observer.port
 import type { DeliveryObserver } from '../../domain/webhooks/delivery-observer.port.js';
 import { registerDatabasePoolMetrics, type ConnectionUsage } from './database-pool-metrics.js';
 import { createIngestMetrics } from './ingest-metrics.js';
+import { createMallocTrimMetrics, type MeasureTrims } from './malloc-trim-metrics.js';
 import { createPdfRenderMetrics } from './pdf-render-metrics.js';
 import { createRateLimitStoreMetrics, type RateLimitStoreObserver } from './rate-limit-store-metrics.js';
 import { createRequestDurationMetrics, type RequestDurations } from './request-duration-metrics.js';
@@ -37,6 +38,8 @@ export interface ServiceMetrics {
   readonly webhookDeliveries: DeliveryObserver;
   readonly ingests: IngestObserver;
   readonly rateLimitStore: RateLimitStoreObserver;
+  /** Wraps the serving process's giving back of glibc's free memory in its counters. */
+  readonly measureMallocTrims: MeasureTrims;
 }
 
 export function createServiceMetrics(sources: MetricsSources, options: ServiceMetricsOptions = {}): ServiceMetrics {
@@ -52,5 +55,6 @@ export function createServiceMetrics(sources: MetricsSources, options: ServiceMe
     webhookDeliveries: createWebhookDeliveryMetrics(registry),
     ingests: createIngestMetrics(registry),
     rateLimitStore: createRateLimitStoreMetrics(registry),
+    measureMallocTrims: createMallocTrimMetrics(registry),
   };
 }
