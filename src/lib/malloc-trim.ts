@@ -14,7 +14,7 @@ export type TrimFreedMemory = () => boolean;
  * process runs. `malloc_trim` also releases the free pages between them. Node has no binding for
  * it, hence koffi, a foreign-function library, for this one call.
  */
-export async function loadMallocTrim(): Promise<TrimFreedMemory | undefined> {
+export function loadMallocTrim(): TrimFreedMemory | undefined {
   if (process.platform !== 'linux') return undefined;
   try {
     // Required, not imported: imported while tracing's ESM loader hook is on, it made the span

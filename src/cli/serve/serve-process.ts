@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { aggregateWorkerMetrics, createAppContext, type AppContext } from '../../app-context.js';
 import type { Config } from '../../config/config.js';
 import { buildApp } from '../../http/app.js';
+import { loadMallocTrim } from '../../lib/malloc-trim.js';
 import { cliConfig } from '../config-from-env.js';
 import { runClusterPrimary } from './cluster.js';
 import { collectWhenQuiet } from './collect-when-quiet.js';
@@ -10,7 +11,6 @@ import { limitHeapGrowth } from './heap-growth.js';
 import { stopPretenuring } from './pretenuring.js';
 import { closeGracefullyOnSignals } from './graceful-shutdown.js';
 import { listenError } from './listen-errors.js';
-import { loadMallocTrim } from '../../lib/malloc-trim.js';
 import { createProcessLog } from './process-log.js';
 import { seedDemoIntoEmptyDatabase } from '../../demo/seed-demo.js';
 import { DEMO_COMPANY_ID, localBaseUrl, printWelcome } from '../welcome.js';
@@ -76,7 +76,7 @@ async function serveHttp(ctx: AppContext): Promise<number> {
       if (change.state === 'down') app.log.warn({ err: change.error }, `read standby failed; list reads go to the primary, the standby is tried again in ${change.retryMs} ms`);
       else app.log.info('read standby answers again; list reads go to it when it has caught up');
     });
-    const trim = ctx.config.server.mallocTrim ? await loadMallocTrim() : undefined;
+    const trim = ctx.config.server.mallocTrim ? loadMallocTrim() : undefined;
     collectWhenQuiet({ ...QUIET_COLLECTION, trimFreedMemory: trim && ctx.metrics.measureMallocTrims(trim) });
     return (app.server.address() as AddressInfo).port;
   } catch (error) {
