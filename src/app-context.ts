@@ -297,7 +297,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     cursors: createCursorCodec(config.encryptionKey),
     clock,
   });
-  const idempotency = createIdempotencyService({ repository: createIdempotencyRepository(database.db), clock, ...options.idempotency });
+  const idempotency = createIdempotencyService({ repository: createIdempotencyRepository(database.db), clock, secretBox, ...options.idempotency });
   const { perCompanyPerMinute, perAddressPerMinute, redis } = config.rateLimit;
   const rateLimitRedis = redis && (perCompanyPerMinute > 0 || perAddressPerMinute > 0) ? createRateLimitRedis(redis) : null;
 

@@ -3,6 +3,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 const VERSION = 'v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+const SEALED_FORM = /^v1:[A-Za-z0-9_-]+$/;
 
 /**
  * Encrypts small secrets (provider API keys) at rest with AES-256-GCM. The `context` string is
@@ -36,4 +37,9 @@ export function createSecretBox(key: Buffer): SecretBox {
       return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
     },
   };
+}
+
+/** Whether a text has the form `seal` gives (JSON, or any text that is not base64url after `v1:`, never has). */
+export function isSealed(text: string): boolean {
+  return SEALED_FORM.test(text);
 }

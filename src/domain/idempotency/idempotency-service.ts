@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../lib/clock.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 import type { IdempotencyRepository, IdempotencyTarget } from './idempotency-repository.port.js';
 import type { KeptAnswer } from './kept-answer.js';
+import { openAnswer, sealAnswer } from './sealed-answer.js';
 
 /** A kept answer is replayed for 24 hours. */
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -46,6 +48,8 @@ export interface IdempotencyService {
 export interface IdempotencyServiceDeps {
   readonly repository: IdempotencyRepository;
   readonly clock: Clock;
+  /** Seals each kept answer's body (WRS_ENCRYPTION_KEY), which may hold a secret. */
+  readonly secretBox: SecretBox;
   readonly leaseMs?: number;
   readonly leaseRenewalMs?: number;
   readonly cleanupIntervalMs?: number;
@@ -57,6 +61,7 @@ const ADMIT_ATTEMPTS = 3;
 export function createIdempotencyService({
   repository,
   clock,
+  secretBox,
   leaseMs = LEASE_MS,
   leaseRenewalMs = LEASE_RENEWAL_MS,
   cleanupIntervalMs = CLEANUP_INTERVAL_MS,
@@ -77,7 +82,7 @@ export function createIdempotencyService({
     };
     return {
       async keep(answer, requestHash) {
-        if (settle()) await repository.complete(target, token, requestHash, answer, after(RETENTION_MS));
+        if (settle()) await repository.complete(target, token, requestHash, sealAnswer(secretBox, target, answer), after(RETENTION_MS));
       },
       async release() {
         if (settle()) await repository.release(target, token);
@@ -103,7 +108,7 @@ export function createIdempotencyService({
         }
         if (entry.answer === null || entry.requestHash === null) return { kind: 'in_use', retryAfterSeconds: IN_USE_RETRY_AFTER_S };
         const hash = typeof fingerprint === 'string' ? fingerprint : await fingerprint();
-        return hash === entry.requestHash ? { kind: 'replay', answer: entry.answer } : { kind: 'reused' };
+        return hash === entry.requestHash ? { kind: 'replay', answer: openAnswer(secretBox, target, entry.answer) } : { kind: 'reused' };
       }
       return { kind: 'in_use', retryAfterSeconds: IN_USE_RETRY_AFTER_S };
     },
