@@ -37,6 +37,7 @@ import { createRecordTokensRepository } from './storage/repositories/record-toke
 import { createRecordsRepository } from './storage/repositories/records-repository.js';
 import { createEventsRepository } from './storage/repositories/events-repository.js';
 import { createEventsService, type EventsService } from './domain/events/events-service.js';
+import { createFeedCursors } from './domain/events/feed-cursor.js';
 import { createFeedFollowers, type FeedFollowers } from './domain/events/feed-followers.js';
 import { createFeedSignal } from './storage/feed-signal.js';
 import { createBlobsRepository } from './storage/repositories/blobs-repository.js';
@@ -205,6 +206,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     unitOfWork,
     dataVersions,
     clock,
+    cursors: createFeedCursors(config.encryptionKey),
     feedSignal,
     outbox: webhookOutbox,
     ingestObserver: metrics.ingests,

@@ -83,7 +83,7 @@ describeEachDatabase('events change feed: GET /v1/events/changes', (kind) => {
       expectInvalidQuery(response, ['after']);
     }
     const foreign = await t.as('feed-y', { method: 'GET', url: `/v1/events/changes?after=${own}` });
-    expectInvalidQuery(foreign, ['after'], 'another company');
+    expectInvalidQuery(foreign, ['after'], 'not a change-feed cursor of this company');
     for (const limit of ['0', '10001', 'x', '1.5']) {
       expectInvalidQuery(await t.as('feed-x', { method: 'GET', url: `/v1/events/changes?limit=${limit}` }), ['limit']);
     }

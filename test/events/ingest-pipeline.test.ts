@@ -4,6 +4,7 @@ import type { DataVersions } from '../../src/domain/data-versions.port.js';
 import type { StoredEvent } from '../../src/domain/events/event.js';
 import type { EventsRepository, PreparedEvents } from '../../src/domain/events/events-repository.port.js';
 import { createEventsService } from '../../src/domain/events/events-service.js';
+import { createFeedCursors } from '../../src/domain/events/feed-cursor.js';
 import type { TransactionScope, UnitOfWork } from '../../src/domain/unit-of-work.js';
 import { ManualClock } from '../../src/lib/clock.js';
 
@@ -58,6 +59,7 @@ function serviceWith(write: Write) {
     unitOfWork,
     dataVersions,
     clock: new ManualClock('2026-01-01T00:00:00.000Z'),
+    cursors: createFeedCursors(Buffer.alloc(32)),
     outbox: { enqueue: async () => undefined },
   });
   return { service, outcome };

@@ -102,7 +102,7 @@ describeEachDatabase('events stream: GET /v1/events/stream', (kind) => {
     assert.deepEqual(JSON.parse(query.errorBody).invalid_params, ['after']);
     const foreign = await open('other-co', '/v1/events/stream', { 'last-event-id': own });
     assert.equal(foreign.status, 400);
-    assert.match(JSON.parse(foreign.errorBody).message, /another company/);
+    assert.match(JSON.parse(foreign.errorBody).message, /not a change-feed cursor of this company/);
     const unknown = await open('bad-co', '/v1/events/stream?limit=5');
     assert.equal(unknown.status, 400);
     assert.deepEqual(JSON.parse(unknown.errorBody).invalid_params, ['limit']);

@@ -44,6 +44,9 @@ select "body", "feed_seq" from "events" where "company_id" = ? and "type" = ? an
 -- feedEnd
 select max("feed_seq") as "last" from "events" where "company_id" = ?;
 
+-- legacyCursorLimit
+select "legacy_cursor_xid", "legacy_cursor_seq" from "data_versions" where "company_id" = ?;
+
 -- openList: no filter, read in chunks
 PRAGMA busy_timeout = 5000;
 PRAGMA cache_size = -2000;

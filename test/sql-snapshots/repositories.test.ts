@@ -75,6 +75,7 @@ const scripts: Record<string, Script> = {
     await step('changes: all types', () => events.changes(C, { xid: 0, seq: 0 }, 2, null));
     await step('changes: one type', () => events.changes(C, { xid: 0, seq: 0 }, 2, 'step_completed'));
     await step('feedEnd', () => events.feedEnd(C));
+    await step('legacyCursorLimit', () => events.legacyCursorLimit(C));
     const readAll = async (chunks: { next(): Promise<readonly unknown[] | { events: readonly unknown[] }>; close(): Promise<void> }) => {
       for (let chunk = await chunks.next(); ('events' in chunk ? chunk.events : chunk).length > 0; chunk = await chunks.next());
       await chunks.close();

@@ -1125,7 +1125,7 @@ export interface operations {
             query?: {
                 /**
                  * @description start after this position: a next_cursor (or a stream message id) of this company; opaque; none = from the beginning
-                 * @example AfM8jUq3n5SbAAAAAAAAAAAAAAAAAAAAKg
+                 * @example 48LPEsD_fp2YKPctUE8Q68ljrwE5SoJH
                  */
                 after?: string;
                 /** @description number of events to return; default 100 */
@@ -1172,7 +1172,7 @@ export interface operations {
                      *           "version_key": "v7"
                      *         }
                      *       ],
-                     *       "next_cursor": "AfM8jUq3n5SbAAAAAAAAAAAAAAAAAAAAKg"
+                     *       "next_cursor": "48LPEsD_fp2YKPctUE8Q68ljrwE5SoJH"
                      *     }
                      */
                     "application/json": {
@@ -1351,7 +1351,7 @@ export interface operations {
             query?: {
                 /**
                  * @description start after this position (the Last-Event-ID header wins); none = at the live end. a next_cursor (or a stream message id) of this company; opaque
-                 * @example AfM8jUq3n5SbAAAAAAAAAAAAAAAAAAAAKg
+                 * @example 48LPEsD_fp2YKPctUE8Q68ljrwE5SoJH
                  */
                 after?: string;
                 /** @description only events of this type (exact match) */
@@ -1373,7 +1373,7 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example id: AfM8jUq3n5SbAAAAAAAAAAAAAAAAAAAAKg
+                     * @example id: 48LPEsD_fp2YKPctUE8Q68ljrwE5SoJH
                      *     event: event
                      *     data: {"id":"019aa5c1-0d2e-7a10-8b3c-4d5e6f708192","type":"user_flow_session_started", ...}
                      *

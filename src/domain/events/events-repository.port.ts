@@ -91,4 +91,9 @@ export interface EventsRepository {
   ): Promise<EventChunks<FeedChunk>>;
   /** A position every event stored from now on lies after (the live end of the feed). */
   feedEnd(companyId: string): Promise<FeedPosition>;
+  /**
+   * Where the company's feed stood when cursors became sealed: the furthest a cursor of the
+   * earlier form may lead. Null when the company had no events then.
+   */
+  legacyCursorLimit(companyId: string): Promise<FeedPosition | null>;
 }

@@ -9,8 +9,8 @@ import { createEventNormalizer, EventInputError } from './event-input.js';
 import type { EventsRepository, PreparedEvents, VersionedEventPage } from './events-repository.port.js';
 import type { EventListQuery } from './event-query.js';
 import type { EventJson, StoredEvent } from './event.js';
-import { decodeFeedCursor, encodeFeedCursor } from './feed-cursor.js';
-import { FEED_START, type FeedPosition } from './feed-position.js';
+import type { FeedCursors } from './feed-cursor.js';
+import { comparePositions, FEED_START, type FeedPosition } from './feed-position.js';
 import type { FeedSignal } from './feed-signal.port.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import type { IngestObserver } from './ingest-observer.port.js';
@@ -37,7 +37,7 @@ export interface ChangesQuery {
 
 export interface ChangesPage {
   readonly events: readonly EventJson[];
-  /** The cursor of each event (a stream's message id). */
+  /** The cursor of each event (a stream's message id), sealed when first read. */
   readonly cursors: readonly string[];
   /** Where the page ended: the last event's cursor, or the query's own when nothing is new. */
   readonly nextCursor: string;
@@ -76,7 +76,7 @@ export interface EventsService {
    * Last-Event-ID); none = the beginning. A malformed cursor or one of another company is a
    * 400 naming where it came from.
    */
-  feedPosition(companyId: string, cursor: string | undefined, source: CursorSource): FeedPosition;
+  feedPosition(companyId: string, cursor: string | undefined, source: CursorSource): Promise<FeedPosition>;
   /** The change feed: events stored after a position, in the order they were stored. */
   changes(companyId: string, query: ChangesQuery): Promise<ChangesPage>;
   /** The same events as `changes`, read a chunk at a time. */
@@ -93,6 +93,8 @@ export interface EventsServiceDeps {
   readonly unitOfWork: UnitOfWork;
   readonly dataVersions: DataVersions;
   readonly clock: Clock;
+  /** Seals feed positions into cursors and reads them back. */
+  readonly cursors: FeedCursors;
   /** Told after each committed ingest, so that stream clients wake up. */
   readonly feedSignal?: FeedSignal;
   /** Announces `events.ingested` in the ingest's own transaction. */
@@ -122,32 +124,47 @@ export function createEventsService({
   unitOfWork,
   dataVersions,
   clock,
+  cursors: feedCursors,
   feedSignal,
   outbox,
   ingestObserver,
 }: EventsServiceDeps): EventsService {
+  const encodeFeedCursor = (companyId: string, position: FeedPosition) => feedCursors.encode(companyId, position);
+
   return {
-    feedPosition(companyId, cursor, source) {
+    async feedPosition(companyId, cursor, source) {
       if (cursor === undefined) return FEED_START;
-      const position = decodeFeedCursor(companyId, cursor);
-      if (typeof position !== 'string') return position;
+      const decoded = feedCursors.decode(companyId, cursor);
+      if ('position' in decoded) return decoded.position;
+      if ('legacy' in decoded) {
+        // Anyone can make a cursor of the earlier form: past where the feed stood at the upgrade
+        // it would tell where the company's events lie among all others'. It resumes there at
+        // the furthest, which skips nothing (docs/events.md).
+        const limit = (await repository.legacyCursorLimit(companyId)) ?? FEED_START;
+        return comparePositions(decoded.legacy, limit) <= 0 ? decoded.legacy : limit;
+      }
       const what = 'query' in source ? `query parameter '${source.query}'` : `header ${source.header}`;
       const message =
-        position === 'malformed'
+        decoded.problem === 'malformed'
           ? `${what} is not a change-feed cursor of this service (pass back a next_cursor or a stream message id)`
-          : `${what} is a change-feed cursor of another company`;
+          : decoded.problem === 'other-company'
+            ? `${what} is a change-feed cursor of another company`
+            : `${what} is not a change-feed cursor of this company (pass back a next_cursor or a stream message id it was given)`;
       if ('query' in source) throw invalidQuery(message, [source.query]);
       throw invalidHeader(message, source.header);
     },
 
     async changes(companyId, { after, limit, type }) {
       const page = await repository.changes(companyId, after, limit, type);
-      const cursors = page.positions.map((position) => encodeFeedCursor(companyId, position));
       const nextPosition = page.positions.at(-1) ?? after;
+      let cursors: readonly string[] | undefined;
       return {
         events: page.events,
-        cursors,
-        nextCursor: cursors.at(-1) ?? encodeFeedCursor(companyId, after),
+        // Only a stream sends each event's cursor: a feed page seals its last position alone.
+        get cursors() {
+          return (cursors ??= feedCursors.encodeAll(companyId, page.positions));
+        },
+        nextCursor: encodeFeedCursor(companyId, nextPosition),
         nextPosition,
         heldBack: page.heldBack,
       };

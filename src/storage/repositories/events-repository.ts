@@ -46,6 +46,16 @@ export function createEventsRepository(database: Database, reads: ReadRouting = 
 
     openChanges: (companyId, after, limit, type, chunkEvents) => openChangesChunks(database, companyId, { after, limit, type }, chunkEvents),
 
+    async legacyCursorLimit(companyId) {
+      const row = await db
+        .selectFrom('data_versions')
+        .select(['legacy_cursor_xid', 'legacy_cursor_seq'])
+        .where('company_id', '=', companyId)
+        .executeTakeFirst();
+      if (row?.legacy_cursor_xid == null || row.legacy_cursor_seq == null) return null;
+      return { xid: Number(row.legacy_cursor_xid), seq: Number(row.legacy_cursor_seq) };
+    },
+
     async hasEvents(companyId) {
       const row = await db.selectFrom('events').select('id').where('company_id', '=', companyId).limit(1).executeTakeFirst();
       return row !== undefined;

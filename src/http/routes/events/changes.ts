@@ -10,7 +10,7 @@ import { LARGE_PAGE_EVENTS, type LargePages } from './large-pages.js';
 import { ChangesQuery, EventsChangesResponse } from './schemas.js';
 import { chunkedEventsListBody, eventsListBody } from './serialize-events.js';
 
-const EXAMPLE_CURSOR = 'AfM8jUq3n5SbAAAAAAAAAAAAAAAAAAAAKg';
+const EXAMPLE_CURSOR = '48LPEsD_fp2YKPctUE8Q68ljrwE5SoJH';
 
 /** GET /v1/events/changes: the change feed, shares the large-page places of GET /v1/events. */
 export function registerChangesRoute(app: FastifyInstance, ctx: AppContext, largePages: LargePages): void {
@@ -41,7 +41,7 @@ export function registerChangesRoute(app: FastifyInstance, ctx: AppContext, larg
       const companyId = identityOf(request).companyId;
       const query = request.query;
       const limit = query.limit ?? EVENTS_LIMIT.default;
-      const after = ctx.events.feedPosition(companyId, query.after, { query: 'after' });
+      const after = await ctx.events.feedPosition(companyId, query.after, { query: 'after' });
       const page = async () => {
         const changes = await ctx.events.changes(companyId, { after, limit, type: query.type ?? null });
         return eventsListBody(changes.events, `,"next_cursor":${JSON.stringify(changes.nextCursor)}`);

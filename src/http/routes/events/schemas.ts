@@ -87,7 +87,7 @@ export const IngestResponse = Type.Object({ ingested: Type.Integer({ description
 const FEED_CURSOR = Type.String({
   maxLength: 64,
   description: 'a next_cursor (or a stream message id) of this company; opaque',
-  examples: ['AfM8jUq3n5SbAAAAAAAAAAAAAAAAAAAAKg'],
+  examples: ['48LPEsD_fp2YKPctUE8Q68ljrwE5SoJH'],
 });
 const FEED_TYPE = Type.String({ minLength: 1, pattern: NO_NUL, description: 'only events of this type (exact match)' });
 

@@ -9,7 +9,7 @@ import { StreamHeaders, StreamQuery } from './schemas.js';
 import { SSE_PING, sseMessages } from './sse-messages.js';
 
 const EXAMPLE_STREAM =
-  'id: AfM8jUq3n5SbAAAAAAAAAAAAAAAAAAAAKg\nevent: event\ndata: {"id":"019aa5c1-0d2e-7a10-8b3c-4d5e6f708192","type":"user_flow_session_started", ...}\n\n: ping\n\n';
+  'id: 48LPEsD_fp2YKPctUE8Q68ljrwE5SoJH\nevent: event\ndata: {"id":"019aa5c1-0d2e-7a10-8b3c-4d5e6f708192","type":"user_flow_session_started", ...}\n\n: ping\n\n';
 
 /** One open stream: what the heartbeat and shutdown reach. */
 interface OpenStream {
@@ -64,12 +64,12 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     async (request, reply) => {
       const companyId = identityOf(request).companyId;
       const type = request.query.type ?? null;
-      const fromQuery = ctx.events.feedPosition(companyId, request.query.after, { query: 'after' });
+      const fromQuery = await ctx.events.feedPosition(companyId, request.query.after, { query: 'after' });
       const lastEventId = request.headers['last-event-id'];
       const fromHeader =
         lastEventId === undefined || lastEventId === ''
           ? undefined
-          : ctx.events.feedPosition(companyId, lastEventId, { header: 'Last-Event-ID' });
+          : await ctx.events.feedPosition(companyId, lastEventId, { header: 'Last-Event-ID' });
       const after = fromHeader ?? (request.query.after !== undefined ? fromQuery : await ctx.events.feedEnd(companyId));
 
       const body = new PassThrough();
