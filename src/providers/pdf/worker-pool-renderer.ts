@@ -123,7 +123,7 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
     threads.add(thread);
     thread.started.then(
       () => {
-        fillPlaces();
+        fillPlaces(true);
         // Started for renders that found places elsewhere first: it idles out like any other.
         if (thread.inFlight === 0) stopWhenIdle(thread);
       },
@@ -153,8 +153,8 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
     return starting * rendersPerThread;
   };
 
-  /** Hands free places to the waiting renders, fewest renders on the threads first; starts threads for the rest. */
-  const fillPlaces = (): void => {
+  /** Hands free places to the waiting renders, fewest renders on the threads first; starts threads for the rest unless told not to. */
+  const fillPlaces = (startThreads = true): void => {
     for (let thread = freePlace(); thread && placeWaiters.length > 0; thread = freePlace()) {
       let next = 0;
       for (let index = 1; index < placeWaiters.length; index++) {
@@ -164,13 +164,15 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
       clearTimeout(idleTimers.get(thread));
       waiter!.take(thread);
     }
-    while (placeWaiters.length > placesStarting() && threads.size < workers && !closed) startThread();
+    while (startThreads && placeWaiters.length > placesStarting() && threads.size < workers && !closed) startThread();
   };
 
   const failedToStart = (thread: RenderThread, error: unknown): void => {
     forget(thread);
+    // With other threads, the waiting renders take their places; a thread that could not start
+    // is not started again for them at once (the next render tries).
     if ([...threads].some((other) => !other.retiring)) {
-      fillPlaces();
+      fillPlaces(false);
       return;
     }
     for (const waiter of placeWaiters.splice(0)) waiter.fail(new RendererUnavailableError('the PDF renderer could not start', { cause: error }));
@@ -187,12 +189,12 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
             const left = rendersOnThreads(companyId) - 1;
             if (left > 0) onThreads.set(companyId, left);
             else onThreads.delete(companyId);
-            fillPlaces();
+            fillPlaces(true);
           })
           .then(resolve, reject);
       };
       placeWaiters.push({ companyId, take, fail: reject });
-      fillPlaces();
+      fillPlaces(true);
     });
 
   return {
