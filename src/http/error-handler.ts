@@ -25,6 +25,11 @@ export type UnavailabilityOf = (error: unknown) => 'unreachable' | 'busy' | null
 /** Renders every error as `{message, code, ...}`; a 5xx never shows internals. */
 export function registerErrorHandling(app: FastifyInstance, unavailabilityOf: UnavailabilityOf): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (clientWentAway(error, request)) {
+      // Nobody is left to answer, and nothing failed on our side: no stack, not an error.
+      request.log.info({ code: error.code }, 'the client closed the connection before the request was read');
+      return sendError(reply, invalidBody('the client closed the connection before the request was read'), request);
+    }
     const appError = toAppError(error, request, unavailabilityOf);
     if (appError.status >= 500) {
       request.log.error({ err: error }, 'request failed');
@@ -32,11 +37,15 @@ export function registerErrorHandling(app: FastifyInstance, unavailabilityOf: Un
     return sendError(reply, appError, request);
   });
 
-  // A path that exists with other methods is a 405 naming them; anything else names nothing.
+  // A path that exists with other methods is a 405 naming them; anything else names nothing. A
+  // route of this very method that finds nothing (a static file that is not there) is a 404.
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
     const allowed = allowedMethods(app, path);
-    const error = allowed.length > 0 ? methodNotAllowed(request.method, path, allowed) : notFound(`no route ${request.method} ${path}`);
+    const error =
+      allowed.length > 0 && !allowed.includes(request.method)
+        ? methodNotAllowed(request.method, path, allowed)
+        : notFound(`no route ${request.method} ${path}`);
     return sendError(reply, error, request);
   });
 }
@@ -91,10 +100,26 @@ function toAppError(error: FastifyError, request: FastifyRequest, unavailability
   const unavailable = unavailabilityOf(error);
   if (unavailable === 'busy') return serviceUnavailable('the database is busy; retry shortly', 1);
   if (unavailable === 'unreachable') return serviceUnavailable('the database is unreachable; retry shortly', 1);
+  if (isFileServerRefusal(error)) return notFound(`no route ${request.method} ${request.url.split('?')[0]!}`);
   const mapped = error.code ? FASTIFY_ERRORS[error.code] : undefined;
   if (mapped) return mapped(error, request);
   const status = error.statusCode ?? 500;
   if (status === 413) return payloadTooLarge('request body is too large');
   if (status >= 400 && status < 500) return invalidBody(error.message);
   return internalError(error);
+}
+
+/** The client closed its connection while its request was being read (Node's `aborted`). */
+function clientWentAway(error: FastifyError, request: FastifyRequest): boolean {
+  return error.code === 'ECONNRESET' && request.raw.errored === error;
+}
+
+/**
+ * The static file server (`@fastify/send`, under `/assets/` and the docs page) refuses a path
+ * that climbs out of its folder, names a dotfile or does not decode, with an `http-errors`
+ * 400 or 403 of its own. No file has such a name: the answer is the 404 of any unknown path.
+ */
+function isFileServerRefusal(error: FastifyError): boolean {
+  const { status, expose } = error as FastifyError & { status?: unknown; expose?: unknown };
+  return error.code === undefined && typeof expose === 'boolean' && (status === 400 || status === 403);
 }

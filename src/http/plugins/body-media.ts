@@ -2,6 +2,7 @@ import { MIMEType } from 'node:util';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidBody, mediaTypeRefused, type AppError } from '../../errors/app-error.js';
 import { nestsDeeperThan, TOO_DEEP } from '../../lib/json-nesting.js';
+import { prototypeKeyPath } from '../../lib/json-prototype-keys.js';
 import { decodeUtf8, InvalidUtf8Error } from '../../lib/text.js';
 
 /** What a route's body may be when its schema does not list `consumes`. */
@@ -47,8 +48,9 @@ export function registerBodyMediaRules(app: FastifyInstance): void {
       return;
     }
     parseJson(request, text, (error: Error | null, parsed?: unknown) => {
-      if (!error && nestsDeeperThan(parsed)) return done(invalidBody(`the body ${TOO_DEEP}; nothing was stored`), undefined);
-      done(error, parsed);
+      if (error) return done(prototypeKeyRefusal(text) ?? error, undefined);
+      if (nestsDeeperThan(parsed)) return done(invalidBody(`the body ${TOO_DEEP}; nothing was stored`), undefined);
+      done(null, parsed);
     });
   });
 
@@ -66,6 +68,23 @@ export function registerBodyMediaRules(app: FastifyInstance): void {
     }
     done(null, payload);
   });
+}
+
+/**
+ * Fastify's parser refuses a key that could set an object's prototype with the words it uses for
+ * malformed JSON; when the text is valid JSON, that key is why, and the answer names it.
+ */
+function prototypeKeyRefusal(text: string): AppError | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const path = prototypeKeyPath(parsed);
+  if (path === undefined) return undefined;
+  const key = path.endsWith('constructor.prototype') ? 'constructor.prototype' : '__proto__';
+  return invalidBody(`the body has the key '${key}' (at '${path}'), which is refused: it could change an object's prototype; nothing was stored`);
 }
 
 function hasBody(request: FastifyRequest): boolean {

@@ -55,6 +55,10 @@ export interface RenderThreadOptions {
 export interface RenderThread {
   /** Renders given to this thread and not settled, those waiting for it to start included. */
   readonly inFlight: number;
+  /** The thread has loaded the render module and takes renders at once. */
+  readonly ready: boolean;
+  /** Settles when the thread has loaded the render module, or rejects when it could not. */
+  readonly started: Promise<void>;
   /** The thread is stopping or has stopped: it takes no more renders. */
   readonly retiring: boolean;
   /**
@@ -82,6 +86,7 @@ export function startRenderThread(options: RenderThreadOptions): RenderThread {
   const pending = new Map<number, Pending>();
   let nextId = 0;
   let inFlight = 0;
+  let isReady = false;
   let exited = false;
   let retiring = false;
   let lostReason: RenderThreadLostError['reason'] = 'thread_failed';
@@ -146,6 +151,7 @@ export function startRenderThread(options: RenderThreadOptions): RenderThread {
   worker.on('message', (message: RenderThreadMessage) => {
     if (message.type === 'ready') {
       clearTimeout(startupTimer);
+      isReady = true;
       markReady();
       return;
     }
@@ -184,6 +190,12 @@ export function startRenderThread(options: RenderThreadOptions): RenderThread {
     get retiring() {
       return retiring;
     },
+
+    get ready() {
+      return isReady && !retiring;
+    },
+
+    started: ready,
 
     async render(task, timeoutMs) {
       inFlight += 1;

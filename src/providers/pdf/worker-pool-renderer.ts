@@ -9,7 +9,7 @@ import {
 } from '../../domain/templates/pdf-renderer.port.js';
 import type { RenderObserver, RenderOutcome } from '../../domain/templates/render-observer.port.js';
 import { createFairSemaphore, SlotRefusedError } from '../../lib/fair-semaphore.js';
-import type { RenderTask } from './render-task.js';
+import type { RenderOutcome as ThreadOutcome, RenderTask } from './render-task.js';
 import { RenderThreadLostError, startRenderThread, type RenderThread } from './render-thread.js';
 
 export interface WorkerPoolRendererOptions {
@@ -51,6 +51,13 @@ export interface WorkerPoolRendererOptions {
   observer?: RenderObserver;
 }
 
+interface PlaceWaiter {
+  readonly companyId: string;
+  /** Starts the render on the thread at once, so that the place is counted as taken. */
+  take(thread: RenderThread): void;
+  fail(error: unknown): void;
+}
+
 const NOT_OBSERVED: RenderObserver = { renderFinished: () => undefined };
 
 const DEFAULT_THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 8 };
@@ -61,11 +68,15 @@ const WORKER_FILE = new URL(`./render-worker${import.meta.url.endsWith('.ts') ? 
 /**
  * Renders in worker threads so that the event loop keeps serving requests while PDFs render.
  * No thread runs before the first render; each thread interleaves up to `rendersPerThread`
- * renders, a render goes to the least busy thread with room, and a new thread starts only when
- * every running one is full (up to `workers`): a thread costs tens of MB, so one busy thread is
- * preferred to two half-busy ones. Places on the threads are shared between companies
+ * renders, a render goes to the least busy ready thread with room, and a new thread starts only
+ * when every running one is full (up to `workers`): a thread costs tens of MB, so one busy thread
+ * is preferred to two half-busy ones. Places on the threads are shared between companies
  * round-robin, and no company holds them all: a render waits in its company's queue, so its
  * timeout counts the render alone and another company's render always finds a place soon.
+ * A render is handed to a thread only once the thread has loaded pdfme, and the render whose
+ * company has the fewest renders on the threads takes the next place that frees or starts: a
+ * render never waits for a thread started for another company's renders while a place on a
+ * running thread frees first.
  */
 export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): PdfRenderer & { threadsRunning(): number } {
   const { workers } = options;
@@ -101,7 +112,7 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
   };
 
   const startThread = (): RenderThread => {
-    const thread = startRenderThread({
+    const thread: RenderThread = startRenderThread({
       renderModule: options.workerFile ?? WORKER_FILE,
       startupTimeoutMs: options.startupTimeoutMs ?? 60_000,
       resourceLimits: options.resourceLimits ?? DEFAULT_THREAD_LIMITS,
@@ -110,20 +121,81 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
       onError: (error) => options.onPoolError?.(error),
     });
     threads.add(thread);
+    thread.started.then(
+      () => {
+        fillPlaces(true);
+        // Started for renders that found places elsewhere first: it idles out like any other.
+        if (thread.inFlight === 0) stopWhenIdle(thread);
+      },
+      (error: unknown) => failedToStart(thread, error),
+    );
     return thread;
   };
 
-  /** The least busy thread with room; a new one only when every running thread is full. */
-  const pickThread = (): RenderThread => {
+  /** Renders waiting for a place on a ready thread, in the order they came. */
+  const placeWaiters: PlaceWaiter[] = [];
+  /** Renders of each company on the threads. */
+  const onThreads = new Map<string, number>();
+  const rendersOnThreads = (companyId: string): number => onThreads.get(companyId) ?? 0;
+
+  /** The least busy ready thread with room. */
+  const freePlace = (): RenderThread | undefined => {
     let best: RenderThread | undefined;
     for (const thread of threads) {
-      if (!thread.retiring && thread.inFlight < rendersPerThread && (!best || thread.inFlight < best.inFlight)) best = thread;
+      if (thread.ready && !thread.retiring && thread.inFlight < rendersPerThread && (!best || thread.inFlight < best.inFlight)) best = thread;
     }
-    if (!best && threads.size < workers) return startThread();
-    if (!best) throw new RendererUnavailableError('no PDF render thread has room');
-    clearTimeout(idleTimers.get(best));
     return best;
   };
+
+  const placesStarting = (): number => {
+    let starting = 0;
+    for (const thread of threads) if (!thread.ready && !thread.retiring) starting += 1;
+    return starting * rendersPerThread;
+  };
+
+  /** Hands free places to the waiting renders, fewest renders on the threads first; starts threads for the rest unless told not to. */
+  const fillPlaces = (startThreads = true): void => {
+    for (let thread = freePlace(); thread && placeWaiters.length > 0; thread = freePlace()) {
+      let next = 0;
+      for (let index = 1; index < placeWaiters.length; index++) {
+        if (rendersOnThreads(placeWaiters[index]!.companyId) < rendersOnThreads(placeWaiters[next]!.companyId)) next = index;
+      }
+      const [waiter] = placeWaiters.splice(next, 1);
+      clearTimeout(idleTimers.get(thread));
+      waiter!.take(thread);
+    }
+    while (startThreads && placeWaiters.length > placesStarting() && threads.size < workers && !closed) startThread();
+  };
+
+  const failedToStart = (thread: RenderThread, error: unknown): void => {
+    forget(thread);
+    // With other threads, the waiting renders take their places; a thread that could not start
+    // is not started again for them at once (the next render tries).
+    if ([...threads].some((other) => !other.retiring)) {
+      fillPlaces(false);
+      return;
+    }
+    for (const waiter of placeWaiters.splice(0)) waiter.fail(new RendererUnavailableError('the PDF renderer could not start', { cause: error }));
+  };
+
+  /** Runs the render on the first place it is given on a ready thread. */
+  const renderOnPlace = (companyId: string, task: RenderTask): Promise<ThreadOutcome> =>
+    new Promise((resolve, reject) => {
+      const take = (thread: RenderThread): void => {
+        onThreads.set(companyId, rendersOnThreads(companyId) + 1);
+        thread
+          .render(task, options.timeoutMs)
+          .finally(() => {
+            const left = rendersOnThreads(companyId) - 1;
+            if (left > 0) onThreads.set(companyId, left);
+            else onThreads.delete(companyId);
+            fillPlaces(true);
+          })
+          .then(resolve, reject);
+      };
+      placeWaiters.push({ companyId, take, fail: reject });
+      fillPlaces(true);
+    });
 
   return {
     workers,
@@ -161,6 +233,7 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
 
     async close() {
       closed = true;
+      for (const waiter of placeWaiters.splice(0)) waiter.fail(new RendererUnavailableError('the PDF renderer is shutting down'));
       const running = [...threads];
       for (const thread of running) forget(thread);
       await Promise.all(running.map((thread) => thread.stop()));
@@ -190,7 +263,7 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
       if (closed) throw new RendererUnavailableError('the PDF renderer is shutting down');
       const started = performance.now();
       try {
-        const outcome = await pickThread().render(task, options.timeoutMs);
+        const outcome = await renderOnPlace(request.companyId, task);
         if (!outcome.ok) throw new RenderRejectedError(outcome.reason);
         return { bytes: outcome.pdf, pages: outcome.pages, sha256: outcome.sha256, renderMs: performance.now() - started };
       } catch (error) {
