@@ -90,7 +90,8 @@ describeEachDatabase('PDF renders shared fairly between companies over HTTP', (k
     const done: string[] = [];
     const attack = Array.from({ length: ATTACK_RENDERS }, (_, n) =>
       pdfCreate('attacker', heavy.id, 'notes').then((response) => {
-        done.push(`attacker ${n}`);
+        // A render refused for want of a place (503 after the queue timeout) was not served before the bystander.
+        if (response.statusCode === 200) done.push(`attacker ${n}`);
         return response;
       }),
     );
