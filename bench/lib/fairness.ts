@@ -47,6 +47,7 @@ export function fairnessServiceEnv(smoke: boolean): Record<string, string> {
 }
 
 const RATIO_TARGET = 2;
+const REFUSED_RENDER_PAUSE_MS = 250;
 const LAG_TARGET_MS = 2000;
 
 interface Size {
@@ -398,14 +399,14 @@ async function streamFlood(ctx: FairnessContext, size: Size): Promise<ScenarioRo
   }
 }
 
-/** One pdf_create step; its time, or undefined when it did not answer 200. */
-async function render(ctx: FairnessContext, company: string, recordId: string, template: string): Promise<number | undefined> {
+/** One pdf_create step: its status and time. */
+async function render(ctx: FairnessContext, company: string, recordId: string): Promise<{ status: number; ms: number }> {
   const started = performance.now();
   const answered = await jsonRequest('PUT', `${ctx.service.baseUrl}/v1/records/${recordId}/steps`, ctx.tokenOf(company), {
     type: 'pdf_create',
-    inputs: { pdf_filename: 'fairness.pdf', template_id: template },
+    inputs: { pdf_filename: 'fairness.pdf', template_id: TEMPLATE },
   });
-  return answered.status === 200 ? performance.now() - started : undefined;
+  return { status: answered.status, ms: performance.now() - started };
 }
 
 /** The victim's renders one after another, for at least `seconds` and at least `size.victimRenders`. */
@@ -413,9 +414,9 @@ async function victimRenders(ctx: FairnessContext, size: Size, seconds: number):
   const until = performance.now() + seconds * 1000;
   const samples: Samples = { latenciesMs: [], errors: 0 };
   while (performance.now() < until || samples.latenciesMs.length + samples.errors < size.victimRenders) {
-    const ms = await render(ctx, ctx.victim, ctx.victimRecordId, TEMPLATE);
-    if (ms === undefined) samples.errors++;
-    else samples.latenciesMs.push(ms);
+    const { status, ms } = await render(ctx, ctx.victim, ctx.victimRecordId);
+    if (status === 200) samples.latenciesMs.push(ms);
+    else samples.errors++;
   }
   return samples;
 }
@@ -424,17 +425,19 @@ async function victimRenders(ctx: FairnessContext, size: Size, seconds: number):
 async function renderFlood(ctx: FairnessContext, size: Size): Promise<ScenarioRow[]> {
   enterPhase('fairness-render-flood');
   // The first render starts a render thread: not a figure of either phase.
-  await render(ctx, ctx.victim, ctx.victimRecordId, TEMPLATE);
+  await render(ctx, ctx.victim, ctx.victimRecordId);
   const alone = await victimReads(ctx, size.phaseSeconds);
   const aloneRenders = await victimRenders(ctx, size, size.phaseSeconds);
   let flooding = true;
-  let rendered = 0;
-  let refused = 0;
+  const statuses = new Map<number, number>();
   const flood = Array.from({ length: size.renders }, async (_, i) => {
     const recordId = ctx.attackerRecordIds[i % ctx.attackerRecordIds.length]!;
     while (flooding) {
-      if ((await render(ctx, ctx.attacker, recordId, TEMPLATE)) === undefined) refused++;
-      else rendered++;
+      const { status } = await render(ctx, ctx.attacker, recordId);
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      // A step refused at once is asked again a little later: the attack is renders kept
+      // waiting, not a flood of requests (the rate limits' concern).
+      if (status !== 200) await sleep(REFUSED_RENDER_PAUSE_MS);
     }
   });
   try {
@@ -443,7 +446,8 @@ async function renderFlood(ctx: FairnessContext, size: Size): Promise<ScenarioRo
     const duringRenders = await victimRenders(ctx, size, size.phaseSeconds);
     flooding = false;
     await Promise.all(flood);
-    const detail = `attacker: ${size.renders} pdf_create steps kept in flight, ${rendered} rendered, ${refused} not (any status but 200)`;
+    const answers = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${n} ${status}`).join(', ');
+    const detail = `attacker: ${size.renders} pdf_create steps kept in flight (one refused is asked again after ${REFUSED_RENDER_PAUSE_MS} ms); answers: ${answers}`;
     return [
       ...readRows('render-flood', alone, during, detail),
       ratioRow("fairness-render-flood: another company's pdf_create step, one at a time, during / alone", aloneRenders, duringRenders, detail),
