@@ -272,6 +272,8 @@ async function endlessBody(ctx: FairnessContext, size: Size, receivers: AttackRe
       `attacker: ${size.attackerWebhooks} webhooks to a receiver that answers 200 then streams for ever, ${made} record changes; ${stats.deliveries} deliveries answered, ${mb(stats.bytesSent)} MB streamed into the service`,
     );
   } finally {
+    // Cut first: while the bodies stream, the service answers the deletes slowly.
+    await receivers.cut();
     await unsubscribe(ctx, ctx.attacker, hooks);
     await receivers.cut();
     await sleep(size.settleMs);
