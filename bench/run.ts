@@ -1,5 +1,6 @@
 // The benchmark: `npm run bench` (SQLite) or `npm run bench -- --db postgres`; `--smoke` for the
-// tiny, one-second-per-scenario run that `npm test` uses so the harness cannot rot.
+// tiny, one-second-per-scenario run that `npm test` uses so the harness cannot rot; `--webhooks`
+// and `--fairness` for those scenarios alone, on a small data set.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -7,7 +8,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
 import pg from 'pg';
-import { FULL_PLAN, SMOKE_PLAN, LARGE_COMPANY, companyId, eventsPerCompany, recordsPerCompany, type DataPlan } from './lib/data.js';
+import { FULL_PLAN, SMOKE_PLAN, LARGE_COMPANY, companyId, eventsPerCompany, recordId, recordsPerCompany, type DataPlan } from './lib/data.js';
+import { fairnessScenarios, fairnessServiceEnv, type FairnessContext } from './lib/fairness.js';
 import { freePort, startProcess, type RunningProcess } from './lib/processes.js';
 import { loadDataSet, type LoadedData } from './lib/load-data.js';
 import { formatReport, type ScenarioRow } from './lib/report.js';
@@ -28,6 +30,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     soak: { type: 'boolean', default: false },
     webhooks: { type: 'boolean', default: false },
+    fairness: { type: 'boolean', default: false },
     minutes: { type: 'string' },
     // Another data set size, e.g. 10000000 (the same companies and shares): how costs grow with the data.
     events: { type: 'string' },
@@ -42,7 +45,11 @@ const dbKind = values.db;
 const smoke = values.smoke ?? false;
 // --webhooks: only the webhook scenarios, which need no large data set.
 const webhooksOnly = values.webhooks ?? false;
-const basePlan: DataPlan = smoke || webhooksOnly ? SMOKE_PLAN : FULL_PLAN;
+// --fairness: only one company's attacks on another's latency (bench/lib/fairness.ts), on the small data set.
+const fairnessOnly = values.fairness ?? false;
+if (webhooksOnly && fairnessOnly) throw new Error('--webhooks and --fairness each run alone: give one');
+const smallRun = webhooksOnly || fairnessOnly;
+const basePlan: DataPlan = smoke || smallRun ? SMOKE_PLAN : FULL_PLAN;
 const eventsOption = values.events === undefined ? undefined : Number(values.events);
 if (eventsOption !== undefined && !(Number.isSafeInteger(eventsOption) && eventsOption >= basePlan.companies)) {
   throw new Error(`--events is a whole number of events, at least one per company (${basePlan.companies})`);
@@ -123,19 +130,19 @@ async function rawIngestBaseline(): Promise<ScenarioRow> {
 const profileDir = values.profile === undefined ? undefined : resolve(values.profile);
 if (profileDir) mkdirSync(profileDir, { recursive: true });
 
+let built = false;
 function serviceEntry(): string[] {
   const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   if (smoke) return [...profiling, '--import', 'tsx', 'src/cli/main.ts', 'serve'];
-  execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  if (!built) execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  built = true;
   return [...profiling, 'dist/cli/main.js', 'serve'];
 }
 
-async function main(): Promise<void> {
-  const database = await createDatabase();
-  const port = await freePort();
-  const serviceEnv = {
+function baseServiceEnv(port: number, databaseUrl: string): Record<string, string> {
+  return {
     NODE_ENV: 'production',
-    WRS_DATABASE_URL: database.url,
+    WRS_DATABASE_URL: databaseUrl,
     WRS_JWT_SECRET: JWT_SECRET,
     WRS_ADMIN_TOKEN: ADMIN_TOKEN,
     WRS_ENCRYPTION_KEY: 'ab'.repeat(32),
@@ -147,6 +154,59 @@ async function main(): Promise<void> {
     WRS_MAX_CONNECTIONS_PER_ADDRESS: '0',
     // The webhook scenarios deliver to a receiver on this machine.
     WRS_WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  };
+}
+
+function fairnessContext(service: RunningProcess, tokenOf: (company: string) => string, recordTypeId: string): FairnessContext {
+  return {
+    service,
+    adminToken: ADMIN_TOKEN,
+    tokenOf,
+    attacker: LARGE_COMPANY,
+    victim: companyId(1),
+    recordTypeId,
+    attackerRecordIds: Array.from({ length: 80 }, (_, i) => recordId(0, i)),
+    victimRecordId: recordId(1, 0),
+    smoke,
+  };
+}
+
+/**
+ * The fairness scenarios of a full run, on a service and small data set of their own: the main
+ * service lets the stream-fanout scenario hold 1,000 streams of one company, a cap the stream
+ * flood must meet at its default.
+ */
+async function fairnessOnOwnService(tokenOf: (company: string) => string): Promise<ScenarioRow[]> {
+  const database = await createDatabase('_fairness');
+  const port = await freePort();
+  const service = await startProcess(serviceEntry(), { ...baseServiceEnv(port, database.url), ...fairnessServiceEnv(false), ...serviceEnvOption }, port);
+  try {
+    enterPhase('loading the fairness data set');
+    const loaded = await loadDataSet({
+      baseUrl: service.baseUrl,
+      adminToken: ADMIN_TOKEN,
+      plan: SMOKE_PLAN,
+      eventsPerCompany: eventsPerCompany(SMOKE_PLAN),
+      recordsPerCompany: recordsPerCompany(SMOKE_PLAN),
+    });
+    return await fairnessScenarios(fairnessContext(service, tokenOf, loaded.recordTypeId));
+  } finally {
+    await service.stop();
+    await database.drop();
+  }
+}
+
+async function main(): Promise<void> {
+  const database = await createDatabase();
+  const port = await freePort();
+  // A full run adds the fairness scenarios on a service of their own; --fairness runs them alone
+  // on this one. A smoke run leaves them out: they take some 15 s even at their smallest.
+  const fairnessSelected = !values.soak && !webhooksOnly && !fairnessOnly && !smoke && (!settings.only || settings.only.includes('fairness'));
+  const serviceEnv = {
+    ...baseServiceEnv(port, database.url),
+    ...(fairnessOnly ? fairnessServiceEnv(smoke) : {}),
+    // The stream-fanout scenario holds this many streams of one company.
+    ...(fairnessOnly ? {} : { WRS_STREAMS_PER_COMPANY: String(settings.streamClients) }),
     ...serviceEnvOption,
   };
   let service: RunningProcess | undefined;
@@ -155,6 +215,7 @@ async function main(): Promise<void> {
   let idleRss = 0;
   let sampler: NodeJS.Timeout | undefined;
   const rows: ScenarioRow[] = [];
+  const tokens = new Map<string, string>();
   let soakResult: SoakResult | undefined;
   try {
     service = await startProcess(serviceEntry(), serviceEnv, port);
@@ -167,7 +228,6 @@ async function main(): Promise<void> {
       const rss = running.rss();
       if (rss > peakRss) [peakRss, peakPhase] = [rss, currentPhase()];
     }, 100);
-    const tokens = new Map<string, string>();
     for (let i = 0; i < plan.companies; i++) tokens.set(companyId(i), await userToken(companyId(i)));
 
     enterPhase('loading the data set');
@@ -181,7 +241,7 @@ async function main(): Promise<void> {
     });
     const ingestTarget = dbKind === 'sqlite' ? 150_000 : 50_000;
     enterPhase('raw ingest baseline (another process)');
-    const rawIngest = webhooksOnly ? undefined : await rawIngestBaseline();
+    const rawIngest = smallRun ? undefined : await rawIngestBaseline();
     for (const loadRow of loaded.rows) {
       if (loadRow.unit !== 'events/s') continue;
       loadRow.target = `>= ${ingestTarget.toLocaleString('en')} events/s`;
@@ -200,6 +260,8 @@ async function main(): Promise<void> {
         connections: settings.connections,
         sampleEverySeconds: smoke ? 1 : 10,
       });
+    } else if (fairnessOnly) {
+      rows.push(...(await fairnessScenarios(fairnessContext(running, (company) => tokens.get(company)!, loaded.recordTypeId))));
     } else {
       if (!webhooksOnly) {
         rows.push(
@@ -244,6 +306,7 @@ async function main(): Promise<void> {
       console.error(`CPU profile and phases written to ${profileDir} (node --import tsx bench/profile-phases.ts ${profileDir})`);
     }
   }
+  if (fairnessSelected) rows.push(...(await fairnessOnOwnService((company) => tokens.get(company)!)));
 
   const report = formatReport({
     rows,
@@ -261,7 +324,7 @@ async function main(): Promise<void> {
   console.log(fullReport);
   const outDir = values.out ?? 'bench/results';
   mkdirSync(outDir, { recursive: true });
-  const file = join(outDir, `${new Date().toISOString().slice(0, 10)}-${dbKind}${values.soak ? '-soak' : ''}${webhooksOnly ? '-webhooks' : ''}${eventsOption === undefined ? '' : `-${eventsOption}-events`}${smoke ? '-smoke' : ''}.md`);
+  const file = join(outDir, `${new Date().toISOString().slice(0, 10)}-${dbKind}${values.soak ? '-soak' : ''}${webhooksOnly ? '-webhooks' : ''}${fairnessOnly ? '-fairness' : ''}${eventsOption === undefined ? '' : `-${eventsOption}-events`}${smoke ? '-smoke' : ''}.md`);
   writeFileSync(file, fullReport);
   console.error(`results written to ${file}`);
 }

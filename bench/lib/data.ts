@@ -119,7 +119,7 @@ export function* companyRecords(companyIndex: number, count: number, seed = 42):
     const createdAt = new Date(START + Math.floor(i * step + random.next() * step)).toISOString();
     const status = random.pick(STATUSES);
     yield {
-      id: `rec-${companyIndex}-${String(i).padStart(7, '0')}`,
+      id: recordId(companyIndex, i),
       record_type: 'custom',
       uid: typeId,
       status,
@@ -147,3 +147,6 @@ export function recordsPerCompany(plan: DataPlan): number[] {
     i === 0 ? large : Math.floor(rest / others) + (i - 1 < rest % others ? 1 : 0),
   );
 }
+
+/** The id `companyRecords` gives a company's `index`th record. */
+export const recordId = (companyIndex: number, index: number): string => `rec-${companyIndex}-${String(index).padStart(7, '0')}`;

@@ -101,7 +101,7 @@ function* localChecks(count: number): Generator<Record<string, unknown>> {
   }
 }
 
-function benchTemplate(): Record<string, unknown> {
+export function benchTemplate(): Record<string, unknown> {
   const field = (name: string, y: number) => ({ name, type: 'text', position: { x: 20, y }, width: 170, height: 10, fontSize: 12 });
   return {
     basePdf: { width: 210, height: 297, padding: [10, 10, 10, 10] },

@@ -23,7 +23,7 @@ export interface WebhookBenchContext {
 const RECORD_BODY = JSON.stringify({ f_title: 'Benchmark item', f_amount: 12.5, f_urgent: false, f_due: '2026-12-01' });
 
 /** A local receiver that answers 204 at once and notes, per delivery, when it arrived and when its event was stored. */
-async function startReceiver() {
+export async function startReceiver() {
   let arrivals = 0;
   let first = 0;
   let last = 0;
@@ -73,9 +73,9 @@ async function quiet(receiver: { arrivals: number }): Promise<void> {
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
-async function waitForArrivals(receiver: { arrivals: number }, count: number, timeoutMs: number): Promise<boolean> {
+export async function waitForArrivals(receiver: { arrivals: number }, count: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (receiver.arrivals < count) {
     if (Date.now() > deadline) return false;
