@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ClaimRequest, ClaimedDelivery, DeliveriesRepository, DeliveryOutcome } from '../../src/domain/webhooks/deliveries-repository.port.js';
 import { createDeliveryWorker } from '../../src/domain/webhooks/delivery-worker.js';
+import { createDeliveryShares } from '../../src/domain/webhooks/delivery-shares.js';
 import type { WebhookSender } from '../../src/domain/webhooks/webhook-sender.port.js';
 import { systemClock } from '../../src/lib/clock.js';
 
@@ -97,5 +98,37 @@ describe('delivery worker: an attempt frees its slot once its outcome is queued'
       ['d-1', 'delivered'],
       ['d-2', 'delivered'],
     ]);
+  });
+});
+
+describe('delivery shares: no company takes every slot, and a company not yet delivering finds one', () => {
+  const due = (company_id: string, webhook_id: string, n: number) =>
+    Array.from({ length: n }, (_, i) => ({ company_id, webhook_id, id: `${company_id}-${webhook_id}-${i}` }));
+
+  it('gives a company alone half the slots, a quarter for one webhook, and skips it in the next claim once it is full', () => {
+    const shares = createDeliveryShares(16);
+    const chosen = shares.choose([...due('a', 'a1', 10), ...due('a', 'a2', 10), ...due('a', 'a3', 10)]);
+    assert.deepEqual(
+      chosen.map((delivery) => delivery.webhook_id),
+      ['a1', 'a1', 'a1', 'a1', 'a2', 'a2', 'a2', 'a2'],
+    );
+    chosen.forEach(shares.taken);
+    assert.deepEqual(shares.full(), { webhooks: ['a1', 'a2'], companies: ['a'] });
+    // Another company's deliveries, behind the first one's backlog, are chosen.
+    assert.deepEqual(shares.choose([...due('a', 'a3', 5), ...due('b', 'b1', 2)]).map((delivery) => delivery.company_id), ['b', 'b']);
+  });
+
+  it('keeps room for a newcomer while companies that hold more than their share get none of the freed slots', () => {
+    const shares = createDeliveryShares(16);
+    // Two companies filled up to their shares as they came: 8 for the first, then 5 (16 / 3) for the second.
+    shares.choose(due('a', 'a1', 4).concat(due('a', 'a2', 4))).forEach(shares.taken);
+    const second = shares.choose([...due('c', 'c1', 4), ...due('c', 'c2', 4)]);
+    assert.equal(second.length, 5);
+    second.forEach(shares.taken);
+    assert.deepEqual(shares.full().companies, ['a', 'c']);
+    // One of the first company's attempts ends: it still holds more than a third, so the slot goes to a newcomer.
+    shares.released({ company_id: 'a', webhook_id: 'a1', id: 'a-a1-0' });
+    assert.deepEqual(shares.full().companies, ['a', 'c']);
+    assert.deepEqual(shares.choose([...due('a', 'a3', 3), ...due('b', 'b1', 3)]).map((delivery) => delivery.company_id), ['b', 'b', 'b']);
   });
 });
