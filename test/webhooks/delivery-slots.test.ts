@@ -101,34 +101,44 @@ describe('delivery worker: an attempt frees its slot once its outcome is queued'
   });
 });
 
-describe('delivery shares: no company takes every slot, and a company not yet delivering finds one', () => {
+describe('delivery shares: no company takes every slot, nor one webhook its company\'s', () => {
   const due = (company_id: string, webhook_id: string, n: number) =>
     Array.from({ length: n }, (_, i) => ({ company_id, webhook_id, id: `${company_id}-${webhook_id}-${i}` }));
+  const webhooksOf = (deliveries: ReadonlyArray<{ webhook_id: string }>) => deliveries.map((delivery) => delivery.webhook_id);
 
-  it('gives a company alone half the slots, a quarter for one webhook, and skips it in the next claim once it is full', () => {
+  it('gives a company alone half the slots, and leaves room in them for a webhook of its own that is not delivering', () => {
     const shares = createDeliveryShares(16);
+    // Half of 16 for the company; of those 8, half for its first webhook, a third for the second, a quarter for the third.
     const chosen = shares.choose([...due('a', 'a1', 10), ...due('a', 'a2', 10), ...due('a', 'a3', 10)]);
-    assert.deepEqual(
-      chosen.map((delivery) => delivery.webhook_id),
-      ['a1', 'a1', 'a1', 'a1', 'a2', 'a2', 'a2', 'a2'],
-    );
+    assert.deepEqual(webhooksOf(chosen), ['a1', 'a1', 'a1', 'a1', 'a2', 'a2', 'a3', 'a3']);
     chosen.forEach(shares.taken);
-    assert.deepEqual(shares.full(), { webhooks: ['a1', 'a2'], companies: ['a'] });
+    assert.deepEqual(shares.full(), { webhooks: [], companies: ['a'] });
     // Another company's deliveries, behind the first one's backlog, are chosen.
-    assert.deepEqual(shares.choose([...due('a', 'a3', 5), ...due('b', 'b1', 2)]).map((delivery) => delivery.company_id), ['b', 'b']);
+    assert.deepEqual(shares.choose([...due('a', 'a4', 5), ...due('b', 'b1', 2)]).map((delivery) => delivery.company_id), ['b', 'b']);
+
+    const alone = createDeliveryShares(16);
+    // Two webhooks at their shares (4 and 2 of the company's 8) leave a place for a third.
+    [...due('a', 'a1', 4), ...due('a', 'a2', 2)].forEach(alone.taken);
+    assert.deepEqual(alone.full(), { webhooks: ['a1', 'a2'], companies: [] });
+    assert.deepEqual(webhooksOf(alone.choose([...due('a', 'a1', 3), ...due('a', 'a2', 3), ...due('a', 'a3', 3)])), ['a3', 'a3']);
   });
 
-  it('keeps room for a newcomer while companies that hold more than their share get none of the freed slots', () => {
+  it('gives a freed slot to a company below its share, never to one above it', () => {
     const shares = createDeliveryShares(16);
-    // Two companies filled up to their shares as they came: 8 for the first, then 5 (16 / 3) for the second.
-    shares.choose(due('a', 'a1', 4).concat(due('a', 'a2', 4))).forEach(shares.taken);
-    const second = shares.choose([...due('c', 'c1', 4), ...due('c', 'c2', 4)]);
-    assert.equal(second.length, 5);
+    // The first company took 8 while it was alone; beside a second its share is 5 (16 / 3).
+    due('a', 'a1', 4).concat(due('a', 'a2', 2), due('a', 'a3', 2)).forEach(shares.taken);
+    const second = shares.choose(due('c', 'c1', 6));
+    assert.deepEqual(webhooksOf(second), ['c1', 'c1']);
     second.forEach(shares.taken);
-    assert.deepEqual(shares.full().companies, ['a', 'c']);
-    // One of the first company's attempts ends: it still holds more than a third, so the slot goes to a newcomer.
+    assert.deepEqual(shares.full(), { webhooks: ['c1'], companies: ['a'] });
+    // One of the first company's attempts ends: it still holds more than its share, so the freed slot goes to another.
     shares.released({ company_id: 'a', webhook_id: 'a1', id: 'a-a1-0' });
-    assert.deepEqual(shares.full().companies, ['a', 'c']);
-    assert.deepEqual(shares.choose([...due('a', 'a3', 3), ...due('b', 'b1', 3)]).map((delivery) => delivery.company_id), ['b', 'b', 'b']);
+    assert.deepEqual(shares.full().companies, ['a']);
+    assert.deepEqual(shares.choose([...due('a', 'a4', 3), ...due('b', 'b1', 3)]).map((delivery) => delivery.company_id), ['b', 'b']);
+  });
+
+  it('gives one slot at least to each company, however many there are', () => {
+    const shares = createDeliveryShares(4);
+    assert.deepEqual(webhooksOf(shares.choose([...due('a', 'a1', 2), ...due('b', 'b1', 2), ...due('c', 'c1', 2)])), ['a1', 'b1', 'c1']);
   });
 });

@@ -59,13 +59,13 @@ describeEachDatabase('webhooks: delivery slots shared between companies', (kind)
     // Queued before the worker starts: the hanging company's 40 deliveries sort before anything of the other's.
     for (let i = 0; i < 10; i++) await createRecord(t, 'hangs', 'loan');
     t.ctx.webhookDelivery.start();
-    await receiver.waitFor('/hang', 8);
+    await receiver.waitFor('/hang', 4);
     await sleep(300);
     const hanging = receiver.on('/hang').length;
 
     const lag = await lagOf('steady', '/ok');
     assert.ok(lag < 2000, `the other company's delivery arrived ${lag} ms after its change`);
-    assert.equal(hanging, 8, 'the hanging company holds half of the 16 slots');
+    assert.ok(hanging >= 4 && hanging <= 8, `the hanging company holds ${hanging} of the 16 slots; at most half`);
     // Its slot is given back at once, and the next change is as quick.
     const again = await lagOf('steady', '/ok');
     assert.ok(again < 2000, `the next delivery arrived ${again} ms after its change`);
@@ -88,7 +88,7 @@ describeEachDatabase('webhooks: delivery slots shared between companies', (kind)
       { migrate: false },
     );
     replica.webhookDelivery.start();
-    await receiver.waitFor('/hang', receiver.on('/hang').length + 8);
+    await receiver.waitFor('/hang', receiver.on('/hang').length + 4);
     // More of the hanging company's deliveries, all older than the next change of another company.
     for (let i = 0; i < 20; i++) await createRecord(t, 'hangs', 'loan');
     await subscribe('later', '/later');

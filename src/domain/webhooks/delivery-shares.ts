@@ -1,13 +1,14 @@
 import type { DueDelivery } from './deliveries-repository.port.js';
 
 /**
- * How one process shares its delivery slots. A webhook may hold a quarter of them, so that one
- * slow receiver cannot stall the company's others. A company may hold an equal share with one
- * company more than those delivering (half the slots while it is alone, a third beside one
- * other, at least one): slots hung on one company's receivers until their timeout are never
- * all of them, and a company not yet delivering finds one free. Each claim skips the companies
- * and webhooks at their share in the query itself, so a backlog of theirs that sorts first
- * cannot hide a later company's deliveries from it.
+ * How one process shares its delivery slots, by one rule at two levels: a company may hold an
+ * equal share of the slots with one company more than those delivering (half the slots while
+ * it is alone, a third beside one other, at least one), and a webhook an equal share of its
+ * company's with one webhook more than the company's delivering, and never over a quarter of
+ * the slots. Slots hung on receivers until their timeout are thus never all of them: a company
+ * not yet delivering finds one free, and so does a company's webhook that is not. Each claim
+ * skips the companies and webhooks at their share in the query itself, so a backlog of theirs
+ * that sorts first cannot hide a later company's deliveries from it.
  */
 export interface DeliveryShares {
   /** Whom the next claim skips: the webhooks and companies at their share. */
@@ -20,52 +21,63 @@ export interface DeliveryShares {
   released(delivery: DueDelivery): void;
 }
 
+/** Attempts in flight, by company and by webhook within it. */
+type Holdings = Map<string, { held: number; webhooks: Map<string, number> }>;
+
 export function createDeliveryShares(slots: number): DeliveryShares {
   const perWebhook = Math.max(1, Math.floor(slots / 4));
-  const webhooks = new Map<string, number>();
-  const companies = new Map<string, number>();
+  const holdings: Holdings = new Map();
 
-  /** Slots a company may hold while `delivering` companies (itself included) have attempts in flight. */
-  const companyShare = (delivering: number): number => Math.max(1, Math.floor(slots / (delivering + 1)));
-  const companyFull = (counts: ReadonlyMap<string, number>, companyId: string): boolean => {
-    const held = counts.get(companyId) ?? 0;
-    return held >= companyShare(counts.size + (held === 0 ? 1 : 0));
-  };
+  /** What `total` gives each of `holders` (the one asking included) when one more is to come. */
+  const shareOf = (total: number, holders: number): number => Math.max(1, Math.floor(total / (holders + 1)));
+  const companyShare = (companies: Holdings, companyId: string): number =>
+    shareOf(slots, companies.size + (companies.has(companyId) ? 0 : 1));
+
+  function fits(companies: Holdings, delivery: DueDelivery): boolean {
+    const company = companies.get(delivery.company_id);
+    const share = companyShare(companies, delivery.company_id);
+    if (!company) return true;
+    if (company.held >= share) return false;
+    const webhookHeld = company.webhooks.get(delivery.webhook_id) ?? 0;
+    const webhookShare = Math.min(perWebhook, shareOf(share, company.webhooks.size + (webhookHeld === 0 ? 1 : 0)));
+    return webhookHeld < webhookShare;
+  }
 
   return {
     full() {
-      return {
-        webhooks: [...webhooks].filter(([, held]) => held >= perWebhook).map(([id]) => id),
-        companies: [...companies.keys()].filter((id) => companyFull(companies, id)),
-      };
+      const webhooks: string[] = [];
+      const companies: string[] = [];
+      for (const [companyId, company] of holdings) {
+        const share = companyShare(holdings, companyId);
+        if (company.held >= share) companies.push(companyId);
+        else {
+          const webhookShare = Math.min(perWebhook, shareOf(share, company.webhooks.size));
+          for (const [webhookId, held] of company.webhooks) if (held >= webhookShare) webhooks.push(webhookId);
+        }
+      }
+      return { webhooks, companies };
     },
 
     choose(due) {
-      const webhookCounts = new Map(webhooks);
-      const companyCounts = new Map(companies);
+      const trial: Holdings = new Map([...holdings].map(([id, company]) => [id, { held: company.held, webhooks: new Map(company.webhooks) }]));
       return due.filter((delivery) => {
-        const webhookHeld = webhookCounts.get(delivery.webhook_id) ?? 0;
-        if (webhookHeld >= perWebhook || companyFull(companyCounts, delivery.company_id)) return false;
-        webhookCounts.set(delivery.webhook_id, webhookHeld + 1);
-        companyCounts.set(delivery.company_id, (companyCounts.get(delivery.company_id) ?? 0) + 1);
+        if (!fits(trial, delivery)) return false;
+        add(trial, delivery, 1);
         return true;
       });
     },
 
-    taken(delivery) {
-      add(webhooks, delivery.webhook_id, 1);
-      add(companies, delivery.company_id, 1);
-    },
-
-    released(delivery) {
-      add(webhooks, delivery.webhook_id, -1);
-      add(companies, delivery.company_id, -1);
-    },
+    taken: (delivery) => add(holdings, delivery, 1),
+    released: (delivery) => add(holdings, delivery, -1),
   };
 }
 
-function add(counts: Map<string, number>, key: string, change: number): void {
-  const count = (counts.get(key) ?? 0) + change;
-  if (count > 0) counts.set(key, count);
-  else counts.delete(key);
+function add(holdings: Holdings, { company_id, webhook_id }: DueDelivery, change: number): void {
+  const company = holdings.get(company_id) ?? { held: 0, webhooks: new Map<string, number>() };
+  company.held += change;
+  const held = (company.webhooks.get(webhook_id) ?? 0) + change;
+  if (held > 0) company.webhooks.set(webhook_id, held);
+  else company.webhooks.delete(webhook_id);
+  if (company.held > 0) holdings.set(company_id, company);
+  else holdings.delete(company_id);
 }
