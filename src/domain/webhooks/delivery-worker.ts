@@ -98,6 +98,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       if (room <= 0 || stopped) return;
       const now = clock.now();
       const full = shares.full();
+      let passedOver = false;
       const claim = await deliveries.claim({
         now: now.toISOString(),
         leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
@@ -105,12 +106,17 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
         limit: room,
         skipWebhooks: full.webhooks,
         skipCompanies: full.companies,
-        choose: shares.choose,
+        choose: (due) => {
+          const chosen = shares.choose(due);
+          passedOver = chosen.length < due.length;
+          return chosen;
+        },
       });
       for (const delivery of claim.deliveries) begin(delivery);
       moreDue = claim.moreDue;
-      // Deliveries passed over for a share just reached are skipped by the next claim, which may find other companies'.
-      if (!wakeRequested && (claim.deliveries.length === 0 || !claim.moreDue)) return;
+      // What was passed over belongs to shares this claim filled: the next skips them, and may find other companies' deliveries.
+      const claimAgain = claim.deliveries.length === room || (passedOver && claim.deliveries.length > 0);
+      if (!wakeRequested && !claimAgain) return;
     }
   }
 
