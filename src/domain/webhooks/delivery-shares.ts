@@ -13,8 +13,12 @@ import type { DueDelivery } from './deliveries-repository.port.js';
 export interface DeliveryShares {
   /** Whom the next claim skips: the webhooks and companies at their share. */
   full(): { webhooks: string[]; companies: string[] };
-  /** The due deliveries (oldest first) that fit the shares, given what is already in flight. */
-  choose(due: readonly DueDelivery[]): DueDelivery[];
+  /**
+   * Up to `room` of the due deliveries (read oldest first) that fit the shares, in turn: the
+   * company with the fewest attempts in flight first, within it the webhook with the fewest, then
+   * the one served least recently, then the oldest delivery.
+   */
+  choose(due: readonly DueDelivery[], room: number): DueDelivery[];
   /** An attempt of the delivery began. */
   taken(delivery: DueDelivery): void;
   /** Its attempt ended. */
@@ -27,6 +31,9 @@ type Holdings = Map<string, { held: number; webhooks: Map<string, number> }>;
 export function createDeliveryShares(slots: number): DeliveryShares {
   const perWebhook = Math.max(1, Math.floor(slots / 4));
   const holdings: Holdings = new Map();
+  // When each webhook last began an attempt (a count, not a time): ties go to the one served least recently.
+  const lastServed = new Map<string, number>();
+  let served = 0;
 
   /** What `total` gives each of `holders` (the one asking included) when one more is to come. */
   const shareOf = (total: number, holders: number): number => Math.max(1, Math.floor(total / (holders + 1)));
@@ -58,16 +65,36 @@ export function createDeliveryShares(slots: number): DeliveryShares {
       return { webhooks, companies };
     },
 
-    choose(due) {
+    choose(due, room) {
       const trial: Holdings = new Map([...holdings].map(([id, company]) => [id, { held: company.held, webhooks: new Map(company.webhooks) }]));
-      return due.filter((delivery) => {
-        if (!fits(trial, delivery)) return false;
+      const servedNow = new Map<string, number>();
+      const left = [...due];
+      const chosen: DueDelivery[] = [];
+      while (chosen.length < room) {
+        let best = -1;
+        let bestRank: number[] = [];
+        for (let i = 0; i < left.length; i++) {
+          const delivery = left[i]!;
+          if (!fits(trial, delivery)) continue;
+          const company = trial.get(delivery.company_id);
+          const lastTurn = servedNow.get(delivery.webhook_id) ?? lastServed.get(delivery.webhook_id) ?? -1;
+          const rank = [company?.held ?? 0, company?.webhooks.get(delivery.webhook_id) ?? 0, lastTurn];
+          if (best === -1 || comesBefore(rank, bestRank)) [best, bestRank] = [i, rank];
+        }
+        if (best === -1) break;
+        const [delivery] = left.splice(best, 1) as [DueDelivery];
+        chosen.push(delivery);
         add(trial, delivery, 1);
-        return true;
-      });
+        servedNow.set(delivery.webhook_id, served + chosen.length);
+      }
+      return chosen;
     },
 
-    taken: (delivery) => add(holdings, delivery, 1),
+    taken(delivery) {
+      add(holdings, delivery, 1);
+      if (lastServed.size >= 100_000) lastServed.clear();
+      lastServed.set(delivery.webhook_id, ++served);
+    },
     released: (delivery) => add(holdings, delivery, -1),
   };
 }
@@ -80,4 +107,10 @@ function add(holdings: Holdings, { company_id, webhook_id }: DueDelivery, change
   else company.webhooks.delete(webhook_id);
   if (company.held > 0) holdings.set(company_id, company);
   else holdings.delete(company_id);
+}
+
+/** Ranks compared item by item; the lower comes first, and an equal one keeps the older delivery. */
+function comesBefore(rank: readonly number[], other: readonly number[]): boolean {
+  for (let i = 0; i < rank.length; i++) if (rank[i] !== other[i]) return rank[i]! < other[i]!;
+  return false;
 }

@@ -13,6 +13,8 @@ import { secretContext } from './webhooks-service.js';
 /** How long wakes and outcomes wait to be served together. */
 const BATCH_WINDOW_MS = 10;
 const OUTCOME_BATCH = 128;
+/** Due deliveries one claim reads at most, to choose from. */
+const CLAIM_READ_MAX = 1024;
 
 export interface DeliveryWorkerSettings {
   readonly timeoutMs: number;
@@ -103,11 +105,12 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
         now: now.toISOString(),
         leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
         owner,
-        limit: room,
+        // More than there is room for, so that the turn can go to a company or webhook whose deliveries are not the oldest.
+        limit: Math.min(4 * room, CLAIM_READ_MAX),
         skipWebhooks: full.webhooks,
         skipCompanies: full.companies,
         choose: (due) => {
-          const chosen = shares.choose(due);
+          const chosen = shares.choose(due, room);
           passedOver = chosen.length < due.length;
           return chosen;
         },
