@@ -198,6 +198,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     secretBox,
     resolver: systemAddressResolver,
     allowPrivateUrls: config.webhooks.allowPrivateUrls,
+    maxPerCompany: config.webhooks.maxPerCompany,
     clock,
     onRedeliver: () => webhookDelivery.wake(),
   });

@@ -8,6 +8,7 @@ export const WebhooksEnv = {
   WRS_WEBHOOK_MAX_ATTEMPTS: Type.Integer({ default: 8, minimum: 1, maximum: 50 }),
   WRS_WEBHOOK_CONCURRENCY: Type.Integer({ default: 64, minimum: 1, maximum: 1024 }),
   WRS_WEBHOOK_POLL_MS: Type.Integer({ default: 500, minimum: 10, maximum: 60_000 }),
+  WRS_WEBHOOK_MAX_PER_COMPANY: Type.Integer({ default: 20, minimum: 1, maximum: 1000 }),
 };
 
 const WebhooksEnvSchema = Type.Object(WebhooksEnv);
@@ -22,10 +23,12 @@ export interface WebhookSettings {
   readonly retryBaseMs: number;
   /** Attempts in all before a delivery is `failed`. */
   readonly maxAttempts: number;
-  /** Attempts one process runs at once (a receiver gets at most a quarter of them). */
+  /** Attempts one process runs at once (a receiver gets at most a quarter of them, a company at most half). */
   readonly concurrency: number;
   /** How often the worker looks for deliveries it was not woken for (other replicas' work, retries). */
   readonly pollMs: number;
+  /** Webhooks one company may have. */
+  readonly maxPerCompany: number;
 }
 
 export function webhookSettings(env: WebhooksEnvValues): { readonly webhooks: WebhookSettings } {
@@ -37,6 +40,7 @@ export function webhookSettings(env: WebhooksEnvValues): { readonly webhooks: We
       maxAttempts: env.WRS_WEBHOOK_MAX_ATTEMPTS,
       concurrency: env.WRS_WEBHOOK_CONCURRENCY,
       pollMs: env.WRS_WEBHOOK_POLL_MS,
+      maxPerCompany: env.WRS_WEBHOOK_MAX_PER_COMPANY,
     }),
   };
 }

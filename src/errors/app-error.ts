@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   idempotency_key_in_use: 409,
+  webhook_limit_reached: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -95,6 +96,12 @@ export const invalidPath = (message: string): AppError => new AppError(400, 'inv
 /** `409`: the first request with this Idempotency-Key is still running; retry after a moment. */
 export const idempotencyKeyInUse = (message: string, retryAfterSeconds: number): AppError =>
   new AppError(409, 'idempotency_key_in_use', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+
+/** `409`: the company has as many webhooks as it may; `limit` says how many. */
+export const webhookLimitReached = (limit: number): AppError =>
+  new AppError(409, 'webhook_limit_reached', `the company already has ${limit} webhooks, the most it may have (WRS_WEBHOOK_MAX_PER_COMPANY); delete one to add another`, {
+    details: { limit },
+  });
 
 /** `422`: this Idempotency-Key was used with another request (another body or path). */
 export const idempotencyKeyReused = (message: string): AppError => new AppError(422, 'idempotency_key_reused', message);

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { TransactionScope } from '../../src/domain/unit-of-work.js';
+import type { DueDelivery } from '../../src/domain/webhooks/deliveries-repository.port.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { createBlobsRepository } from '../../src/storage/repositories/blobs-repository.js';
@@ -239,7 +240,7 @@ const scripts: Record<string, Script> = {
       id: 'w1', url: 'https://hooks.example.com/x', events: '["record.created","record.updated"]', description: null, enabled: true,
       secret: 'v1:sealed', created_at: T0, updated_at: T0,
     };
-    await step('insert', () => webhooks.insert(C, webhook));
+    await step('insert', () => webhooks.insert(C, webhook, 20));
     await step('list', () => webhooks.list(C));
     await step('find', () => webhooks.find(C, 'w1'));
     await step('update: events', () => webhooks.update(C, 'w1', { events: '["*"]', updated_at: T1 }));
@@ -256,9 +257,10 @@ const scripts: Record<string, Script> = {
     await step('unitOfWork.run + insertMany', () =>
       createUnitOfWork(database.db).run((scope) => deliveries.insertMany(C, [delivery, { ...delivery, id: 'msg_2' }], scope)),
     );
-    await step('claim', () => deliveries.claim({ now: T1, leaseUntil: T1, owner: 'o1', limit: 1, perWebhook: 4, inFlight: new Map() }));
-    await step('claim: a webhook at its share is skipped', () =>
-      deliveries.claim({ now: T1, leaseUntil: T1, owner: 'o1', limit: 2, perWebhook: 1, inFlight: new Map([['w2', 1]]) }),
+    const claim = { now: T1, leaseUntil: T1, owner: 'o1', skipWebhooks: [], skipCompanies: [], choose: (due: readonly DueDelivery[]) => [...due] };
+    await step('claim', () => deliveries.claim({ ...claim, limit: 1 }));
+    await step('claim: webhooks and companies at their share are skipped', () =>
+      deliveries.claim({ ...claim, limit: 2, skipWebhooks: ['w2'], skipCompanies: ['c2', 'c3'] }),
     );
     await step('finish', () =>
       deliveries.finish('o1', [

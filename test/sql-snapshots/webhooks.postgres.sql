@@ -1,5 +1,7 @@
 -- insert
 begin;
+select pg_advisory_xact_lock(hashtextextended($1, 0));
+select count(*) as "count" from "webhooks" where "company_id" = $1;
 insert into "webhooks" ("id", "url", "events", "description", "enabled", "secret", "created_at", "updated_at", "company_id") values ($1, $2, $3, $4, $5, $6, $7, $8, $9);
 delete from "webhook_subscriptions" where "company_id" = $1 and "webhook_id" = $2;
 insert into "webhook_subscriptions" ("company_id", "event_type", "webhook_id") values ($1, $2, $3), ($4, $5, $6);

@@ -1,5 +1,6 @@
 -- insert
 begin immediate;
+select count(*) as "count" from "webhooks" where "company_id" = ?;
 insert into "webhooks" ("id", "url", "events", "description", "enabled", "secret", "created_at", "updated_at", "company_id") values (?, ?, ?, ?, ?, ?, ?, ?, ?);
 delete from "webhook_subscriptions" where "company_id" = ? and "webhook_id" = ?;
 insert into "webhook_subscriptions" ("company_id", "event_type", "webhook_id") values (?, ?, ?), (?, ?, ?);

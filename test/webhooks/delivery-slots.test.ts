@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ClaimRequest, ClaimedDelivery, DeliveriesRepository, DeliveryOutcome } from '../../src/domain/webhooks/deliveries-repository.port.js';
 import { createDeliveryWorker } from '../../src/domain/webhooks/delivery-worker.js';
+import { createDeliveryShares } from '../../src/domain/webhooks/delivery-shares.js';
 import type { WebhookSender } from '../../src/domain/webhooks/webhook-sender.port.js';
 import { systemClock } from '../../src/lib/clock.js';
 
@@ -97,5 +98,57 @@ describe('delivery worker: an attempt frees its slot once its outcome is queued'
       ['d-1', 'delivered'],
       ['d-2', 'delivered'],
     ]);
+  });
+});
+
+describe('delivery shares: no company takes every slot, nor one webhook its company\'s', () => {
+  const due = (company_id: string, webhook_id: string, n: number) =>
+    Array.from({ length: n }, (_, i) => ({ company_id, webhook_id, id: `${company_id}-${webhook_id}-${i}` }));
+  const webhooksOf = (deliveries: ReadonlyArray<{ webhook_id: string }>) => deliveries.map((delivery) => delivery.webhook_id);
+  const companiesOf = (deliveries: ReadonlyArray<{ company_id: string }>) => deliveries.map((delivery) => delivery.company_id);
+
+  it('gives a company alone half the slots, its webhooks in turn, and leaves room for a webhook of its own not delivering', () => {
+    const shares = createDeliveryShares(16);
+    // Of the company's 8, three webhooks delivering get 2 each (8 / 4): a fourth would find room.
+    const chosen = shares.choose([...due('a', 'a1', 10), ...due('a', 'a2', 10), ...due('a', 'a3', 10)], 16);
+    assert.deepEqual(webhooksOf(chosen), ['a1', 'a2', 'a3', 'a1', 'a2', 'a3']);
+    chosen.forEach(shares.taken);
+    assert.deepEqual(shares.full(), { webhooks: ['a1', 'a2', 'a3'], companies: [] });
+    assert.deepEqual(webhooksOf(shares.choose([...due('a', 'a1', 3), ...due('a', 'a4', 3)], 16)), ['a4']);
+    // Another company's deliveries, behind the first one's, come first: it has none in flight.
+    assert.deepEqual(companiesOf(shares.choose([...due('a', 'a4', 5), ...due('b', 'b1', 2)], 2)), ['b', 'b']);
+
+    // Taken while fewer webhooks delivered, two hold 4 and 2 of the company's 8: a third still finds room.
+    const alone = createDeliveryShares(16);
+    [...due('a', 'a1', 4), ...due('a', 'a2', 2)].forEach(alone.taken);
+    assert.deepEqual(alone.full(), { webhooks: ['a1', 'a2'], companies: [] });
+    assert.deepEqual(webhooksOf(alone.choose([...due('a', 'a1', 3), ...due('a', 'a2', 3), ...due('a', 'a3', 3)], 16)), ['a3', 'a3']);
+  });
+
+  it('gives a freed slot to a company below its share, never to one above it', () => {
+    const shares = createDeliveryShares(16);
+    // The first company took 8 while it was alone; beside a second its share is 5 (16 / 3).
+    due('a', 'a1', 4).concat(due('a', 'a2', 2), due('a', 'a3', 2)).forEach(shares.taken);
+    const second = shares.choose(due('c', 'c1', 6), 16);
+    assert.deepEqual(webhooksOf(second), ['c1', 'c1']);
+    second.forEach(shares.taken);
+    assert.deepEqual(shares.full(), { webhooks: ['c1'], companies: ['a'] });
+    // One of the first company's attempts ends: it still holds more than its share, so the freed slot goes to another.
+    shares.released({ company_id: 'a', webhook_id: 'a1', id: 'a-a1-0' });
+    assert.deepEqual(shares.full().companies, ['a']);
+    assert.deepEqual(companiesOf(shares.choose([...due('a', 'a4', 3), ...due('b', 'b1', 3)], 1)), ['b']);
+  });
+
+  it('gives one slot at least to each company, however many there are', () => {
+    const shares = createDeliveryShares(4);
+    assert.deepEqual(webhooksOf(shares.choose([...due('a', 'a1', 2), ...due('b', 'b1', 2), ...due('c', 'c1', 2)], 4)), ['a1', 'b1', 'c1']);
+  });
+
+  it('gives a tie to the webhook served least recently, not to the older delivery', () => {
+    const shares = createDeliveryShares(64);
+    const [first] = due('a', 'a1', 1);
+    shares.taken(first!);
+    shares.released(first!);
+    assert.deepEqual(webhooksOf(shares.choose([...due('a', 'a1', 3), ...due('a', 'a2', 1)], 1)), ['a2']);
   });
 });

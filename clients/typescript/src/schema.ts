@@ -389,7 +389,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook
-         * @description Changes of the subscribed types are POSTed to the URL, signed by the Standard Webhooks rules. The answer is the only one that shows the signing secret. 400 for an unknown event type, or a URL that is not https or names a loopback, private or other non-public address.
+         * @description Changes of the subscribed types are POSTed to the URL, signed by the Standard Webhooks rules. The answer is the only one that shows the signing secret. 400 for an unknown event type, or a URL that is not https or names a loopback, private or other non-public address. 409 webhook_limit_reached when the company already has WRS_WEBHOOK_MAX_PER_COMPANY webhooks (default 20): delete one to add another.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -4484,7 +4484,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
+            /** @description webhook_limit_reached: the company has WRS_WEBHOOK_MAX_PER_COMPANY webhooks already (`limit` says how many); or idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -15,22 +15,31 @@ export type DeliveryOutcome = Pick<
   'status' | 'attempts' | 'last_status_code' | 'last_error' | 'next_attempt_at' | 'delivered_at' | 'lease_until'
 >;
 
+/** A due delivery as a claim first reads it: what the shares are counted by. */
+export interface DueDelivery {
+  readonly company_id: string;
+  readonly id: string;
+  readonly webhook_id: string;
+}
+
 export interface ClaimRequest {
   /** Claim deliveries due at this time whose lease has ended. */
   readonly now: string;
   /** The lease taken: no other worker claims the delivery before it ends. */
   readonly leaseUntil: string;
   readonly owner: string;
-  /** Deliveries to claim at most. */
+  /** Deliveries to read at most. */
   readonly limit: number;
-  /** Deliveries of one webhook to claim at most, given how many of each the worker already has in flight. */
-  readonly perWebhook: number;
-  readonly inFlight: ReadonlyMap<string, number>;
+  /** Webhooks and companies whose deliveries are not read (they are at their share). */
+  readonly skipWebhooks: readonly string[];
+  readonly skipCompanies: readonly string[];
+  /** Picks, from the due deliveries read (oldest first), those to lease. */
+  readonly choose: (due: readonly DueDelivery[]) => DueDelivery[];
 }
 
 export interface Claim {
   readonly deliveries: ClaimedDelivery[];
-  /** Due deliveries may be left: the claim was full, or passed some over for a webhook at its share. */
+  /** Due deliveries may be left: the claim was full, or some were skipped or passed over for a share. */
   readonly moreDue: boolean;
 }
 
@@ -44,7 +53,7 @@ export interface DeliveriesRepository {
   listForCompany(companyId: string, status: DeliveryStatus | undefined, limit: number): Promise<StoredDelivery[]>;
   /** Makes the delivery pending and due at `at` (a new attempt, same id); false when the webhook has no such delivery. */
   redeliver(companyId: string, webhookId: string, deliveryId: string, at: string): Promise<StoredDelivery | undefined>;
-  /** Leases due deliveries to one worker (skipping rows other workers hold locked), each webhook within its share. */
+  /** Leases due deliveries to one worker (skipping rows other workers hold locked), those `choose` picks. */
   claim(request: ClaimRequest): Promise<Claim>;
   /** Records attempts' outcomes in one transaction, each only if the worker still holds its lease. */
   finish(owner: string, outcomes: ReadonlyArray<{ company_id: string; id: string; outcome: DeliveryOutcome }>): Promise<void>;

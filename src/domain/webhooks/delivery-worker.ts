@@ -3,6 +3,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { ClaimedDelivery, DeliveriesRepository, DeliveryOutcome } from './deliveries-repository.port.js';
 import type { AttemptOutcome, DeliveryObserver } from './delivery-observer.port.js';
+import { createDeliveryShares } from './delivery-shares.js';
 import { retryDelayMs } from './retry-schedule.js';
 import { signingKey, webhookSignature } from './signature.js';
 import type { WebhookSender } from './webhook-sender.port.js';
@@ -12,6 +13,8 @@ import { secretContext } from './webhooks-service.js';
 /** How long wakes and outcomes wait to be served together. */
 const BATCH_WINDOW_MS = 10;
 const OUTCOME_BATCH = 128;
+/** Due deliveries one claim reads at most, to choose from. */
+const CLAIM_READ_MAX = 1024;
 
 export interface DeliveryWorkerSettings {
   readonly timeoutMs: number;
@@ -55,12 +58,11 @@ export interface DeliveryWorker {
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const { deliveries, webhooks, sender, secretBox, clock, settings, observer } = deps;
   const owner = randomUUID();
-  // One receiver may hold at most this many of the attempts in flight: a slow one cannot stall the rest.
-  const perWebhook = Math.max(1, Math.floor(settings.concurrency / 4));
+  // Neither a receiver nor a company can take every slot: a slow one cannot stall the rest.
+  const shares = createDeliveryShares(settings.concurrency);
   // Long enough for the attempt and its outcome; a process that dies holding it delays the retry by this much.
   const leaseMs = 2 * settings.timeoutMs + 5000;
   const inFlight = new Set<Promise<void>>();
-  const perWebhookInFlight = new Map<string, number>();
   const keys = new Map<string, Buffer>();
   let started = false;
   let stopped = false;
@@ -97,17 +99,27 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       const room = settings.concurrency - inFlight.size;
       if (room <= 0 || stopped) return;
       const now = clock.now();
+      const full = shares.full();
+      let passedOver = false;
       const claim = await deliveries.claim({
         now: now.toISOString(),
         leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
         owner,
-        limit: room,
-        perWebhook,
-        inFlight: perWebhookInFlight,
+        // More than there is room for, so that the turn can go to a company or webhook whose deliveries are not the oldest.
+        limit: Math.min(4 * room, CLAIM_READ_MAX),
+        skipWebhooks: full.webhooks,
+        skipCompanies: full.companies,
+        choose: (due) => {
+          const chosen = shares.choose(due, room);
+          passedOver = chosen.length < due.length;
+          return chosen;
+        },
       });
       for (const delivery of claim.deliveries) begin(delivery);
       moreDue = claim.moreDue;
-      if (!wakeRequested && claim.deliveries.length < room) return;
+      // What was passed over belongs to shares this claim filled: the next skips them, and may find other companies' deliveries.
+      const claimAgain = claim.deliveries.length === room || (passedOver && claim.deliveries.length > 0);
+      if (!wakeRequested && !claimAgain) return;
     }
   }
 
@@ -121,14 +133,12 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   }
 
   function begin(delivery: ClaimedDelivery): void {
-    perWebhookInFlight.set(delivery.webhook_id, (perWebhookInFlight.get(delivery.webhook_id) ?? 0) + 1);
+    shares.taken(delivery);
     const run: Promise<void> = attempt(delivery)
       .catch(report)
       .finally(() => {
         inFlight.delete(run);
-        const left = (perWebhookInFlight.get(delivery.webhook_id) ?? 1) - 1;
-        if (left === 0) perWebhookInFlight.delete(delivery.webhook_id);
-        else perWebhookInFlight.set(delivery.webhook_id, left);
+        shares.released(delivery);
         if (moreDue || wakeRequested) wakeSoon();
       });
     inFlight.add(run);

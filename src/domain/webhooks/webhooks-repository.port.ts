@@ -5,8 +5,11 @@ export type WebhookChange = Partial<Pick<StoredWebhook, 'url' | 'events' | 'desc
 
 /** A company's webhooks, and the subscriptions (event type → webhook) the outbox reads. */
 export interface WebhooksRepository {
-  /** Stores the webhook and, while it is enabled, one subscription per event type. */
-  insert(companyId: string, webhook: StoredWebhook): Promise<void>;
+  /**
+   * Stores the webhook and, while it is enabled, one subscription per event type, unless the
+   * company already has `limit` webhooks (false); concurrent inserts of a company are counted one after the other.
+   */
+  insert(companyId: string, webhook: StoredWebhook, limit: number): Promise<boolean>;
   /** The company's webhooks, oldest first. */
   list(companyId: string): Promise<StoredWebhook[]>;
   find(companyId: string, id: string): Promise<StoredWebhook | undefined>;

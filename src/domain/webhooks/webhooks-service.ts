@@ -1,4 +1,4 @@
-import { invalidBody, notFound } from '../../errors/app-error.js';
+import { invalidBody, notFound, webhookLimitReached } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -40,6 +40,8 @@ export interface WebhooksServiceDeps {
   secretBox: SecretBox;
   resolver: AddressResolver;
   allowPrivateUrls: boolean;
+  /** Webhooks one company may have (WRS_WEBHOOK_MAX_PER_COMPANY). */
+  maxPerCompany: number;
   clock: Clock;
   /** Called when a redelivery is due (wakes the delivery worker). */
   onRedeliver: () => void;
@@ -73,7 +75,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps): WebhooksServic
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
       };
-      await webhooks.insert(companyId, stored);
+      if (!(await webhooks.insert(companyId, stored, deps.maxPerCompany))) throw webhookLimitReached(deps.maxPerCompany);
       return { ...toWebhookResource(stored), secret };
     },
 

@@ -82,8 +82,7 @@ export function createWebhookDeliveriesRepository(database: Database): Deliverie
         .executeTakeFirst();
     },
 
-    async claim({ now, leaseUntil, owner, limit, perWebhook, inFlight }) {
-      const saturated = [...inFlight].filter(([, count]) => count >= perWebhook).map(([id]) => id);
+    async claim({ now, leaseUntil, owner, limit, skipWebhooks, skipCompanies, choose }) {
       return db.transaction().execute(async (trx) => {
         // Literal 'pending', so that SQLite can use the partial index of pending deliveries.
         let due = trx
@@ -92,19 +91,15 @@ export function createWebhookDeliveriesRepository(database: Database): Deliverie
           .where('status', '=', sql.lit('pending'))
           .where('next_attempt_at', '<=', now)
           .where('lease_until', '<=', now);
-        if (saturated.length > 0) due = due.where('webhook_id', 'not in', saturated);
+        // Skipped here rather than passed over after the read: their backlog would fill the limit and hide later companies.
+        if (skipCompanies.length > 0) due = due.where('company_id', 'not in', skipCompanies);
+        if (skipWebhooks.length > 0) due = due.where('webhook_id', 'not in', skipWebhooks);
         due = due.orderBy('next_attempt_at').limit(limit);
         // Rows another replica is claiming right now are passed over, not waited for.
         if (database.dialect === 'postgres') due = due.forUpdate().skipLocked();
         const candidates = await due.execute();
-        const taken = new Map(inFlight);
-        const keys = candidates.filter((candidate) => {
-          const count = taken.get(candidate.webhook_id) ?? 0;
-          if (count >= perWebhook) return false;
-          taken.set(candidate.webhook_id, count + 1);
-          return true;
-        });
-        const moreDue = candidates.length === limit || keys.length < candidates.length || saturated.length > 0;
+        const keys = choose(candidates);
+        const moreDue = candidates.length === limit || keys.length < candidates.length || skipWebhooks.length + skipCompanies.length > 0;
         if (keys.length === 0) return { deliveries: [], moreDue };
         const companies = [...new Set(keys.map((key) => key.company_id))];
         const ids = keys.map((key) => key.id);

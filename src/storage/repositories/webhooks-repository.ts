@@ -1,14 +1,16 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { StoredWebhook } from '../../domain/webhooks/stored-webhook.js';
 import type { WebhooksRepository } from '../../domain/webhooks/webhooks-repository.port.js';
 import type { DB } from '../schema.js';
 import type { WebhooksTable } from '../tables/webhooks.js';
+import { dialectOf } from '../dialect.js';
 import { executorOf } from '../unit-of-work.js';
 import { precompiledStatement } from '../precompiled-query.js';
 
 const COLUMNS = ['id', 'url', 'events', 'description', 'enabled', 'secret', 'created_at', 'updated_at'] as const;
 
 export function createWebhooksRepository(db: Kysely<DB>): WebhooksRepository {
+  const postgres = dialectOf(db) === 'postgres';
   // Read by every change that may announce itself (webhooks/outbox.ts), inside its transaction.
   const subscribersOf = precompiledStatement(db, 3, (db, companyId, eventType, anyType) =>
     db
@@ -30,10 +32,20 @@ export function createWebhooksRepository(db: Kysely<DB>): WebhooksRepository {
   }
 
   return {
-    async insert(companyId, webhook) {
-      await db.transaction().execute(async (trx) => {
+    async insert(companyId, webhook, limit) {
+      return db.transaction().execute(async (trx) => {
+        // The count and the insert are one step per company: SQLite's transactions already take the
+        // write lock at BEGIN; on PostgreSQL a lock on the company's key makes its creates take turns.
+        if (postgres) await sql`select pg_advisory_xact_lock(hashtextextended(${`webhooks:${companyId}`}, 0))`.execute(trx);
+        const { count } = await trx
+          .selectFrom('webhooks')
+          .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+          .where('company_id', '=', companyId)
+          .executeTakeFirstOrThrow();
+        if (Number(count) >= limit) return false;
         await trx.insertInto('webhooks').values({ ...webhook, company_id: companyId, enabled: webhook.enabled ? 1 : 0 }).execute();
         await writeSubscriptions(trx, companyId, webhook);
+        return true;
       });
     },
 

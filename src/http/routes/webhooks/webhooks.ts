@@ -5,7 +5,7 @@ import { CreatedWebhookSchema, WebhookSchema } from '../../../domain/webhooks/we
 import { identityOf } from '../../plugins/authenticate.js';
 import { resourceUrl } from '../../public-base-url.js';
 import { createdWithLocation } from '../../schemas/created.js';
-import { errorResponses } from '../../schemas/errors.js';
+import { ErrorResponse, errorResponses } from '../../schemas/errors.js';
 import { withExample } from '../../schemas/examples.js';
 import { exampleCreatedWebhook, exampleWebhook } from './examples.js';
 import { CreateWebhookBody, PatchWebhookBody, WebhookList, WebhookParams } from './schemas.js';
@@ -24,12 +24,19 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         description:
           'Changes of the subscribed types are POSTed to the URL, signed by the Standard Webhooks rules. The answer is the only ' +
           'one that shows the signing secret. 400 for an unknown event type, or a URL that is not https or names a loopback, ' +
-          'private or other non-public address.',
+          'private or other non-public address. 409 webhook_limit_reached when the company already has ' +
+          'WRS_WEBHOOK_MAX_PER_COMPANY webhooks (default 20): delete one to add another.',
         tags: ['webhooks'],
         body: CreateWebhookBody,
         response: {
           201: createdWithLocation(withExample(CreatedWebhookSchema, exampleCreatedWebhook), 'webhook registered; keep its secret'),
           ...errorResponses(400, 401, 403),
+          409: {
+            ...ErrorResponse,
+            description:
+              'webhook_limit_reached: the company has WRS_WEBHOOK_MAX_PER_COMPANY webhooks already (`limit` says how many); ' +
+              'or idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After)',
+          },
         },
       },
     },
