@@ -204,7 +204,7 @@ describe('wrs token under WRS_JWT_MAX_LIFETIME_S', () => {
     const claims = decodeJwt(run.stdout.trim());
     assert.equal(claims.exp! - claims.iat!, 600);
     const refused = await runCli(['token', '--company', 'acme', '--expires-in', '3600'], env);
-    assert.notEqual(refused.status, 0);
+    assert.equal(refused.status, 2, 'a usage error');
     assert.match(refused.stderr, /--expires-in 3600 s is longer than WRS_JWT_MAX_LIFETIME_S \(600 s\)/);
     assert.equal(refused.stdout, '');
   });

@@ -76,7 +76,7 @@ describeEachDatabase('record tokens limited on their own, in Redis shared by two
   const prefix = uniquePrefix();
   before(async () => {
     await requireRedis();
-    const options = { perCompany: PER_COMPANY, perAddress: 10, perRecordToken: PER_RECORD_TOKEN, redisUrl: REDIS_URL, prefix };
+    const options = { perCompany: PER_COMPANY, perAddress: 10, perRecordToken: PER_RECORD_TOKEN, redisUrl: REDIS_URL, prefix, timeoutMs: 5000 };
     first = await createLimitedApp(kind, options);
     second = await createLimitedApp(kind, { ...options, database: first.database });
     await importRecords(first, 'acme', [{ id: RECORD, record_type: 'uccfiling', status: 'open' }]);
@@ -112,5 +112,23 @@ describe('a record-token limit of 0', () => {
     const user = await t.as('acme', { method: 'GET', url: '/v1/records' }, 'u2');
     assert.equal(user.statusCode, 200, user.body);
     assert.equal(user.headers['ratelimit-remaining'], '0', 'only the mint and this request were charged to the company');
+  });
+
+  it('documents the 429 on every /v1 operation a credential is charged on, the record-token routes included', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
+    };
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, responses: operation.responses })),
+    );
+    const limited = operations.filter(({ key }) => key.includes(' /v1/') && key !== 'GET /v1/openapi.json');
+    assert.ok(limited.length >= 25, 'the /v1 operations');
+    for (const { key, responses } of limited) assert.equal(responses['429']?.description, 'rate limited', key);
+    for (const key of ['GET /v1/records/{record}', 'PATCH /v1/records/{record}', 'GET /v1/record-types/{typeId}', 'GET /v1/records/{record}/files/{fileId}']) {
+      assert.ok(limited.some((operation) => operation.key === key), key);
+    }
+    for (const { key, responses } of operations.filter(({ key }) => key.includes(' /admin/v1/'))) {
+      assert.equal(responses['429'], undefined, `${key}: the operator is not limited`);
+    }
   });
 });
