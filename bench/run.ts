@@ -150,6 +150,7 @@ function baseServiceEnv(port: number, databaseUrl: string): Record<string, strin
     WRS_LOG_LEVEL: 'warn',
     WRS_RATE_LIMIT_PER_MINUTE: '0',
     WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
+    WRS_RATE_LIMIT_RECORD_TOKEN_PER_MINUTE: '0',
     // The stream scenario holds 1,000 connections from this one address.
     WRS_MAX_CONNECTIONS_PER_ADDRESS: '0',
     // The webhook scenarios deliver to a receiver on this machine.

@@ -3,7 +3,7 @@ import type { Config } from '../config/config.js';
 
 export const DEMO_COMPANY_ID = 'demo-company';
 
-const DEMO_TOKEN_DAYS = 30;
+const DEMO_TOKEN_SECONDS = 30 * 86_400;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 const RULER = '─'.repeat(72);
 
@@ -20,7 +20,8 @@ export function localBaseUrl(host: string, port: number): string {
  */
 export async function printWelcome(ctx: AppContext, base: string, secretsFile: string | undefined): Promise<void> {
   const { config } = ctx;
-  const { token } = await ctx.tokenSigner.sign({ company_id: DEMO_COMPANY_ID, sub: 'demo-user' }, DEMO_TOKEN_DAYS * 86_400);
+  const lifetime = Math.min(DEMO_TOKEN_SECONDS, config.jwt.maxLifetimeSeconds ?? Infinity);
+  const { token } = await ctx.tokenSigner.sign({ company_id: DEMO_COMPANY_ID, sub: 'demo-user' }, lifetime);
   const auth = '-H "Authorization: Bearer $TOKEN"';
   const lines = [
     '',
@@ -28,7 +29,7 @@ export async function printWelcome(ctx: AppContext, base: string, secretsFile: s
     `wrs is serving ${base}` +
       (LOOPBACK_HOSTS.has(config.host) ? ' (this machine only; HOST=0.0.0.0 serves the network, and this token with it)' : ''),
     '',
-    `Paste into a shell (TOKEN: user "demo-user" of company "${DEMO_COMPANY_ID}", ${DEMO_TOKEN_DAYS} days; ADMIN_TOKEN: the operator API):`,
+    `Paste into a shell (TOKEN: user "demo-user" of company "${DEMO_COMPANY_ID}", ${describeLifetime(lifetime)}; ADMIN_TOKEN: the operator API):`,
     '',
     `  export BASE=${base}`,
     `  export TOKEN=${token}`,
@@ -52,4 +53,9 @@ export async function printWelcome(ctx: AppContext, base: string, secretsFile: s
 function describeDatabase(config: Config): string {
   if (config.data.sqliteFile !== undefined) return config.data.sqliteFile;
   return config.databaseUrl.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+}
+
+function describeLifetime(seconds: number): string {
+  if (seconds % 86_400 !== 0) return `${seconds} s, WRS_JWT_MAX_LIFETIME_S`;
+  return seconds === 86_400 ? '1 day' : `${seconds / 86_400} days`;
 }

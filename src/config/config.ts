@@ -30,6 +30,8 @@ const EnvSchema = Type.Object({
   WRS_JWT_ISSUER: Type.Optional(Type.String({ minLength: 1 })),
   WRS_JWT_AUDIENCE: Type.Optional(Type.String({ minLength: 1 })),
   WRS_JWT_LEEWAY_S: Type.Integer({ default: 0, minimum: 0, maximum: 3600 }),
+  WRS_JWT_REQUIRE_EXP: Type.Optional(Type.Boolean()),
+  WRS_JWT_MAX_LIFETIME_S: Type.Optional(Type.Integer({ minimum: 1, maximum: 315_360_000 })),
   WRS_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   WRS_ENCRYPTION_KEY: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{64}$' })),
   WRS_PDF_WORKERS: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
@@ -77,6 +79,10 @@ export interface Config extends OperationsSettings, NetworkSettings {
     readonly issuer: string | undefined;
     readonly audience: string | undefined;
     readonly leewaySeconds: number;
+    /** Whether a user JWT without `exp` is refused (WRS_JWT_REQUIRE_EXP; default: in production only). */
+    readonly requireExpiry: boolean;
+    /** Longest lifetime a user JWT may have (exp - iat, or exp - now without iat); undefined: no cap. */
+    readonly maxLifetimeSeconds: number | undefined;
   };
   readonly adminToken: string;
   readonly encryptionKey: Buffer;
@@ -218,6 +224,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, surroundings
       issuer: env.WRS_JWT_ISSUER,
       audience: env.WRS_JWT_AUDIENCE,
       leewaySeconds: env.WRS_JWT_LEEWAY_S,
+      requireExpiry: env.WRS_JWT_REQUIRE_EXP ?? env.NODE_ENV === 'production',
+      maxLifetimeSeconds: env.WRS_JWT_MAX_LIFETIME_S,
     }),
     adminToken,
     encryptionKey: Buffer.from(encryptionKey, 'hex'),

@@ -20,6 +20,7 @@ export const OperationsEnv = {
   WRS_MALLOC_TRIM: Type.Boolean({ default: true }),
   WRS_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 6000, minimum: 0 }),
   WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: Type.Integer({ default: 600, minimum: 0 }),
+  WRS_RATE_LIMIT_RECORD_TOKEN_PER_MINUTE: Type.Integer({ default: 120, minimum: 0 }),
   ...RedisEnv,
   WRS_CORS_ORIGINS: Type.Optional(Type.String({ minLength: 1 })),
   WRS_HSTS_MAX_AGE_S: Type.Integer({ default: 0, minimum: 0 }),
@@ -68,6 +69,8 @@ export interface RateLimitSettings {
   readonly perCompanyPerMinute: number;
   /** Requests a minute per client address without a valid credential; 0 = unlimited. */
   readonly perAddressPerMinute: number;
+  /** Requests a minute per record token (by its `jti`), never charged to its company; 0 = unlimited. */
+  readonly perRecordTokenPerMinute: number;
   /** Where every replica counts; null = each process counts in its own memory. */
   readonly redis: RedisSettings | null;
 }
@@ -131,6 +134,7 @@ export function operationsSettings(env: OperationsEnvValues, problems: string[])
     rateLimit: Object.freeze({
       perCompanyPerMinute: env.WRS_RATE_LIMIT_PER_MINUTE,
       perAddressPerMinute: env.WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE,
+      perRecordTokenPerMinute: env.WRS_RATE_LIMIT_RECORD_TOKEN_PER_MINUTE,
       redis: redisSettings(env, problems),
     }),
     browser: Object.freeze({

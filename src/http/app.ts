@@ -109,7 +109,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(
     async (v1) => {
       registerAuthentication(v1, ctx.authenticator, ctx.records.typeIdOf);
-      rateLimiting.limitByCompany(v1);
+      rateLimiting.limitByIdentity(v1);
       const pageCache = createPageCache(ctx.config.pageCache);
       await v1.register(listEventsRoutes, { ctx, pageCache });
       await v1.register(eventStreamRoutes, { ctx });

@@ -19,7 +19,7 @@ it('documents GET /v1/checks and the operator routes in the OpenAPI document', a
     { minimum: (params.get('limit') as { minimum: number }).minimum, maximum: (params.get('limit') as { maximum: number }).maximum },
     { minimum: 1, maximum: 10000 },
   );
-  assert.deepEqual(Object.keys(list.responses).sort(), ['200', '400', '401', '403', '502', '503', '504']);
+  assert.deepEqual(Object.keys(list.responses).sort(), ['200', '400', '401', '403', '429', '502', '503', '504']);
   assert.deepEqual(list.security, [{ bearer: [] }]);
   const add = document.paths['/admin/v1/companies/{company}/checks'].post;
   // The body is checked by the service, and still described in full.

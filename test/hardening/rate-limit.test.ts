@@ -121,16 +121,16 @@ describe('rate limiting by company (the plugin behind real authentication)', () 
   let app: FastifyInstance;
   before(async () => {
     const verifier = createJwtVerifier(
-      { secret: TEST_JWT_SECRET, publicKeyPem: undefined, jwksUrl: undefined, issuer: undefined, audience: undefined, leewaySeconds: 0 },
+      { secret: TEST_JWT_SECRET, publicKeyPem: undefined, jwksUrl: undefined, issuer: undefined, audience: undefined, leewaySeconds: 0, requireExpiry: false, maxLifetimeSeconds: undefined },
       systemClock,
     );
     app = Fastify();
     registerErrorHandling(app, () => null);
-    const limiting = await registerRateLimiting(app, { perCompanyPerMinute: 2, perAddressPerMinute: 100, redis: null }, null);
+    const limiting = await registerRateLimiting(app, { perCompanyPerMinute: 2, perAddressPerMinute: 100, perRecordTokenPerMinute: 100, redis: null }, null);
     await app.register(
       async (v1) => {
         registerAuthentication(v1, createAuthenticator(verifier), async () => null);
-        limiting.limitByCompany(v1);
+        limiting.limitByIdentity(v1);
         v1.get('/probe', async (request) => ({ company: request.identity?.companyId }));
       },
       { prefix: '/v1' },

@@ -28,7 +28,7 @@ describe('operations settings', () => {
       allocationSitePretenuring: false,
       mallocTrim: true,
     });
-    assert.deepEqual(config.rateLimit, { perCompanyPerMinute: 6000, perAddressPerMinute: 600, redis: null });
+    assert.deepEqual(config.rateLimit, { perCompanyPerMinute: 6000, perAddressPerMinute: 600, perRecordTokenPerMinute: 120, redis: null });
     assert.deepEqual(config.browser, { corsOrigins: [], hstsMaxAgeSeconds: 0 });
     assert.deepEqual(config.database, { poolSize: 10, connectTimeoutMs: 5000, statementTimeoutMs: 60_000, sqliteBusyTimeoutMs: 5000 });
     assert.ok(Object.isFrozen(config.server) && Object.isFrozen(config.browser.corsOrigins));

@@ -47,6 +47,7 @@ export async function createTestApp(kind: DatabaseKind, options: TestAppOptions 
     // Suites send many requests from one address; the hardening tests turn limits on themselves.
     WRS_RATE_LIMIT_PER_MINUTE: '0',
     WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
+    WRS_RATE_LIMIT_RECORD_TOKEN_PER_MINUTE: '0',
     ...options.env,
   });
   const ctx = await createAppContext(config, { ...options.context, ...(options.clock ? { clock: options.clock } : {}) });
@@ -82,12 +83,17 @@ export async function createTestApp(kind: DatabaseKind, options: TestAppOptions 
   };
 }
 
-/** Signs claims with the test secret, the way a company's identity provider would. */
+/**
+ * Signs claims with the test secret, the way a company's identity provider would: valid for a
+ * day unless the claims or `expiresIn` say otherwise (`expiresIn: null`: no `exp`, which a
+ * service in production refuses).
+ */
 export async function signUserToken(
   claims: Record<string, unknown>,
-  options: { secret?: string; expiresIn?: string | number; alg?: string } = {},
+  options: { secret?: string; expiresIn?: string | number | null; alg?: string } = {},
 ): Promise<string> {
   let jwt = new SignJWT(claims).setProtectedHeader({ alg: options.alg ?? 'HS256' }).setIssuedAt();
-  if (options.expiresIn !== undefined) jwt = jwt.setExpirationTime(options.expiresIn);
+  const expiresIn = options.expiresIn === undefined && claims.exp === undefined ? '1d' : options.expiresIn;
+  if (expiresIn !== undefined && expiresIn !== null) jwt = jwt.setExpirationTime(expiresIn);
   return jwt.sign(new TextEncoder().encode(options.secret ?? TEST_JWT_SECRET));
 }

@@ -38,6 +38,8 @@ export interface LimitedApp extends TestApp {
 export interface LimitedAppOptions {
   perCompany: number;
   perAddress: number;
+  /** The record tokens' own limit; 0 (unlimited) unless given. */
+  perRecordToken?: number;
   redisUrl?: string;
   prefix?: string;
   timeoutMs?: number;
@@ -51,6 +53,7 @@ export async function createLimitedApp(kind: DatabaseKind, options: LimitedAppOp
   const env: Record<string, string> = {
     WRS_RATE_LIMIT_PER_MINUTE: String(options.perCompany),
     WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: String(options.perAddress),
+    WRS_RATE_LIMIT_RECORD_TOKEN_PER_MINUTE: String(options.perRecordToken ?? 0),
   };
   if (options.redisUrl) env.WRS_REDIS_URL = options.redisUrl;
   if (options.prefix) env.WRS_REDIS_PREFIX = options.prefix;

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createTokenSigner } from '../../domain/auth/token-signer.js';
+import { mintedUserTokenLifetime, userTokenLifetimeProblem } from '../../domain/auth/user-token-lifetime.js';
 import { systemClock } from '../../lib/clock.js';
 import { UsageError, type CliCommand } from '../command.js';
 import { cliConfig } from '../config-from-env.js';
@@ -7,7 +8,7 @@ import { requireCompany } from '../operator.js';
 
 export const tokenCommand: CliCommand = {
   name: 'token',
-  usage: 'wrs token --company C [--user U] [--expires-in SECONDS]',
+  usage: 'wrs token --company C [--user U] [--expires-in SECONDS (default 86400, at most WRS_JWT_MAX_LIFETIME_S)]',
   summary: 'print a bearer JWT for a company user (signed with WRS_JWT_SECRET, naming WRS_JWT_ISSUER and WRS_JWT_AUDIENCE when set)',
   async run(argv) {
     const { values } = parseArgs({
@@ -15,9 +16,14 @@ export const tokenCommand: CliCommand = {
       options: { company: { type: 'string' }, user: { type: 'string' }, 'expires-in': { type: 'string' } },
     });
     const company = requireCompany(values.company);
-    const expiresIn = Number(values['expires-in'] ?? 86_400);
-    if (!Number.isInteger(expiresIn) || expiresIn < 1) throw new UsageError('--expires-in takes a whole number of seconds');
+    const requested = values['expires-in'] === undefined ? undefined : Number(values['expires-in']);
+    if (requested !== undefined && (!Number.isInteger(requested) || requested < 1)) {
+      throw new UsageError('--expires-in takes a whole number of seconds');
+    }
     const { config } = cliConfig('secrets-only');
+    const expiresIn = mintedUserTokenLifetime(requested, config.jwt.maxLifetimeSeconds);
+    const tooLong = userTokenLifetimeProblem(expiresIn, config.jwt.maxLifetimeSeconds);
+    if (tooLong) throw new UsageError(`--expires-in ${tooLong}`);
     if (config.jwt.publicKeyPem || config.jwt.jwksUrl) {
       throw new UsageError('user tokens come from your identity provider when WRS_JWT_PUBLIC_KEY or WRS_JWT_JWKS_URL is set');
     }

@@ -52,25 +52,44 @@ export function createJwtVerifier(jwtConfig: Config['jwt'], clock: Clock): JwtVe
     algorithms: string[],
     checkIssuer: boolean,
     cache: VerifiedTokenCache,
+    checkLifetime: boolean,
   ) {
     if (token.length > MAX_TOKEN_LENGTH) throw unauthorized('bearer token is too long');
     const now = clock.now();
     const cached = cache.get(token, now);
     if (cached) return cached;
+    let payload: JWTPayload;
     try {
       const options = {
         ...(checkIssuer ? baseOptions : { clockTolerance: jwtConfig.leewaySeconds }),
         algorithms,
         currentDate: now,
       };
-      const { payload } =
-        typeof key === 'function' ? await jwtVerify(token, key, options) : await jwtVerify(token, key, options);
-      cache.set(token, payload, now);
-      return payload;
+      ({ payload } = typeof key === 'function' ? await jwtVerify(token, key, options) : await jwtVerify(token, key, options));
     } catch (error) {
       throw unauthorized(describeJoseError(error));
     }
+    // Before the cache: only a token within the bounds is remembered, and its time left only shrinks.
+    const refusal = checkLifetime ? lifetimeProblem(payload, now) : undefined;
+    if (refusal) throw unauthorized(refusal);
+    cache.set(token, payload, now);
+    return payload;
   }
+
+  /** Why a user token's time span is refused (WRS_JWT_REQUIRE_EXP, WRS_JWT_MAX_LIFETIME_S), or undefined. */
+  function lifetimeProblem(payload: JWTPayload, now: Date): string | undefined {
+    const cap = jwtConfig.maxLifetimeSeconds;
+    if (payload.exp === undefined) {
+      if (cap !== undefined) return `bearer token has no expiry (exp claim): this service accepts tokens that live at most ${cap} s`;
+      return jwtConfig.requireExpiry ? 'bearer token has no expiry (exp claim): this service accepts only tokens that expire' : undefined;
+    }
+    if (cap === undefined) return undefined;
+    const lifetime = payload.exp - (payload.iat ?? Math.floor(now.getTime() / 1000));
+    if (lifetime <= cap) return undefined;
+    const span = payload.iat === undefined ? `it expires in ${lifetime} s` : `exp - iat is ${lifetime} s`;
+    return `bearer token lives too long: ${span}, and this service accepts tokens that live at most ${cap} s`;
+  }
+
   // Separate caches: a token verified as a service token says nothing about the user key.
   const userTokens = new VerifiedTokenCache(jwtConfig.leewaySeconds);
   const serviceTokens = new VerifiedTokenCache(jwtConfig.leewaySeconds);
@@ -85,8 +104,9 @@ export function createJwtVerifier(jwtConfig: Config['jwt'], clock: Clock): JwtVe
       return service && { kind: 'service', payload: service };
     },
     usesExternalKeys: userKey !== secret,
-    verifyUserToken: (token) => verify(token, userKey, userAlgorithms, true, userTokens),
-    verifyServiceToken: (token) => verify(token, secret, ['HS256'], false, serviceTokens),
+    verifyUserToken: (token) => verify(token, userKey, userAlgorithms, true, userTokens, true),
+    // Record tokens: minted here with an exp, their lifetime bounded when minted.
+    verifyServiceToken: (token) => verify(token, secret, ['HS256'], false, serviceTokens, false),
   };
 }
 

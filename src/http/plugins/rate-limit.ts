@@ -6,6 +6,7 @@ import { tooManyRequests, type AppError } from '../../errors/app-error.js';
 import { throttledWarning } from '../../lib/throttled-warning.js';
 import { clientAddressKey } from './client-address.js';
 import { JSON_CONTENT_TYPE } from '../json-content-type.js';
+import { errorResponses } from '../schemas/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,6 +24,7 @@ const MEMORY_KEYS = 100_000;
 /** A Redis failure repeats on every request: it is logged at most once in this interval. */
 const WARNING_INTERVAL_MS = 10_000;
 const COMPANY_KEY = 'company:';
+const RECORD_TOKEN_KEY = 'record-token:';
 const ADDRESS_KEY = 'address:';
 
 export interface RateLimitObserver {
@@ -31,8 +33,11 @@ export interface RateLimitObserver {
 }
 
 export interface RateLimiting {
-  /** Registers, after authentication in a scope, the charge of the verified identity's company. */
-  limitByCompany(scope: FastifyInstance): void;
+  /**
+   * Registers, after authentication in a scope, the charge of the verified identity: a user's
+   * request to its company, a record token's to the token itself. Documents the 429 on the scope's routes.
+   */
+  limitByIdentity(scope: FastifyInstance): void;
   /** Registers, after operator authentication, that the operator is trusted and not limited. */
   exemptOperator(scope: FastifyInstance): void;
 }
@@ -45,6 +50,8 @@ type CountedCheck = Extract<RateCheck, { isAllowed: false }>;
  * every process and replica, when `redis` is given (WRS_REDIS_URL); otherwise in each process's memory
  * (with N processes or replicas a client then gets up to N times the budget).
  * - a request with a verified company credential is charged to that company;
+ * - a request with a record token is charged to that token (its `jti`) and never to its company,
+ *   so a form link handed out cannot spend the budget of the company's own users;
  * - a request without a valid credential is charged to its client address: one without any
  *   credential before any work is done, one whose credential is refused when its answer is
  *   sent (a refused credential over the budget answers 429 instead of 401);
@@ -59,10 +66,13 @@ export async function registerRateLimiting(
   observer: RateLimitObserver = {},
 ): Promise<RateLimiting> {
   const companyLimited = settings.perCompanyPerMinute > 0;
+  const recordTokenLimited = settings.perRecordTokenPerMinute > 0;
   const addressLimited = settings.perAddressPerMinute > 0;
   app.decorateRequest('rateLimitState', null);
-  // With both limits off there is nothing to count: no hook runs at all, and Redis is not used.
-  if (!companyLimited && !addressLimited) return { limitByCompany: () => {}, exemptOperator: () => {} };
+  // With every limit off there is nothing to count: no hook runs at all, and Redis is not used.
+  if (!companyLimited && !recordTokenLimited && !addressLimited) {
+    return { limitByIdentity: documentRateLimited, exemptOperator: () => {} };
+  }
 
   if (redis) {
     const warnConnectionFailed = throttledWarning(app.log, 'rate limit Redis connection failed', WARNING_INTERVAL_MS);
@@ -72,13 +82,12 @@ export async function registerRateLimiting(
   }
   // The library counts; the hooks below are ours, not its per-route ones: a refused credential is
   // charged when its answer is sent, the 429 is the service's own error, and a failed count must
-  // be seen to be logged and reported. The key is the verified company, else the client address.
+  // be seen to be logged and reported. The key is the verified identity, else the client address.
   await app.register(fastifyRateLimit, {
     global: false,
     timeWindow: WINDOW_MS,
-    keyGenerator: (request) =>
-      request.identity ? `${COMPANY_KEY}${request.identity.companyId}` : `${ADDRESS_KEY}${clientAddressKey(request.ip)}`,
-    max: (_request, key) => (key.startsWith(COMPANY_KEY) ? settings.perCompanyPerMinute : settings.perAddressPerMinute),
+    keyGenerator: (request) => keyOf(request),
+    max: (_request, key) => maxOf(key, settings),
     // Failures are caught below, to be logged and counted before the request goes on.
     skipOnError: false,
     ...(redis ? { redis: redis.client, nameSpace: redis.keyPrefix } : { cache: MEMORY_KEYS }),
@@ -130,11 +139,12 @@ export async function registerRateLimiting(
   });
 
   return {
-    limitByCompany(scope) {
+    limitByIdentity(scope) {
+      documentRateLimited(scope);
       scope.addHook('onRequest', (request, reply, done) => {
         if (request.rateLimitState === null || !request.identity) return done();
         request.rateLimitState = 'charged';
-        if (!companyLimited) return done();
+        if (!(request.identity.kind === 'record' ? recordTokenLimited : companyLimited)) return done();
         charge(request, reply).then((refusal) => done(refusal ?? undefined), done);
       });
     },
@@ -145,6 +155,33 @@ export async function registerRateLimiting(
       });
     },
   };
+}
+
+function keyOf(request: FastifyRequest): string {
+  const identity = request.identity;
+  if (!identity) return `${ADDRESS_KEY}${clientAddressKey(request.ip)}`;
+  return identity.kind === 'record' ? `${RECORD_TOKEN_KEY}${identity.tokenKey}` : `${COMPANY_KEY}${identity.companyId}`;
+}
+
+function maxOf(key: string, settings: RateLimitSettings): number {
+  if (key.startsWith(COMPANY_KEY)) return settings.perCompanyPerMinute;
+  if (key.startsWith(RECORD_TOKEN_KEY)) return settings.perRecordTokenPerMinute;
+  return settings.perAddressPerMinute;
+}
+
+const SUBJECTS: ReadonlyArray<readonly [string, string]> = [
+  [COMPANY_KEY, 'this company'],
+  [RECORD_TOKEN_KEY, 'this record token'],
+  [ADDRESS_KEY, 'this client address'],
+];
+
+/** Adds the 429 to the OpenAPI answers of every route the scope registers after it. */
+function documentRateLimited(scope: FastifyInstance): void {
+  scope.addHook('onRoute', (route) => {
+    const schema = route.schema as { response?: Record<string, unknown> } | undefined;
+    if (!schema || route.config?.rateLimit === false || schema.response?.[429]) return;
+    route.schema = { ...schema, response: { ...schema.response, ...errorResponses(429) } };
+  });
 }
 
 /** The IETF draft RateLimit header fields (draft-ietf-httpapi-ratelimit-headers). */
@@ -158,7 +195,7 @@ function setRateLimitHeaders(reply: FastifyReply, result: CountedCheck): void {
 }
 
 function rateLimited(result: CountedCheck): AppError {
-  const subject = result.key.startsWith(COMPANY_KEY) ? 'this company' : 'this client address';
+  const subject = SUBJECTS.find(([prefix]) => result.key.startsWith(prefix))?.[1] ?? 'this client';
   const retryAfterSeconds = Math.max(1, result.ttlInSeconds);
   return tooManyRequests(
     `too many requests for ${subject}: at most ${result.max} a minute; retry in ${retryAfterSeconds} s`,

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
 import { COMPANY_ID_RULE, companyIdProblem } from '../../../domain/auth/company-id.js';
+import { DEFAULT_USER_TOKEN_LIFETIME_S, mintedUserTokenLifetime, userTokenLifetimeProblem } from '../../../domain/auth/user-token-lifetime.js';
 import { invalidBody } from '../../../errors/app-error.js';
 import { CompanyId } from '../../schemas/company.js';
 import { errorResponses } from '../../schemas/errors.js';
@@ -11,7 +12,13 @@ const MintTokenBody = Type.Object(
   {
     company_id: CompanyId('the company of the token'),
     user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    expires_in: Type.Integer({ minimum: 1, maximum: 31_536_000, default: 86_400, description: 'seconds' }),
+    expires_in: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 31_536_000,
+        description: `seconds; default ${DEFAULT_USER_TOKEN_LIFETIME_S}, or WRS_JWT_MAX_LIFETIME_S when that is lower; at most WRS_JWT_MAX_LIFETIME_S when set`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -33,7 +40,8 @@ export const adminTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         summary: 'Mint a bearer JWT for a company user',
         description:
           'A JWT with company_id and sub (user_id), signed by the service and valid for expires_in seconds. ' +
-          'Refused (400) when user tokens come from an identity provider (WRS_JWT_PUBLIC_KEY or WRS_JWT_JWKS_URL).',
+          'Refused (400) when user tokens come from an identity provider (WRS_JWT_PUBLIC_KEY or WRS_JWT_JWKS_URL), ' +
+          'and when expires_in is longer than WRS_JWT_MAX_LIFETIME_S (the service would refuse the token).',
         tags: ['operator'],
         body: MintTokenBody,
         response: {
@@ -46,11 +54,15 @@ export const adminTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       if (ctx.jwtVerifier.usesExternalKeys) {
         throw invalidBody('user tokens come from your identity provider when WRS_JWT_PUBLIC_KEY or WRS_JWT_JWKS_URL is set');
       }
-      const { company_id, user_id, expires_in } = request.body;
+      const { company_id, user_id } = request.body;
       const problem = companyIdProblem(company_id);
       if (problem) throw invalidBody(`invalid body: field 'company_id' ${problem} (${COMPANY_ID_RULE})`);
+      const maxLifetime = ctx.config.jwt.maxLifetimeSeconds;
+      const expiresIn = mintedUserTokenLifetime(request.body.expires_in, maxLifetime);
+      const tooLong = userTokenLifetimeProblem(expiresIn, maxLifetime);
+      if (tooLong) throw invalidBody(`invalid body: field 'expires_in' ${tooLong}`);
       const claims = { company_id, ...(user_id ? { sub: user_id } : {}) };
-      const signed = await ctx.tokenSigner.sign(claims, expires_in);
+      const signed = await ctx.tokenSigner.sign(claims, expiresIn);
       return reply.code(201).send({
         token: signed.token,
         token_type: 'Bearer' as const,
