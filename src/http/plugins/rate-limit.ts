@@ -37,6 +37,9 @@ export interface RateLimiting {
   exemptOperator(scope: FastifyInstance): void;
 }
 
+/** What a listener without rate limits registers (both limits off, or the management listener). */
+export const NOT_RATE_LIMITED: RateLimiting = Object.freeze({ limitByCompany: () => {}, exemptOperator: () => {} });
+
 type RateCheck = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
 type CountedCheck = Extract<RateCheck, { isAllowed: false }>;
 
@@ -62,7 +65,7 @@ export async function registerRateLimiting(
   const addressLimited = settings.perAddressPerMinute > 0;
   app.decorateRequest('rateLimitState', null);
   // With both limits off there is nothing to count: no hook runs at all, and Redis is not used.
-  if (!companyLimited && !addressLimited) return { limitByCompany: () => {}, exemptOperator: () => {} };
+  if (!companyLimited && !addressLimited) return NOT_RATE_LIMITED;
 
   if (redis) {
     const warnConnectionFailed = throttledWarning(app.log, 'rate limit Redis connection failed', WARNING_INTERVAL_MS);
