@@ -5,7 +5,7 @@ import { frameworkErrorHandler, registerErrorHandling } from './error-handler.js
 import { loggerOptions } from './logging.js';
 import { limitConnectionsPerAddress } from './plugins/connection-limits.js';
 import { registerDraining, type Rotation } from './plugins/draining.js';
-import { NOT_RATE_LIMITED } from './plugins/rate-limit.js';
+import { registerRateLimiting } from './plugins/rate-limit.js';
 import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers.js';
 import { requestIdOf, sendRequestId } from './request-id.js';
 import { healthRoutes } from './routes/health.js';
@@ -16,10 +16,11 @@ import { serverTimeoutOptions } from './server-options.js';
  * The management listener (WRS_MANAGEMENT_PORT): `/healthz`, `/readyz` and `/metrics` on a
  * port of their own, so a load balancer's checks and Prometheus still get in while every
  * connection the API allows is taken. The answers and credentials are those of the API's
- * listener (the same routes), and `/readyz` follows the API's `rotation`, so a process that
- * starts shutting down leaves on both at once. The API's connection bounds, its rate limits
- * and its request metrics do not apply here; its own connections are bounded per client
- * address (WRS_MAX_CONNECTIONS_PER_ADDRESS, by the TCP peer: monitors connect directly).
+ * listener (the same routes and rules: a request with a wrong metrics token is charged to its
+ * address, counted here in this process's memory), and `/readyz` follows the API's
+ * `rotation`, so a process that starts shutting down leaves on both at once. None of the API's
+ * connections count here; this listener's own are bounded per client address
+ * (WRS_MAX_CONNECTIONS_PER_ADDRESS, by the TCP peer: monitors connect directly).
  * Does not listen: the caller does.
  */
 export async function buildManagementApp(
@@ -39,7 +40,9 @@ export async function buildManagementApp(
   registerErrorHandling(app, (error) => ctx.database.unavailability(error));
   registerSecurityHeaders(app, ctx.config.browser);
   registerDraining(app, rotation);
+  // Not in Redis: the API's budgets and Redis connection are its own.
+  const rateLimiting = await registerRateLimiting(app, ctx.config.rateLimit, null);
   await app.register(healthRoutes, { ctx });
-  await app.register(metricsRoutes, { ctx, rateLimiting: NOT_RATE_LIMITED });
+  await app.register(metricsRoutes, { ctx, rateLimiting });
   return app;
 }
