@@ -1,8 +1,8 @@
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { aggregateWorkerMetrics, createAppContext, type AppContext } from '../../app-context.js';
 import type { Config } from '../../config/config.js';
-import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../http/app.js';
 import { buildManagementApp } from '../../http/management-app.js';
 import { loadMallocTrim } from '../../lib/malloc-trim.js';
