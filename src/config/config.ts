@@ -193,7 +193,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, surroundings
   const adminToken = secret('WRS_ADMIN_TOKEN');
   const encryptionKey = secret('WRS_ENCRYPTION_KEY');
   const operations = operationsSettings(env, problems);
-  const network = networkSettings(env, env.NODE_ENV === 'production', problems);
+  const host = env.HOST ?? (env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1');
+  const network = networkSettings(env, env.NODE_ENV === 'production', { host, port: env.PORT }, problems);
   const data = dataSettings(env, surroundings.cwd);
   const readReplica = readReplicaSettings(env, data.databaseUrl, problems);
   if (env.WRS_JWT_PUBLIC_KEY && env.WRS_JWT_JWKS_URL) {
@@ -212,7 +213,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, surroundings
     tracing: tracingSettings(env),
     ...metricsSettings(env),
     env: env.NODE_ENV,
-    host: env.HOST ?? (env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
+    host,
     port: env.PORT,
     logLevel: env.WRS_LOG_LEVEL,
     logFormat: chooseLogFormat(env.WRS_LOG_FORMAT, env.NODE_ENV, surroundings.stdoutIsTerminal),

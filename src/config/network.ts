@@ -11,6 +11,8 @@ export const NetworkEnv = {
   WRS_TRUST_PROXY: Type.Boolean({ default: false }),
   WRS_MAX_CONNECTIONS: Type.Integer({ default: 4096, minimum: 0 }),
   WRS_MAX_CONNECTIONS_PER_ADDRESS: Type.Integer({ default: 128, minimum: 0 }),
+  WRS_MANAGEMENT_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  WRS_MANAGEMENT_HOST: Type.Optional(Type.String({ minLength: 1 })),
 };
 
 const NetworkEnvSchema = Type.Object(NetworkEnv);
@@ -20,10 +22,17 @@ export interface ConnectionSettings {
   /** Open connections one process keeps; more are closed at once. 0 = no limit. */
   readonly max: number;
   /**
-   * Open connections per client address (IPv6 by /64); 0 = no limit. Not applied with
-   * trustProxy: every connection then comes from the balancer, which limits its own clients.
+   * Open connections per client address (IPv6 by /64); 0 = no limit. With trustProxy every
+   * connection comes from the balancer, so the bound applies instead to the requests (streams
+   * included) open at once per forwarded client address.
    */
   readonly perAddress: number;
+}
+
+/** Where /healthz, /readyz and /metrics are also served, apart from the API's connections. */
+export interface ManagementListener {
+  readonly host: string;
+  readonly port: number;
 }
 
 export interface NetworkSettings {
@@ -38,10 +47,18 @@ export interface NetworkSettings {
   /** Honour X-Forwarded-* headers (set behind a load balancer). */
   readonly trustProxy: boolean;
   readonly connections: ConnectionSettings;
+  /** WRS_MANAGEMENT_PORT (and _HOST, default HOST); undefined: the probes and metrics share the API's listener. */
+  readonly management: ManagementListener | undefined;
+}
+
+/** Where the API listens (HOST, PORT), which the management listener defaults to and must differ from. */
+export interface ApiListener {
+  readonly host: string;
+  readonly port: number;
 }
 
 /** Maps the validated environment onto settings; problems are pushed to `problems`. */
-export function networkSettings(env: NetworkEnvValues, production: boolean, problems: string[]): NetworkSettings {
+export function networkSettings(env: NetworkEnvValues, production: boolean, api: ApiListener, problems: string[]): NetworkSettings {
   const allowedHosts = hostList(env.WRS_ALLOWED_HOSTS, problems);
   if (production && env.WRS_PUBLIC_URL === undefined && env.WRS_ALLOWED_HOSTS === undefined) {
     problems.push(
@@ -57,7 +74,21 @@ export function networkSettings(env: NetworkEnvValues, production: boolean, prob
       max: env.WRS_MAX_CONNECTIONS,
       perAddress: env.WRS_MAX_CONNECTIONS_PER_ADDRESS,
     }),
+    management: managementListener(env, api, problems),
   });
+}
+
+function managementListener(env: NetworkEnvValues, api: ApiListener, problems: string[]): ManagementListener | undefined {
+  const port = env.WRS_MANAGEMENT_PORT;
+  if (port === undefined) {
+    if (env.WRS_MANAGEMENT_HOST !== undefined) problems.push('WRS_MANAGEMENT_HOST: set WRS_MANAGEMENT_PORT as well (the port to listen on)');
+    return undefined;
+  }
+  const host = env.WRS_MANAGEMENT_HOST ?? api.host;
+  if (port !== 0 && port === api.port && host === api.host) {
+    problems.push(`WRS_MANAGEMENT_PORT: ${port} is the API's PORT; the management listener needs a port of its own`);
+  }
+  return Object.freeze({ host, port });
 }
 
 /** A comma-separated list of `host` or `host:port` (IPv6 in brackets), without scheme or path. */

@@ -1,9 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
-import { uuidv7 } from '../lib/ids.js';
 import { frameworkErrorHandler, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './error-handler.js';
 import { loggerOptions } from './logging.js';
+import { requestIdOf, sendRequestId } from './request-id.js';
 import { AJV_CUSTOM_OPTIONS, buildValidator } from './validator-compiler.js';
 import { registerAdminAuthentication } from './plugins/admin-auth.js';
 import { registerBodyMediaRules } from './plugins/body-media.js';
@@ -39,6 +39,7 @@ import { adminEventIngestRoutes } from './routes/events/ingest-events.js';
 import { listEventsRoutes } from './routes/events/list-events.js';
 import { eventStreamRoutes } from './routes/events/stream.js';
 import { healthRoutes } from './routes/health.js';
+import { openApiDocumentRoute } from './routes/openapi-document.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { adminWebhookRoutes } from './routes/webhooks/admin-webhooks.js';
 import { webhookDeliveryRoutes } from './routes/webhooks/deliveries.js';
@@ -54,18 +55,13 @@ export interface BuildAppOptions {
   rateLimitObserver?: RateLimitObserver;
 }
 
-const INCOMING_REQUEST_ID = /^[\w.:-]{1,128}$/;
-
 /** Builds the HTTP application without listening, so tests can drive it with `inject`. */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.logger === undefined ? loggerOptions(ctx.config) : { logger: options.logger }),
     bodyLimit: ctx.config.bodyLimitBytes,
     trustProxy: ctx.config.trustProxy,
-    genReqId: (request) => {
-      const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : uuidv7();
-    },
+    genReqId: requestIdOf,
     ajv: { customOptions: AJV_CUSTOM_OPTIONS },
     schemaController: { compilersFactory: { buildValidator } },
     // Draining answers with the service's own 503 body (plugins/draining.ts).
@@ -77,10 +73,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   // Hooks that run for every request are plain functions calling `done`: an async hook costs a
   // promise and a turn of the microtask queue per request, which adds up on cheap reads.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
-  });
+  app.addHook('onRequest', sendRequestId);
   registerRequestMetrics(app, ctx.metrics.requests);
   registerConnectionLimits(app, ctx.config.connections, ctx.config.trustProxy);
   registerErrorHandling(app, (error) => ctx.database.unavailability(error));
@@ -104,6 +97,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await registerWebPages(app);
 
   await app.register(healthRoutes, { ctx });
+  await app.register(openApiDocumentRoute);
   await app.register(metricsRoutes, { ctx, rateLimiting });
 
   await app.register(

@@ -59,4 +59,18 @@ describe('wrs serve on a port another program holds', () => {
       assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
     });
   }
+
+  it('names WRS_MANAGEMENT_PORT when the management listener is the one that cannot listen, exit 78', async () => {
+    const apiPort = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const { code, stderr } = await serve(apiPort, { WRS_MANAGEMENT_PORT: String(port) });
+    assert.equal(code, 78, stderr);
+    assert.match(stderr, new RegExp(`127\\.0\\.0\\.1:${port} is already in use`));
+    assert.match(stderr, /WRS_MANAGEMENT_PORT/);
+    assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
+  });
 });

@@ -29,6 +29,8 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
   let receiver: Receiver;
   let balancer: Haproxy;
   let ports: number[];
+  /** Each replica's WRS_MANAGEMENT_PORT: HAProxy's checks and Prometheus's scrapes go there. */
+  let managementPorts: number[];
   const replicas: ServerProcess[] = [];
   // Keeps this run's counters apart from any other user of the machine's Redis.
   const redisPrefix = `wrs-test-${randomUUID().slice(0, 8)}:`;
@@ -42,8 +44,7 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
       WRS_DATABASE_URL: database.url,
       WRS_LOG_LEVEL: 'warn',
       WRS_TRUST_PROXY: 'true',
-      // Every connection comes from the balancer's one address.
-      WRS_MAX_CONNECTIONS_PER_ADDRESS: '0',
+      WRS_MANAGEMENT_PORT: String(managementPorts[index]!),
       WRS_RATE_LIMIT_PER_MINUTE: String(COMPANY_LIMIT),
       WRS_REDIS_URL: 'redis://127.0.0.1:6379',
       WRS_REDIS_PREFIX: redisPrefix,
@@ -70,11 +71,12 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
     database = await createTestDatabase('postgres');
     receiver = await startReceiver();
     ports = await Promise.all(Array.from({ length: REPLICAS }, () => freePort()));
+    managementPorts = await Promise.all(Array.from({ length: REPLICAS }, () => freePort()));
     const [balancerPort, statsPort] = [await freePort(), await freePort()];
     // The first replica runs the migrations alone; the others find them done.
     replicas.push(await startReplica(0, balancerPort));
     replicas.push(...(await Promise.all([1, 2].map((index) => startReplica(index, balancerPort)))));
-    balancer = await startHaproxy({ port: balancerPort, statsPort, backendPorts: ports });
+    balancer = await startHaproxy({ port: balancerPort, statsPort, backendPorts: ports, checkPorts: managementPorts });
     await allUp();
     const defined = await send(balancer.url, 'PUT', `/admin/v1/companies/acme/record-types/${RECORD_TYPE}`, {
       token: TEST_ADMIN_TOKEN,
@@ -233,7 +235,7 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
     const id = (await send(balancer.url, 'POST', `/v1/records/${RECORD_TYPE}`, { token: userToken, body: '{}' })).body as { id: string };
     for (let i = 0; i < REPLICAS * 3; i++) assert.equal((await send(balancer.url, 'GET', `/v1/records/${id.id}`, { token: userToken })).status, 200);
 
-    const prometheus = await startPrometheus({ port: await freePort(), targets: ports.map((port) => `127.0.0.1:${port}`), token: METRICS_TOKEN, intervalSeconds: 1 });
+    const prometheus = await startPrometheus({ port: await freePort(), targets: managementPorts.map((port) => `127.0.0.1:${port}`), token: METRICS_TOKEN, intervalSeconds: 1 });
     try {
       await eventually(
         () => prometheus.query('up{job="wrs"}'),
@@ -245,7 +247,7 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
         (samples) => samples.length === REPLICAS && samples.every((sample) => sample.value >= 1),
         30_000,
       );
-      assert.deepEqual(new Set(perReplica.map((sample) => sample.metric.instance)), new Set(ports.map((port) => `127.0.0.1:${port}`)));
+      assert.deepEqual(new Set(perReplica.map((sample) => sample.metric.instance)), new Set(managementPorts.map((port) => `127.0.0.1:${port}`)));
       assert.deepEqual(await prometheus.query(`wrs_http_request_duration_seconds_count{route=~".*${id.id}.*"}`), [], 'no series names a raw id');
     } finally {
       await prometheus.stop();

@@ -88,6 +88,30 @@ describe('config', () => {
     assert.throws(() => loadConfig({ WRS_MAX_CONNECTIONS_PER_ADDRESS: '-1' }), /WRS_MAX_CONNECTIONS_PER_ADDRESS/);
   });
 
+  it('caps event streams per company (50 unless set; 0 = no limit)', () => {
+    assert.equal(loadConfig({}).stream.perCompany, 50);
+    assert.equal(loadConfig({ WRS_STREAMS_PER_COMPANY: '0' }).stream.perCompany, 0);
+    assert.throws(() => loadConfig({ WRS_STREAMS_PER_COMPANY: '-1' }), /WRS_STREAMS_PER_COMPANY/);
+  });
+
+  it('serves the probes and metrics on a management port only when WRS_MANAGEMENT_PORT is set, at HOST unless told', () => {
+    assert.equal(loadConfig({}).management, undefined);
+    assert.deepEqual(loadConfig({ WRS_MANAGEMENT_PORT: '9090' }).management, { host: '127.0.0.1', port: 9090 });
+    const production = {
+      NODE_ENV: 'production',
+      WRS_PUBLIC_URL: 'https://api.example.com',
+      WRS_JWT_SECRET: 'x'.repeat(32),
+      WRS_ADMIN_TOKEN: 'a'.repeat(16),
+      WRS_ENCRYPTION_KEY: '0'.repeat(64),
+    };
+    assert.deepEqual(loadConfig({ ...production, WRS_MANAGEMENT_PORT: '9090' }).management, { host: '0.0.0.0', port: 9090 });
+    assert.deepEqual(loadConfig({ WRS_MANAGEMENT_PORT: '9090', WRS_MANAGEMENT_HOST: '10.0.0.21' }).management, { host: '10.0.0.21', port: 9090 });
+    assert.throws(() => loadConfig({ PORT: '9000', WRS_MANAGEMENT_PORT: '9000' }), /WRS_MANAGEMENT_PORT: 9000 is the API's PORT/);
+    assert.equal(loadConfig({ PORT: '9000', WRS_MANAGEMENT_PORT: '9000', WRS_MANAGEMENT_HOST: '127.0.0.2' }).management?.port, 9000);
+    assert.throws(() => loadConfig({ WRS_MANAGEMENT_HOST: '10.0.0.21' }), /WRS_MANAGEMENT_HOST: set WRS_MANAGEMENT_PORT as well/);
+    assert.throws(() => loadConfig({ WRS_MANAGEMENT_PORT: '70000' }), /WRS_MANAGEMENT_PORT/);
+  });
+
   describe('where the data is', () => {
     const at = (cwd: string, env: NodeJS.ProcessEnv = {}) => loadConfig(env, { cwd, stdoutIsTerminal: false });
 

@@ -6,7 +6,9 @@ export interface ClusterOptions {
   /** Each worker's drain bound; the primary waits that long plus a margin, then kills. */
   readonly shutdownTimeoutMs: number;
   readonly log: ProcessLog;
-  /** Called once, when the first worker listens. */
+  /** Whether a worker's listening address is the API's (not the management listener's); default: every one is. */
+  isApiListener?(address: Address): boolean;
+  /** Called once, when the first worker listens to the API. */
   onFirstListening?(address: Address): void | Promise<void>;
 }
 
@@ -58,7 +60,7 @@ export function runClusterPrimary(options: ClusterOptions): Promise<never> {
   cluster.on('listening', (worker, address) => {
     listened.add(worker.id);
     log.info({ worker_pid: worker.process.pid, port: address.port }, 'worker listening');
-    if (!announced) {
+    if (!announced && (options.isApiListener?.(address) ?? true)) {
       announced = true;
       void Promise.resolve(options.onFirstListening?.(address)).catch((error: unknown) =>
         log.error({ err: String(error) }, 'start-up announcement failed'),

@@ -20,8 +20,15 @@ export interface ShutdownTimings {
  * requests finish for up to `timeoutMs` (new requests on open connections get 503), close the
  * database, send the last spans (when tracing) and exit 0. Connections still busy at the bound
  * are cut and the process exits 1, so the log and the exit status say it was not clean.
+ * The management listener, when there is one, shares the API's rotation and closes once the
+ * API has drained: the probes and metrics answer until then.
  */
-export function closeGracefullyOnSignals(app: FastifyInstance, ctx: AppContext, { drainMs, timeoutMs }: ShutdownTimings): void {
+export function closeGracefullyOnSignals(
+  app: FastifyInstance,
+  ctx: AppContext,
+  { drainMs, timeoutMs }: ShutdownTimings,
+  management?: FastifyInstance,
+): void {
   let closing = false;
   const shutdown = async (reason: string): Promise<void> => {
     if (closing) return;
@@ -49,6 +56,12 @@ export function closeGracefullyOnSignals(app: FastifyInstance, ctx: AppContext, 
       app.log.error({ err: error }, 'closing the server failed');
     } finally {
       clearTimeout(cut);
+    }
+    try {
+      await management?.close();
+    } catch (error) {
+      forced = true;
+      app.log.error({ err: error }, 'closing the management listener failed');
     }
     try {
       await ctx.close();

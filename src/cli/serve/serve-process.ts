@@ -1,8 +1,10 @@
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { aggregateWorkerMetrics, createAppContext, type AppContext } from '../../app-context.js';
 import type { Config } from '../../config/config.js';
 import { buildApp } from '../../http/app.js';
+import { buildManagementApp } from '../../http/management-app.js';
 import { loadMallocTrim } from '../../lib/malloc-trim.js';
 import { cliConfig } from '../config-from-env.js';
 import { runClusterPrimary } from './cluster.js';
@@ -10,7 +12,7 @@ import { collectWhenQuiet } from './collect-when-quiet.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { stopPretenuring } from './pretenuring.js';
 import { closeGracefullyOnSignals } from './graceful-shutdown.js';
-import { listenError } from './listen-errors.js';
+import { API_LISTENER, listenError, MANAGEMENT_LISTENER, type ListenSettings } from './listen-errors.js';
 import { createProcessLog } from './process-log.js';
 import { seedDemoIntoEmptyDatabase } from '../../demo/seed-demo.js';
 import { DEMO_COMPANY_ID, localBaseUrl, printWelcome } from '../welcome.js';
@@ -36,6 +38,7 @@ export async function serveProcess(): Promise<void> {
     workers: config.server.workers,
     shutdownTimeoutMs: config.server.shutdownDrainMs + config.server.shutdownTimeoutMs,
     log: createProcessLog(config.logLevel, 'cluster-primary', config.logFormat),
+    isApiListener: (address) => config.management === undefined || address.port !== config.management.port,
     async onFirstListening(address) {
       try {
         if (config.env !== 'production') await printWelcome(ctx, localBaseUrl(config.host, address.port), secretsFile);
@@ -60,28 +63,41 @@ async function prepare(config: Config): Promise<AppContext> {
 const QUIET_COLLECTION = { everyMs: 2000, busyUtilization: 0.2, quietUtilization: 0.05 };
 
 /**
- * Serves the API from this process until a signal closes it; returns the port it listens on
- * (the one chosen by the system when PORT=0).
+ * Serves the API from this process until a signal closes it, and the probes and metrics on the
+ * management listener too when WRS_MANAGEMENT_PORT is set; returns the API's port (the one
+ * chosen by the system when PORT=0). The API listens first, so a balancer checking the
+ * management port never finds the process ready before the API is.
  * An address that cannot be listened on closes what was opened and is a configuration error.
  */
 async function serveHttp(ctx: AppContext): Promise<number> {
   const app = await buildApp(ctx);
-  const { host, port } = ctx.config;
+  const { host, port, management: managementListener } = ctx.config;
+  const management = managementListener && (await buildManagementApp(ctx, app.rotation));
   try {
-    await app.listen({ host, port });
-    closeGracefullyOnSignals(app, ctx, { drainMs: ctx.config.server.shutdownDrainMs, timeoutMs: ctx.config.server.shutdownTimeoutMs });
-    // Every serving process delivers webhooks; leases keep each attempt to one of them.
-    ctx.webhookDelivery.start((error) => app.log.error({ err: error }, 'webhook delivery worker failed; it retries at its next poll'));
-    ctx.readRouting.onStandbyChange((change) => {
-      if (change.state === 'down') app.log.warn({ err: change.error }, `read standby failed; list reads go to the primary, the standby is tried again in ${change.retryMs} ms`);
-      else app.log.info('read standby answers again; list reads go to it when it has caught up');
-    });
-    const trim = ctx.config.server.mallocTrim ? loadMallocTrim() : undefined;
-    collectWhenQuiet({ ...QUIET_COLLECTION, trimFreedMemory: trim && ctx.metrics.measureMallocTrims(trim) });
-    return (app.server.address() as AddressInfo).port;
+    await listenOn(app, host, port, API_LISTENER);
+    if (management) await listenOn(management, managementListener.host, managementListener.port, MANAGEMENT_LISTENER);
   } catch (error) {
+    await management?.close().catch(() => undefined);
     await app.close().catch(() => undefined);
     await ctx.close().catch(() => undefined);
-    throw listenError(error, host, port);
+    throw error;
+  }
+  closeGracefullyOnSignals(app, ctx, { drainMs: ctx.config.server.shutdownDrainMs, timeoutMs: ctx.config.server.shutdownTimeoutMs }, management);
+  // Every serving process delivers webhooks; leases keep each attempt to one of them.
+  ctx.webhookDelivery.start((error) => app.log.error({ err: error }, 'webhook delivery worker failed; it retries at its next poll'));
+  ctx.readRouting.onStandbyChange((change) => {
+    if (change.state === 'down') app.log.warn({ err: change.error }, `read standby failed; list reads go to the primary, the standby is tried again in ${change.retryMs} ms`);
+    else app.log.info('read standby answers again; list reads go to it when it has caught up');
+  });
+  const trim = ctx.config.server.mallocTrim ? loadMallocTrim() : undefined;
+  collectWhenQuiet({ ...QUIET_COLLECTION, trimFreedMemory: trim && ctx.metrics.measureMallocTrims(trim) });
+  return (app.server.address() as AddressInfo).port;
+}
+
+async function listenOn(app: FastifyInstance, host: string, port: number, names: ListenSettings): Promise<void> {
+  try {
+    await app.listen({ host, port });
+  } catch (error) {
+    throw listenError(error, host, port, names);
   }
 }

@@ -2,6 +2,9 @@ import type { Socket } from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { ConnectionSettings } from '../../config/network.js';
+import { tooManyRequests } from '../../errors/app-error.js';
+import { createKeyedShares } from '../../lib/keyed-shares.js';
+import { whenResponseCloses } from '../response-closed.js';
 import { clientAddressKey } from './client-address.js';
 
 const REFUSED_BODY = JSON.stringify({
@@ -20,15 +23,19 @@ const REFUSED =
  * - at most `max` in all (node's server.maxConnections closes the rest at once);
  * - at most `perAddress` from one client address (IPv6 by /64): a connection beyond that is
  *   answered 503 and closed before anything of it is read. Behind a trusted proxy every
- *   connection comes from the balancer, so the share is not applied there (the balancer
- *   limits its own clients);
+ *   connection comes from the balancer, which keeps its connections open for many clients: the
+ *   share then bounds the requests (streams included) open at once per forwarded client
+ *   address, and one more is answered 429 without closing the balancer's connection;
  * - a request answered before its body has arrived (a 401 from the headers, a 413 from its
  *   declared length) gets `Connection: close`, and its socket is closed once the answer is
  *   sent instead of reading the rest of a trickling body until the request timeout.
  */
 export function registerConnectionLimits(app: FastifyInstance, settings: ConnectionSettings, trustProxy: boolean): void {
   if (settings.max > 0) app.server.maxConnections = settings.max;
-  if (settings.perAddress > 0 && !trustProxy) limitPerAddress(app, settings.perAddress);
+  if (settings.perAddress > 0) {
+    if (trustProxy) limitOpenRequestsPerForwardedAddress(app, settings.perAddress);
+    else limitConnectionsPerAddress(app, settings.perAddress);
+  }
 
   // A body already received but not yet parsed completes within a turn of the event loop, so
   // only a body still on its way gets `Connection: close` (node then ends the socket once the
@@ -49,23 +56,42 @@ function declaresBody(headers: IncomingHttpHeaders): boolean {
   return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-function limitPerAddress(app: FastifyInstance, perAddress: number): void {
-  const open = new Map<string, number>();
+/** At most `perAddress` connections open from one client address (by the TCP peer's address). */
+export function limitConnectionsPerAddress(app: FastifyInstance, perAddress: number): void {
+  const shares = createKeyedShares(perAddress);
   app.server.on('connection', (socket: Socket) => {
     if (socket.remoteAddress === undefined) return;
-    const key = clientAddressKey(socket.remoteAddress);
-    const count = open.get(key) ?? 0;
-    if (count >= perAddress) {
+    const place = shares.take(clientAddressKey(socket.remoteAddress));
+    if (!place) {
       // Written at once, then closed: nothing this connection sends is parsed or served.
       socket.write(REFUSED);
       socket.destroy();
       return;
     }
-    open.set(key, count + 1);
-    socket.once('close', () => {
-      const left = (open.get(key) ?? 1) - 1;
-      if (left > 0) open.set(key, left);
-      else open.delete(key);
-    });
+    socket.once('close', place.release);
+  });
+}
+
+/**
+ * Behind a trusted proxy the client's address is known once a request's headers have arrived
+ * (`request.ip`, from X-Forwarded-For): what one client holds open is its requests in flight,
+ * each until its answer is over. Registered before authentication and the rate limits, so a
+ * refused request costs no more than its headers.
+ */
+function limitOpenRequestsPerForwardedAddress(app: FastifyInstance, perAddress: number): void {
+  const shares = createKeyedShares(perAddress);
+  app.addHook('onRequest', (request, reply, done) => {
+    const place = shares.take(clientAddressKey(request.ip));
+    if (!place) {
+      return done(
+        tooManyRequests(
+          `this client address already has ${perAddress} requests open on this server process, the most ` +
+            'WRS_MAX_CONNECTIONS_PER_ADDRESS allows; retry once one has finished',
+          1,
+        ),
+      );
+    }
+    whenResponseCloses(reply.raw, place.release);
+    done();
   });
 }

@@ -14,24 +14,29 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Once the server starts closing, requests that arrive on connections still open are refused
- * with the service's own 503 body (and `Connection: close`), so a load balancer retries them
- * elsewhere; requests already in flight finish normally.
- */
-export function registerDraining(app: FastifyInstance): void {
+/** A rotation that a process's listeners share: the API's and the management listener's `/readyz` leave it together. */
+export function createRotation(): Rotation {
   let leaving = false;
-  app.decorate('rotation', {
+  return {
     get leaving() {
       return leaving;
     },
     leave() {
       leaving = true;
     },
-  } satisfies Rotation);
+  };
+}
+
+/**
+ * Once the server starts closing, requests that arrive on connections still open are refused
+ * with the service's own 503 body (and `Connection: close`), so a load balancer retries them
+ * elsewhere; requests already in flight finish normally.
+ */
+export function registerDraining(app: FastifyInstance, rotation: Rotation = createRotation()): void {
+  app.decorate('rotation', rotation);
   let draining = false;
   app.addHook('preClose', async () => {
-    leaving = true;
+    rotation.leave();
     draining = true;
   });
   app.addHook('onRequest', (_request, reply, done) => {

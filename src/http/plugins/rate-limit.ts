@@ -42,6 +42,9 @@ export interface RateLimiting {
   exemptOperator(scope: FastifyInstance): void;
 }
 
+/** What a listener without rate limits registers (every limit off): the 429 is still documented. */
+export const NOT_RATE_LIMITED: RateLimiting = Object.freeze({ limitByIdentity: documentRateLimited, exemptOperator: () => {} });
+
 type RateCheck = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
 type CountedCheck = Extract<RateCheck, { isAllowed: false }>;
 
@@ -70,9 +73,7 @@ export async function registerRateLimiting(
   const addressLimited = settings.perAddressPerMinute > 0;
   app.decorateRequest('rateLimitState', null);
   // With every limit off there is nothing to count: no hook runs at all, and Redis is not used.
-  if (!companyLimited && !recordTokenLimited && !addressLimited) {
-    return { limitByIdentity: documentRateLimited, exemptOperator: () => {} };
-  }
+  if (!companyLimited && !recordTokenLimited && !addressLimited) return NOT_RATE_LIMITED;
 
   if (redis) {
     const warnConnectionFailed = throttledWarning(app.log, 'rate limit Redis connection failed', WARNING_INTERVAL_MS);

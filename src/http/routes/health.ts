@@ -48,6 +48,4 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       return { status: 'ready' };
     },
   );
-
-  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 };

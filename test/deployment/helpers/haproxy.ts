@@ -18,16 +18,19 @@ export interface HaproxyOptions {
   readonly statsPort: number;
   /** The replicas' ports, named r0, r1, ... */
   readonly backendPorts: readonly number[];
+  /** Each replica's management port (WRS_MANAGEMENT_PORT), where its health is checked. */
+  readonly checkPorts: readonly number[];
 }
 
 /**
  * The configuration the deployment guide shows (docs/deployment.md): round robin over the
- * replicas, `/readyz` as the health check, connection failures retried on another replica
+ * replicas, `/readyz` on each replica's management port as the health check, the client's
+ * address set as X-Forwarded-For (never one the client sent), connection failures retried on another replica
  * (only those: a request that reached a replica is never sent twice), long timeouts for the
  * live event stream, and the answering replica's name in `X-Wrs-Replica` so tests can see
  * where each request went.
  */
-export function haproxyConfig({ port, statsPort, backendPorts }: HaproxyOptions): string {
+export function haproxyConfig({ port, statsPort, backendPorts, checkPorts }: HaproxyOptions): string {
   return [
     'global',
     '  maxconn 4096',
@@ -41,7 +44,7 @@ export function haproxyConfig({ port, statsPort, backendPorts }: HaproxyOptions)
     '  retries 3',
     'frontend api',
     `  bind 127.0.0.1:${port}`,
-    '  option forwardfor',
+    '  http-request set-header X-Forwarded-For %[src]',
     '  default_backend wrs',
     'backend wrs',
     '  balance roundrobin',
@@ -50,7 +53,7 @@ export function haproxyConfig({ port, statsPort, backendPorts }: HaproxyOptions)
     '  http-check expect status 200',
     '  http-response set-header X-Wrs-Replica %s',
     `  default-server inter ${CHECK_INTERVAL_MS}ms fall ${CHECK_FALL} rise ${CHECK_RISE}`,
-    ...backendPorts.map((backend, index) => `  server r${index} 127.0.0.1:${backend} check`),
+    ...backendPorts.map((backend, index) => `  server r${index} 127.0.0.1:${backend} check port ${checkPorts[index]}`),
     'listen stats',
     `  bind 127.0.0.1:${statsPort}`,
     '  stats enable',

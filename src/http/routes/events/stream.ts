@@ -3,13 +3,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
 import type { Following } from '../../../domain/events/feed-followers.js';
+import { tooManyRequests } from '../../../errors/app-error.js';
+import { createKeyedShares } from '../../../lib/keyed-shares.js';
 import { identityOf } from '../../plugins/authenticate.js';
-import { errorResponses } from '../../schemas/errors.js';
+import { whenResponseCloses } from '../../response-closed.js';
+import { ErrorResponse, errorResponses } from '../../schemas/errors.js';
 import { StreamHeaders, StreamQuery } from './schemas.js';
 import { SSE_PING, sseMessages } from './sse-messages.js';
 
 const EXAMPLE_STREAM =
   'id: 48LPEsD_fp2YKPctUE8Q68ljrwE5SoJH\nevent: event\ndata: {"id":"019aa5c1-0d2e-7a10-8b3c-4d5e6f708192","type":"user_flow_session_started", ...}\n\n: ping\n\n';
+
+/** A company refused a stream is told to try again after this long: a place frees when one of its streams ends. */
+const STREAM_RETRY_AFTER_S = 5;
 
 /** One open stream: what the heartbeat and shutdown reach. */
 interface OpenStream {
@@ -24,8 +30,11 @@ interface OpenStream {
  * compression is off for the route so that no encoder holds messages back.
  */
 export const eventStreamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const { heartbeatMs, maxBufferBytes } = ctx.config.stream;
+  const { heartbeatMs, maxBufferBytes, perCompany } = ctx.config.stream;
   const open = new Set<OpenStream>();
+  // Per process: each replica or worker keeps its own count.
+  const companyShares = createKeyedShares(perCompany);
+  const perCompanyRule = perCompany > 0 ? `${perCompany} streams open at once per company and process (WRS_STREAMS_PER_COMPANY)` : '';
   const heartbeat = setInterval(() => {
     for (const stream of open) stream.send(SSE_PING);
   }, heartbeatMs);
@@ -47,7 +56,10 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
           'The change feed as text/event-stream: each message has id (a cursor), event: event and data (the Event as JSON). ' +
           'It starts after the Last-Event-ID header, else after the after parameter, else at the live end, and sends a ' +
           `: ping comment every ${heartbeatMs / 1000} s. A client that reconnects with its last id misses nothing. A client ` +
-          'that reads too slowly is disconnected and resumes the same way. A malformed cursor is a 400 before the stream starts.',
+          'that reads too slowly is disconnected and resumes the same way. A malformed cursor is a 400 before the stream starts.' +
+          (perCompany > 0
+            ? ` A company holds at most ${perCompanyRule}: one more is a 429 rate_limited with Retry-After, and a place frees as soon as one of its streams ends.`
+            : ''),
         tags: ['events'],
         querystring: StreamQuery,
         headers: StreamHeaders,
@@ -57,7 +69,12 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
             description: 'the stream of events',
             content: { 'text/event-stream': { schema: Type.String(), example: EXAMPLE_STREAM } },
           },
-          ...errorResponses(400, 401, 403, 429, 503),
+          ...errorResponses(400, 401, 403, 503),
+          429: {
+            ...ErrorResponse,
+            description:
+              'rate_limited with Retry-After: the company is over its request rate' + (perCompany > 0 ? `, or already holds ${perCompanyRule}` : ''),
+          },
         },
       },
     },
@@ -70,6 +87,17 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         lastEventId === undefined || lastEventId === ''
           ? undefined
           : await ctx.events.feedPosition(companyId, lastEventId, { header: 'Last-Event-ID' });
+      const place = companyShares.take(companyId);
+      if (!place) {
+        throw tooManyRequests(
+          `this company already has ${perCompany} event streams open on this server process, the most WRS_STREAMS_PER_COMPANY allows; ` +
+            `close one, or retry in ${STREAM_RETRY_AFTER_S} s`,
+          STREAM_RETRY_AFTER_S,
+        );
+      }
+      // The place is the stream's until its answer is over, however it ends (the client leaving, a
+      // slow client cut off, shutdown, an error before the stream started).
+      whenResponseCloses(reply.raw, place.release);
       const after = fromHeader ?? (request.query.after !== undefined ? fromQuery : await ctx.events.feedEnd(companyId));
 
       const body = new PassThrough();
