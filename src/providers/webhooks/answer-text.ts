@@ -7,7 +7,7 @@ const encoder = new TextEncoder();
  */
 export function answerText(chunks: readonly Buffer[], limitBytes: number): string {
   const text = Buffer.concat(chunks).toString('utf8').replaceAll('\u0000', '\uFFFD');
-  if (text.length * 3 <= limitBytes) return text;
+  if (text.length * 3 <= limitBytes || Buffer.byteLength(text) <= limitBytes) return text;
   const { read } = encoder.encodeInto(text, new Uint8Array(limitBytes));
   return text.slice(0, read);
 }

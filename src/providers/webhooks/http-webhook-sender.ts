@@ -73,7 +73,9 @@ export function createHttpWebhookSender(options: HttpWebhookSenderOptions): Webh
           clearTimeout(deadline);
           resolve(answer);
         };
-        const answered = () => done({ statusCode: statusCode!, body: answerText(kept, ANSWER_BODY_LIMIT_BYTES) });
+        const answered = () => {
+          if (!settled) done({ statusCode: statusCode!, body: answerText(kept, ANSWER_BODY_LIMIT_BYTES) });
+        };
         const request = (secure ? https : http).request(target, {
           method: 'POST',
           agent: secure ? httpsAgent : httpAgent,
@@ -89,6 +91,7 @@ export function createHttpWebhookSender(options: HttpWebhookSenderOptions): Webh
         request.on('response', (response) => {
           statusCode = response.statusCode ?? 0;
           response.on('data', (chunk: Buffer) => {
+            if (settled) return;
             const room = ANSWER_BODY_LIMIT_BYTES - received;
             if (room > 0) kept.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
             received += chunk.length;
