@@ -17,7 +17,7 @@ type WebhooksEnvValues = Static<typeof WebhooksEnvSchema>;
 export interface WebhookSettings {
   /** Let webhooks reach loopback, private and other non-public addresses, over http too (development, tests). */
   readonly allowPrivateUrls: boolean;
-  /** One attempt, from connecting to the end of the answer's headers. */
+  /** One attempt, the whole exchange: from connecting to the last byte of the answer read (at most 64 KiB of its body). */
   readonly timeoutMs: number;
   /** The first retry waits about this long; each next one twice as long (with jitter). */
   readonly retryBaseMs: number;

@@ -267,7 +267,7 @@ const scripts: Record<string, Script> = {
         {
           company_id: C,
           id: 'msg_1',
-          outcome: { status: 'delivered', attempts: 1, last_status_code: 200, last_error: null, next_attempt_at: T1, delivered_at: T1, lease_until: T1 },
+          outcome: { status: 'delivered', attempts: 1, last_status_code: 200, last_error: null, last_response_body: 'ok', next_attempt_at: T1, delivered_at: T1, lease_until: T1 },
         },
       ]),
     );

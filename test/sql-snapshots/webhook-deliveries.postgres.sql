@@ -1,6 +1,6 @@
 -- unitOfWork.run + insertMany
 begin;
-insert into "webhook_deliveries" ("company_id", "id", "webhook_id", "event_type", "payload", "status", "attempts", "last_status_code", "last_error", "next_attempt_at", "lease_until", "lease_owner", "created_at", "delivered_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14), ($15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28);
+insert into "webhook_deliveries" ("company_id", "id", "webhook_id", "event_type", "payload", "status", "attempts", "last_status_code", "last_error", "last_response_body", "next_attempt_at", "lease_until", "lease_owner", "created_at", "delivered_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15), ($16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30);
 commit;
 
 -- claim
@@ -19,14 +19,14 @@ commit;
 
 -- finish
 begin;
-update "webhook_deliveries" set "status" = $1, "attempts" = $2, "last_status_code" = $3, "last_error" = $4, "next_attempt_at" = $5, "delivered_at" = $6, "lease_until" = $7, "lease_owner" = $8 where "company_id" in ($9) and "id" in ($10) and "lease_owner" = $11;
+update "webhook_deliveries" set "status" = $1, "attempts" = $2, "last_status_code" = $3, "last_error" = $4, "last_response_body" = $5, "next_attempt_at" = $6, "delivered_at" = $7, "lease_until" = $8, "lease_owner" = $9 where "company_id" in ($10) and "id" in ($11) and "lease_owner" = $12;
 commit;
 
 -- redeliver
-update "webhook_deliveries" set "status" = $1, "next_attempt_at" = $2, "delivered_at" = $3 where "company_id" = $4 and "webhook_id" = $5 and "id" = $6 returning "id", "webhook_id", "event_type", "payload", "status", "attempts", "last_status_code", "last_error", "next_attempt_at", "lease_until", "lease_owner", "created_at", "delivered_at";
+update "webhook_deliveries" set "status" = $1, "next_attempt_at" = $2, "delivered_at" = $3 where "company_id" = $4 and "webhook_id" = $5 and "id" = $6 returning "id", "webhook_id", "event_type", "payload", "status", "attempts", "last_status_code", "last_error", "next_attempt_at", "lease_until", "lease_owner", "created_at", "delivered_at", "last_response_body";
 
 -- listForWebhook
-select "id", "webhook_id", "event_type", "payload", "status", "attempts", "last_status_code", "last_error", "next_attempt_at", "lease_until", "lease_owner", "created_at", "delivered_at" from "webhook_deliveries" where "company_id" = $1 and "webhook_id" = $2 order by "id" desc limit $3;
+select "id", "webhook_id", "event_type", "payload", "status", "attempts", "last_status_code", "last_error", "next_attempt_at", "lease_until", "lease_owner", "created_at", "delivered_at", "last_response_body" from "webhook_deliveries" where "company_id" = $1 and "webhook_id" = $2 order by "id" desc limit $3;
 
 -- listForCompany: failed
-select "id", "webhook_id", "event_type", "payload", "status", "attempts", "last_status_code", "last_error", "next_attempt_at", "lease_until", "lease_owner", "created_at", "delivered_at" from "webhook_deliveries" where "company_id" = $1 and "status" = $2 order by "id" desc limit $3;
+select "id", "webhook_id", "event_type", "payload", "status", "attempts", "last_status_code", "last_error", "next_attempt_at", "lease_until", "lease_owner", "created_at", "delivered_at", "last_response_body" from "webhook_deliveries" where "company_id" = $1 and "status" = $2 order by "id" desc limit $3;

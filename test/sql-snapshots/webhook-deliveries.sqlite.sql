@@ -1,6 +1,6 @@
 -- unitOfWork.run + insertMany
 begin immediate;
-insert into "webhook_deliveries" ("company_id", "id", "webhook_id", "event_type", "payload", "status", "attempts", "last_status_code", "last_error", "next_attempt_at", "lease_until", "lease_owner", "created_at", "delivered_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+insert into "webhook_deliveries" ("company_id", "id", "webhook_id", "event_type", "payload", "status", "attempts", "last_status_code", "last_error", "last_response_body", "next_attempt_at", "lease_until", "lease_owner", "created_at", "delivered_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 commit;
 
 -- claim
@@ -19,14 +19,14 @@ commit;
 
 -- finish
 begin immediate;
-update "webhook_deliveries" set "status" = ?, "attempts" = ?, "last_status_code" = ?, "last_error" = ?, "next_attempt_at" = ?, "delivered_at" = ?, "lease_until" = ?, "lease_owner" = ? where "company_id" in (?) and "id" in (?) and "lease_owner" = ?;
+update "webhook_deliveries" set "status" = ?, "attempts" = ?, "last_status_code" = ?, "last_error" = ?, "last_response_body" = ?, "next_attempt_at" = ?, "delivered_at" = ?, "lease_until" = ?, "lease_owner" = ? where "company_id" in (?) and "id" in (?) and "lease_owner" = ?;
 commit;
 
 -- redeliver
-update "webhook_deliveries" set "status" = ?, "next_attempt_at" = ?, "delivered_at" = ? where "company_id" = ? and "webhook_id" = ? and "id" = ? returning "id", "webhook_id", "event_type", "payload", "status", "attempts", "last_status_code", "last_error", "next_attempt_at", "lease_until", "lease_owner", "created_at", "delivered_at";
+update "webhook_deliveries" set "status" = ?, "next_attempt_at" = ?, "delivered_at" = ? where "company_id" = ? and "webhook_id" = ? and "id" = ? returning "id", "webhook_id", "event_type", "payload", "status", "attempts", "last_status_code", "last_error", "next_attempt_at", "lease_until", "lease_owner", "created_at", "delivered_at", "last_response_body";
 
 -- listForWebhook
-select "id", "webhook_id", "event_type", "payload", "status", "attempts", "last_status_code", "last_error", "next_attempt_at", "lease_until", "lease_owner", "created_at", "delivered_at" from "webhook_deliveries" where "company_id" = ? and "webhook_id" = ? order by "id" desc limit 100;
+select "id", "webhook_id", "event_type", "payload", "status", "attempts", "last_status_code", "last_error", "next_attempt_at", "lease_until", "lease_owner", "created_at", "delivered_at", "last_response_body" from "webhook_deliveries" where "company_id" = ? and "webhook_id" = ? order by "id" desc limit 100;
 
 -- listForCompany: failed
-select "id", "webhook_id", "event_type", "payload", "status", "attempts", "last_status_code", "last_error", "next_attempt_at", "lease_until", "lease_owner", "created_at", "delivered_at" from "webhook_deliveries" where "company_id" = ? and "status" = ? order by "id" desc limit 100;
+select "id", "webhook_id", "event_type", "payload", "status", "attempts", "last_status_code", "last_error", "next_attempt_at", "lease_until", "lease_owner", "created_at", "delivered_at", "last_response_body" from "webhook_deliveries" where "company_id" = ? and "status" = ? order by "id" desc limit 100;

@@ -65,7 +65,7 @@ describe('delivery worker: an attempt frees its slot once its outcome is queued'
     const sender: WebhookSender = {
       async send({ headers }) {
         sent.push(headers['webhook-id']!);
-        return { statusCode: 204 };
+        return { statusCode: 204, body: '' };
       },
       close: () => undefined,
     };

@@ -94,11 +94,12 @@ describeEachDatabase('webhooks: delivery', (kind) => {
     assert.equal(history.count, history.results.length);
     const newest = history.results[0];
     assert.deepEqual(Object.keys(newest).sort(), [
-      'attempts', 'created_at', 'delivered_at', 'event_type', 'id', 'last_error', 'last_status_code', 'next_attempt_at', 'status', 'webhook_id',
+      'attempts', 'created_at', 'delivered_at', 'event_type', 'id', 'last_error', 'last_response_body', 'last_status_code', 'next_attempt_at', 'status', 'webhook_id',
     ]);
     assert.equal(newest.event_type, 'record.created');
     assert.equal(newest.attempts, 1);
     assert.equal(newest.last_status_code, 200);
+    assert.equal(newest.last_response_body, 'ok', "the receiver's answer is kept");
     assert.equal(newest.next_attempt_at, null);
     const ids = history.results.map((delivery: { id: string }) => delivery.id);
     assert.deepEqual(ids, [...ids].sort().reverse());

@@ -126,10 +126,10 @@ describeEachDatabase('webhooks: addresses checked again at delivery', (kind) => 
     await receiver.close();
   });
 
-  it('refuses a loopback receiver at connect time, whether named or literal', async () => {
+  it('refuses a loopback receiver at connect time, whether named, literal or IPv4-compatible IPv6', async () => {
     const port = new URL(receiver.base).port;
     const ids: string[] = [];
-    for (const url of [`https://localhost:${port}/named`, `https://127.0.0.1:${port}/literal`]) {
+    for (const url of [`https://localhost:${port}/named`, `https://127.0.0.1:${port}/literal`, `https://[::127.0.0.1]:${port}/compatible`]) {
       const created = expectStatus(await t.as('acme', { method: 'POST', url: '/v1/webhooks', payload: { url, events: ['*'] } }), 201);
       ids.push(created.id);
     }
@@ -143,7 +143,11 @@ describeEachDatabase('webhooks: addresses checked again at delivery', (kind) => 
       );
       assert.match(delivery!.last_error, /non-public|not a public address/);
       assert.equal(delivery!.last_status_code, null);
+      assert.equal(delivery!.last_response_body, null);
     }
+    const [named] = expectStatus(await t.as('acme', { method: 'GET', url: `/v1/webhooks/${ids[0]}/deliveries` }), 200).results;
+    // The name's internal address is not told to the company.
+    assert.equal(named.last_error, 'localhost resolves to a non-public address: refused');
     assert.equal(receiver.received.length, 0, 'no request reached the loopback receiver');
   });
 });

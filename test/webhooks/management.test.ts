@@ -113,13 +113,21 @@ describeEachDatabase('webhooks: management', (kind) => {
       'https://[::1]/x',
       'https://[fd00::1]/x',
       'https://[::ffff:127.0.0.1]/x',
+      // IPv4-compatible IPv6 (::/96): the URL parser writes [::127.0.0.1] as [::7f00:1].
+      'https://[::127.0.0.1]/x',
+      'https://[::7f00:1]/x',
+      'https://[::a9fe:a9fe]/latest',
+      'https://[::8.8.8.8]/x',
       'https://0.0.0.0/x',
       'https://224.0.0.1/x',
     ]) {
       const response = await create({ url, events: ['*'] }, 'acme', strict);
       assert.equal(response.statusCode, 400, `${url}: ${response.body}`);
-      assert.match(response.json().message, /non-public/, url);
+      assert.match(response.json().message, /resolves to a non-public address/, url);
     }
+    // A name is refused without the internal address it resolves to.
+    const named = await create({ url: 'https://localhost/x', events: ['*'] }, 'acme', strict);
+    assert.equal(named.json().message, "url: the host 'localhost' resolves to a non-public address; webhooks are delivered to public addresses only");
     const http = await create({ url: 'http://93.184.215.14/x', events: ['*'] }, 'acme', strict);
     assert.equal(http.statusCode, 400);
     assert.match(http.json().message, /https/);

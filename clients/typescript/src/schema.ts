@@ -5377,6 +5377,7 @@ export interface operations {
                      *           "attempts": 1,
                      *           "last_status_code": 200,
                      *           "last_error": null,
+                     *           "last_response_body": "{\"received\":true}",
                      *           "next_attempt_at": null,
                      *           "created_at": "2026-11-21T15:05:00.000Z",
                      *           "delivered_at": "2026-11-21T15:05:00.042Z"
@@ -5401,6 +5402,8 @@ export interface operations {
                             last_status_code: number | null;
                             /** @description why the last attempt failed, null if it did not */
                             last_error: string | null;
+                            /** @description the start of the receiver's answer body to the last attempt: at most 64 KiB, read within the timeout, as UTF-8 (invalid bytes and NUL replaced by U+FFFD); null if no answer was read */
+                            last_response_body: string | null;
                             /** @description when the next attempt is due (pending only) */
                             next_attempt_at: string | null;
                             /**
@@ -5533,6 +5536,7 @@ export interface operations {
                      *       "attempts": 1,
                      *       "last_status_code": 200,
                      *       "last_error": null,
+                     *       "last_response_body": "{\"received\":true}",
                      *       "next_attempt_at": "2026-11-21T16:00:00.000Z",
                      *       "created_at": "2026-11-21T15:05:00.000Z",
                      *       "delivered_at": null
@@ -5552,6 +5556,8 @@ export interface operations {
                         last_status_code: number | null;
                         /** @description why the last attempt failed, null if it did not */
                         last_error: string | null;
+                        /** @description the start of the receiver's answer body to the last attempt: at most 64 KiB, read within the timeout, as UTF-8 (invalid bytes and NUL replaced by U+FFFD); null if no answer was read */
+                        last_response_body: string | null;
                         /** @description when the next attempt is due (pending only) */
                         next_attempt_at: string | null;
                         /**
@@ -8249,6 +8255,7 @@ export interface operations {
                      *           "attempts": 8,
                      *           "last_status_code": 500,
                      *           "last_error": "the receiver answered 500",
+                     *           "last_response_body": "Internal Server Error",
                      *           "next_attempt_at": null,
                      *           "created_at": "2026-11-21T15:05:00.000Z",
                      *           "delivered_at": null
@@ -8273,6 +8280,8 @@ export interface operations {
                             last_status_code: number | null;
                             /** @description why the last attempt failed, null if it did not */
                             last_error: string | null;
+                            /** @description the start of the receiver's answer body to the last attempt: at most 64 KiB, read within the timeout, as UTF-8 (invalid bytes and NUL replaced by U+FFFD); null if no answer was read */
+                            last_response_body: string | null;
                             /** @description when the next attempt is due (pending only) */
                             next_attempt_at: string | null;
                             /**

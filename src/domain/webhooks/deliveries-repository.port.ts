@@ -2,8 +2,8 @@ import type { TransactionScope } from '../unit-of-work.js';
 import type { NewDelivery, StoredDelivery } from './stored-webhook.js';
 import type { DeliveryStatus } from './webhook.js';
 
-/** A delivery claimed by a worker, with what it needs to make the attempt. */
-export interface ClaimedDelivery extends StoredDelivery {
+/** A delivery claimed by a worker, with what it needs to make the attempt (not the last answer's body). */
+export interface ClaimedDelivery extends Omit<StoredDelivery, 'last_response_body'> {
   company_id: string;
   /** Absent when the webhook was deleted meanwhile. */
   webhook?: { url: string; secret: string; enabled: boolean };
@@ -12,7 +12,7 @@ export interface ClaimedDelivery extends StoredDelivery {
 /** What an attempt changes of its delivery. */
 export type DeliveryOutcome = Pick<
   StoredDelivery,
-  'status' | 'attempts' | 'last_status_code' | 'last_error' | 'next_attempt_at' | 'delivered_at' | 'lease_until'
+  'status' | 'attempts' | 'last_status_code' | 'last_error' | 'last_response_body' | 'next_attempt_at' | 'delivered_at' | 'lease_until'
 >;
 
 /** A due delivery as a claim first reads it: what the shares are counted by. */

@@ -23,6 +23,8 @@ export interface StoredDelivery {
   attempts: number;
   last_status_code: number | null;
   last_error: string | null;
+  /** The start of the last answer's body (at most 64 KiB as UTF-8), null when no answer was read. */
+  last_response_body: string | null;
   next_attempt_at: string;
   lease_until: string;
   lease_owner: string | null;

@@ -48,6 +48,11 @@ export const WebhookDeliverySchema = Type.Object(
     attempts: Type.Integer({ minimum: 0, description: 'attempts made so far' }),
     last_status_code: Type.Union([Type.Integer(), Type.Null()], { description: "the receiver's status of the last attempt, null if it gave none" }),
     last_error: Type.Union([Type.String(), Type.Null()], { description: 'why the last attempt failed, null if it did not' }),
+    last_response_body: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "the start of the receiver's answer body to the last attempt: at most 64 KiB, read within the timeout, as UTF-8 " +
+        '(invalid bytes and NUL replaced by U+FFFD); null if no answer was read',
+    }),
     next_attempt_at: Type.Union([Timestamp, Type.Null()], { description: 'when the next attempt is due (pending only)' }),
     created_at: Timestamp,
     delivered_at: Type.Union([Timestamp, Type.Null()], { description: 'when a 2xx arrived' }),

@@ -148,6 +148,7 @@ export function toDeliveryResource(row: StoredDelivery): WebhookDeliveryResource
     attempts: row.attempts,
     last_status_code: row.last_status_code,
     last_error: row.last_error,
+    last_response_body: row.last_response_body,
     next_attempt_at: row.status === 'pending' ? row.next_attempt_at : null,
     created_at: row.created_at,
     delivered_at: row.delivered_at,

@@ -3,7 +3,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isPublicAddress, literalAddress } from '../../domain/webhooks/public-address.js';
-import type { WebhookAnswer, WebhookSender } from '../../domain/webhooks/webhook-sender.port.js';
+import { ANSWER_BODY_LIMIT_BYTES, type WebhookAnswer, type WebhookSender } from '../../domain/webhooks/webhook-sender.port.js';
+import { answerText } from './answer-text.js';
 
 export interface HttpWebhookSenderOptions {
   /** Allow loopback, private and other non-public addresses (development, tests). */
@@ -19,22 +20,27 @@ class RefusedAddressError extends Error {
 /**
  * A lookup that refuses a host resolving to any non-public address. It runs when the socket
  * connects, so the address checked is the address used: a host that resolved to a public
- * address when the webhook was set and to a private one now (DNS rebinding) is refused.
+ * address when the webhook was set and to a private one now (DNS rebinding) is refused. The
+ * error does not name the address: the delivery's log would tell a company about the network
+ * the service runs in.
  */
 const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...(options as LookupOptions), all: true }, (error, addresses: LookupAddress[]) => {
     if (error) return callback(error, '', 4);
-    const refused = addresses.filter((entry) => !isPublicAddress(entry.address));
-    if (addresses.length === 0 || refused.length > 0) {
-      const listed = refused.map((entry) => entry.address).join(', ');
-      return callback(new RefusedAddressError(`${hostname} resolves to a non-public address (${listed}): refused`), '', 4);
+    if (addresses.length === 0 || !addresses.every((entry) => isPublicAddress(entry.address))) {
+      return callback(new RefusedAddressError(`${hostname} resolves to a non-public address: refused`), '', 4);
     }
     if ((options as LookupOptions).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
     return callback(null, addresses[0]!.address, addresses[0]!.family);
   });
 };
 
-/** Sends over node:http(s) with keep-alive; a redirect is an answer like any other, never followed. */
+/**
+ * Sends over node:http(s) with keep-alive; a redirect is an answer like any other, never followed.
+ * An attempt ends within its timeout whatever the receiver does, and reads at most
+ * `ANSWER_BODY_LIMIT_BYTES` of the answer's body: the status decides the outcome, the body is
+ * kept for the delivery's log, and a body cut short by either bound closes the socket.
+ */
 export function createHttpWebhookSender(options: HttpWebhookSenderOptions): WebhookSender {
   const agentOptions = { keepAlive: true, maxSockets: options.maxSocketsPerHost, scheduling: 'fifo' as const };
   const httpAgent = new http.Agent(agentOptions);
@@ -58,11 +64,17 @@ export function createHttpWebhookSender(options: HttpWebhookSenderOptions): Webh
           return resolve({ error: `${literal} is not a public address: refused` });
         }
         let settled = false;
+        let statusCode: number | undefined;
+        const kept: Buffer[] = [];
+        let received = 0;
         const done = (answer: WebhookAnswer) => {
           if (settled) return;
           settled = true;
-          clearTimeout(timer);
+          clearTimeout(deadline);
           resolve(answer);
+        };
+        const answered = () => {
+          if (!settled) done({ statusCode: statusCode!, body: answerText(kept, ANSWER_BODY_LIMIT_BYTES) });
         };
         const request = (secure ? https : http).request(target, {
           method: 'POST',
@@ -70,17 +82,32 @@ export function createHttpWebhookSender(options: HttpWebhookSenderOptions): Webh
           headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
           ...(lookup ? { lookup } : {}),
         });
-        const timer = setTimeout(() => {
-          done({ error: `no answer within ${timeoutMs} ms` });
+        // One deadline for the whole exchange: connecting, the headers and the body read.
+        const deadline = setTimeout(() => {
           request.destroy();
+          if (statusCode === undefined) done({ error: `no answer within ${timeoutMs} ms` });
+          else answered();
         }, timeoutMs);
         request.on('response', (response) => {
-          // The status is what counts; the body is read and dropped so the socket can be reused.
-          response.resume();
+          statusCode = response.statusCode ?? 0;
+          response.on('data', (chunk: Buffer) => {
+            if (settled) return;
+            const room = ANSWER_BODY_LIMIT_BYTES - received;
+            if (room > 0) kept.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+            received += chunk.length;
+            // More than the limit: the rest is not read, and the socket is not reused.
+            if (received > ANSWER_BODY_LIMIT_BYTES) {
+              answered();
+              request.destroy();
+            }
+          });
+          // Only a body that ended within the bounds leaves the socket to the agent's pool.
+          response.on('end', answered);
+          response.on('close', answered);
           response.on('error', () => undefined);
-          done({ statusCode: response.statusCode ?? 0 });
         });
         request.on('error', (error: NodeJS.ErrnoException) => {
+          if (statusCode !== undefined) return answered();
           done({ error: error instanceof RefusedAddressError ? error.message : `request failed: ${error.code ?? error.message}` });
         });
         request.end(body);

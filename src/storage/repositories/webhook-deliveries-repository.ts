@@ -5,6 +5,7 @@ import type { Database } from '../database.js';
 import type { DB } from '../schema.js';
 import { executorOf } from '../unit-of-work.js';
 
+/** What a worker claims: a delivery without its last answer's body, which the attempt does not need. */
 const COLUMNS = [
   'id',
   'webhook_id',
@@ -20,6 +21,9 @@ const COLUMNS = [
   'created_at',
   'delivered_at',
 ] as const;
+
+/** What a delivery's history shows. */
+const HISTORY_COLUMNS = [...COLUMNS, 'last_response_body'] as const;
 
 const INSERT_BATCH = 200;
 
@@ -43,6 +47,7 @@ export function createWebhookDeliveriesRepository(database: Database): Deliverie
               attempts: 0,
               last_status_code: null,
               last_error: null,
+              last_response_body: null,
               next_attempt_at: delivery.createdAt,
               lease_until: delivery.createdAt,
               lease_owner: null,
@@ -57,7 +62,7 @@ export function createWebhookDeliveriesRepository(database: Database): Deliverie
     async listForWebhook(companyId, webhookId, limit) {
       return db
         .selectFrom('webhook_deliveries')
-        .select(COLUMNS)
+        .select(HISTORY_COLUMNS)
         .where('company_id', '=', companyId)
         .where('webhook_id', '=', webhookId)
         .orderBy('id', 'desc')
@@ -66,7 +71,7 @@ export function createWebhookDeliveriesRepository(database: Database): Deliverie
     },
 
     async listForCompany(companyId, status, limit) {
-      let query = db.selectFrom('webhook_deliveries').select(COLUMNS).where('company_id', '=', companyId);
+      let query = db.selectFrom('webhook_deliveries').select(HISTORY_COLUMNS).where('company_id', '=', companyId);
       if (status !== undefined) query = query.where('status', '=', status);
       return query.orderBy('id', 'desc').limit(limit).execute();
     },
@@ -78,7 +83,7 @@ export function createWebhookDeliveriesRepository(database: Database): Deliverie
         .where('company_id', '=', companyId)
         .where('webhook_id', '=', webhookId)
         .where('id', '=', deliveryId)
-        .returning(COLUMNS)
+        .returning(HISTORY_COLUMNS)
         .executeTakeFirst();
     },
 

@@ -21,6 +21,7 @@ export const exampleDelivery = {
   attempts: 1,
   last_status_code: 200,
   last_error: null,
+  last_response_body: '{"received":true}',
   next_attempt_at: null,
   created_at: '2026-11-21T15:05:00.000Z',
   delivered_at: '2026-11-21T15:05:00.042Z',
@@ -32,5 +33,6 @@ export const exampleFailedDelivery = {
   attempts: 8,
   last_status_code: 500,
   last_error: 'the receiver answered 500',
+  last_response_body: 'Internal Server Error',
   delivered_at: null,
 };
