@@ -13,10 +13,14 @@ export interface RenderPoolInputs {
   readonly threadBudgetBytes: number;
 }
 
-/** Render threads for one process: its share of the CPUs, fewer if its share of the memory does not hold them; at least one. */
+/**
+ * Render threads for one process: its share of the CPUs less the one its serving thread needs,
+ * fewer if its share of the memory does not hold them; at least one. Renders on every CPU would
+ * leave each request of every other company waiting for a core behind a company's render burst.
+ */
 export function renderThreadCount(inputs: RenderPoolInputs): number {
   const processes = Math.max(1, inputs.processes);
-  const byCpu = Math.floor(inputs.cpus / processes);
+  const byCpu = Math.floor(inputs.cpus / processes) - 1;
   const byMemory = Math.floor(inputs.memoryBytes / processes / inputs.threadBudgetBytes);
   return Math.max(1, Math.min(byCpu, byMemory));
 }
