@@ -1,25 +1,15 @@
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { after, before, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildManagementApp } from '../../src/http/management-app.js';
+import { holdConnection } from './hold-connection.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app.js';
 
 const METRICS_TOKEN = 'test-metrics-token-0123456789';
 const API_CONNECTIONS = 2;
 const PROMPTLY_MS = 5_000;
-
-/** A connection to the API that sends nothing: it holds one of the API's places. */
-async function holdConnection(port: number): Promise<Socket> {
-  const socket = connect({ port, host: '127.0.0.1' });
-  socket.on('error', () => undefined);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('error', reject);
-  });
-  return socket;
-}
 
 /** What a new API connection gets: its answer to GET /healthz, or '' when it is closed unanswered. */
 async function apiAnswer(port: number): Promise<string> {

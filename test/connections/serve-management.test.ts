@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
+import { holdConnection } from './hold-connection.js';
 import { httpRequest } from '../hardening/helpers/http.js';
 import { freePort, startServer, type LogLine, type ServerProcess } from '../hardening/helpers/server-process.js';
 
 const METRICS_TOKEN = 'test-metrics-token-0123456789';
 const listeningOn = (port: number) => (line: LogLine) => String(line.msg).startsWith('Server listening') && String(line.msg).endsWith(`:${port}`);
-
-async function holdConnection(port: number): Promise<Socket> {
-  const socket = connect({ port, host: '127.0.0.1' });
-  socket.on('error', () => undefined);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('error', reject);
-  });
-  return socket;
-}
 
 describe('wrs serve with WRS_MANAGEMENT_PORT (real process)', { timeout: 120_000 }, () => {
   let server: ServerProcess | undefined;

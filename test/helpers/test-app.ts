@@ -33,17 +33,32 @@ export interface TestAppOptions {
   app?: BuildAppOptions;
 }
 
-/** Builds the real app on a fresh database of the given kind (or a given one); call close() in `after`. */
-export async function createTestApp(kind: DatabaseKind, options: TestAppOptions = {}): Promise<TestApp> {
-  const database = options.database ?? (await createTestDatabase(kind));
-  const config = loadConfig({
+/** What every test process of a database is configured with: its URL, the test secrets, no logs. */
+function baseTestEnv(database: TestDatabase): Record<string, string> {
+  return {
     NODE_ENV: 'test',
     WRS_DATABASE_URL: database.url,
     WRS_JWT_SECRET: TEST_JWT_SECRET,
     WRS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     WRS_ENCRYPTION_KEY: '00'.repeat(32),
-    WRS_PUBLIC_URL: 'http://wrs.test',
     WRS_LOG_LEVEL: 'silent',
+  };
+}
+
+/**
+ * Another serving process's context on an app's database (already migrated), as a second
+ * replica has: its own workers, slots and caches. Close it before the app's database is dropped.
+ */
+export function createReplicaContext(database: TestDatabase, env: Record<string, string> = {}): Promise<AppContext> {
+  return createAppContext(loadConfig({ ...baseTestEnv(database), ...env }), { migrate: false });
+}
+
+/** Builds the real app on a fresh database of the given kind (or a given one); call close() in `after`. */
+export async function createTestApp(kind: DatabaseKind, options: TestAppOptions = {}): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase(kind));
+  const config = loadConfig({
+    ...baseTestEnv(database),
+    WRS_PUBLIC_URL: 'http://wrs.test',
     // Suites send many requests from one address; the hardening tests turn limits on themselves.
     WRS_RATE_LIMIT_PER_MINUTE: '0',
     WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { createAppContext, type AppContext } from '../../src/app-context.js';
-import { loadConfig } from '../../src/config/config.js';
+import type { AppContext } from '../../src/app-context.js';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { createTestApp, TEST_ADMIN_TOKEN, TEST_JWT_SECRET, type TestApp } from '../helpers/test-app.js';
+import { createReplicaContext, createTestApp, type TestApp } from '../helpers/test-app.js';
 import { createRecord, defineType, expectStatus } from '../records/fixtures.js';
 import { eventually, FAST_WEBHOOKS, startReceiver, type Receiver } from './receiver.js';
 
@@ -107,17 +106,7 @@ describeEachDatabase('webhooks: addresses checked again at delivery', (kind) => 
     // Set while private URLs were allowed; delivered by a process that does not allow them.
     t = await createTestApp(kind, { env: FAST_WEBHOOKS });
     const { WRS_WEBHOOK_ALLOW_PRIVATE_URLS: _allowed, ...strict } = FAST_WEBHOOKS;
-    strictWorker = await createAppContext(
-      loadConfig({
-        NODE_ENV: 'test',
-        WRS_DATABASE_URL: t.database.url,
-        WRS_JWT_SECRET: TEST_JWT_SECRET,
-        WRS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-        WRS_ENCRYPTION_KEY: '00'.repeat(32),
-        ...strict,
-      }),
-      { migrate: false },
-    );
+    strictWorker = await createReplicaContext(t.database, strict);
     strictWorker.webhookDelivery.start();
   });
   after(async () => {

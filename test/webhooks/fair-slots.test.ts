@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createAppContext, type AppContext } from '../../src/app-context.js';
-import { loadConfig } from '../../src/config/config.js';
+import type { AppContext } from '../../src/app-context.js';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { createTestApp, TEST_ADMIN_TOKEN, TEST_JWT_SECRET, type TestApp } from '../helpers/test-app.js';
+import { createReplicaContext, createTestApp, type TestApp } from '../helpers/test-app.js';
 import { createRecord, defineType, expectStatus } from '../records/fixtures.js';
 import { FAST_WEBHOOKS, startReceiver, type Receiver } from './receiver.js';
 
@@ -75,18 +74,7 @@ describeEachDatabase('webhooks: delivery slots shared between companies', (kind)
 
   it('serves a company whose deliveries sort after a backlog, with a second replica claiming too', async (test) => {
     // A second process on the same database with its own worker and slots: the hanging company fills its half there too.
-    replica = await createAppContext(
-      loadConfig({
-        NODE_ENV: 'test',
-        WRS_DATABASE_URL: t.database.url,
-        WRS_JWT_SECRET: TEST_JWT_SECRET,
-        WRS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-        WRS_ENCRYPTION_KEY: '00'.repeat(32),
-        WRS_LOG_LEVEL: 'silent',
-        ...SLOTS,
-      }),
-      { migrate: false },
-    );
+    replica = await createReplicaContext(t.database, SLOTS);
     replica.webhookDelivery.start();
     await receiver.waitFor('/hang', receiver.on('/hang').length + 4);
     // More of the hanging company's deliveries, all older than the next change of another company.
