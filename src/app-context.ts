@@ -245,6 +245,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     createWorkerPoolRenderer({
       workers: options.pdfWorkers ?? config.pdf.workers ?? defaultRenderThreads(config.server.workers),
       rendersPerThread: config.pdf.rendersPerThread,
+      threadNice: config.pdf.threadNice,
       idleShutdownMs: config.pdf.threadIdleMs,
       timeoutMs: config.pdf.timeoutMs,
       queueTimeoutMs: config.pdf.queueTimeoutMs,

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Agent, request, type ClientRequest } from 'node:http';
+import { request, type ClientRequest } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,6 +9,9 @@ import { enterPhase } from './phase.js';
 import type { RunningProcess } from './processes.js';
 import type { ScenarioRow } from './report.js';
 import { percentile, startReceiver, waitForArrivals } from './webhooks.js';
+import type { Samples, VictimJob } from './victim-client.js';
+
+const VICTIM_CLIENT = fileURLToPath(new URL('./victim-client.ts', import.meta.url));
 
 /**
  * One company (the attacker) runs an attack while another (the victim) reads; each of the
@@ -101,51 +104,24 @@ export async function fairnessScenarios(ctx: FairnessContext): Promise<ScenarioR
 
 // --- the victim's side ---------------------------------------------------------------------
 
-interface Samples {
-  latenciesMs: number[];
-  errors: number;
-}
-
 const VICTIM_READS = [
   { label: 'GET /v1/record-types', path: '/v1/record-types' },
   { label: 'GET /v1/events?limit=100', path: '/v1/events?limit=100' },
 ] as const;
 
-/** One GET; its time to the last byte, or undefined when it failed or answered other than 200. */
-function timedGet(agent: Agent, url: string, token: string): Promise<number | undefined> {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const req = request(url, { agent, headers: { authorization: `Bearer ${token}` }, timeout: 30_000 }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode === 200 ? performance.now() - started : undefined));
-      response.on('error', () => resolve(undefined));
-    });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(undefined));
-    req.end();
-  });
+/** Runs one victim job in its own process (see victim-client.ts) and answers its samples. */
+async function inVictimProcess(job: VictimJob): Promise<Samples[]> {
+  const child = spawn(process.execPath, ['--import', 'tsx', VICTIM_CLIENT, JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`the victim's client exited with ${code}`);
+  return JSON.parse(output) as Samples[];
 }
 
 /** The victim's reads, each one request at a time on its own kept-alive connection, for `seconds`. */
-async function victimReads(ctx: FairnessContext, seconds: number): Promise<Samples[]> {
-  const until = performance.now() + seconds * 1000;
-  const token = ctx.tokenOf(ctx.victim);
-  return Promise.all(
-    VICTIM_READS.map(async (read) => {
-      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-      const samples: Samples = { latenciesMs: [], errors: 0 };
-      try {
-        while (performance.now() < until) {
-          const ms = await timedGet(agent, ctx.service.baseUrl + read.path, token);
-          if (ms === undefined) samples.errors++;
-          else samples.latenciesMs.push(ms);
-        }
-      } finally {
-        agent.destroy();
-      }
-      return samples;
-    }),
-  );
+function victimReads(ctx: FairnessContext, seconds: number): Promise<Samples[]> {
+  return inVictimProcess({ kind: 'reads', baseUrl: ctx.service.baseUrl, token: ctx.tokenOf(ctx.victim), seconds, paths: VICTIM_READS.map((read) => read.path) });
 }
 
 interface Comparison {
@@ -416,14 +392,16 @@ async function render(ctx: FairnessContext, company: string, recordId: string): 
 
 /** The victim's renders one after another, for at least `seconds` and at least `size.victimRenders`. */
 async function victimRenders(ctx: FairnessContext, size: Size, seconds: number): Promise<Samples> {
-  const until = performance.now() + seconds * 1000;
-  const samples: Samples = { latenciesMs: [], errors: 0 };
-  while (performance.now() < until || samples.latenciesMs.length + samples.errors < size.victimRenders) {
-    const { status, ms } = await render(ctx, ctx.victim, ctx.victimRecordId);
-    if (status === 200) samples.latenciesMs.push(ms);
-    else samples.errors++;
-  }
-  return samples;
+  const [samples] = await inVictimProcess({
+    kind: 'renders',
+    baseUrl: ctx.service.baseUrl,
+    token: ctx.tokenOf(ctx.victim),
+    seconds,
+    atLeast: size.victimRenders,
+    recordId: ctx.victimRecordId,
+    templateId: TEMPLATE,
+  });
+  return samples!;
 }
 
 /** (4) The attacker keeps `size.renders` pdf_create steps in flight while the victim renders one PDF at a time. */

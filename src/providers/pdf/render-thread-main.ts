@@ -1,4 +1,5 @@
-import { parentPort } from 'node:worker_threads';
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
 import { getHeapStatistics } from 'node:v8';
 import { garbageCollector } from '../../lib/garbage-collector.js';
 import { heapKeeper } from './render-thread-heap.js';
@@ -13,6 +14,7 @@ export async function serveRenders(module: RenderModule): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('serveRenders runs in a worker thread');
   const send = (message: RenderThreadMessage): void => port.postMessage(message);
+  lowerPriority((workerData as { nice?: number }).nice ?? 0);
   await module.warmup?.();
   const gc = garbageCollector();
   const heap = heapKeeper({ collect: () => gc({ type: 'major' }), heapUsed: () => getHeapStatistics().used_heap_size });
@@ -38,4 +40,18 @@ export async function serveRenders(module: RenderModule): Promise<void> {
     })();
   });
   send({ type: 'ready' });
+}
+
+/**
+ * On Linux a nice value belongs to a thread, and setpriority of "process 0" sets the calling
+ * thread's: the serving thread keeps its priority. Elsewhere it would lower the whole process,
+ * so it is left alone there; a refusal (a container without the right) changes nothing.
+ */
+function lowerPriority(nice: number): void {
+  if (nice === 0 || process.platform !== 'linux') return;
+  try {
+    setPriority(nice);
+  } catch {
+    // Renders run at the process's priority.
+  }
 }

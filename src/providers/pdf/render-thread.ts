@@ -43,6 +43,8 @@ export interface RenderThreadOptions {
   renderModule: string;
   /** How long loading the module may take before the thread is given up. */
   startupTimeoutMs: number;
+  /** The thread's own scheduling priority, as a nice value (0: the process's). */
+  nice: number;
   resourceLimits?: ResourceLimits;
   /** The thread takes no more renders (a timeout, a crash, stop()); called once or twice (when it stops, when it has exited). */
   onExit(thread: RenderThread): void;
@@ -80,7 +82,7 @@ export function startRenderThread(options: RenderThreadOptions): RenderThread {
   const renderModule = options.renderModule.startsWith('file:') ? fileURLToPath(options.renderModule) : options.renderModule;
   const worker = new Worker(BOOTSTRAP, {
     eval: true,
-    workerData: { threadMain: THREAD_MAIN_FILE, renderModule, tsxRequireHook: TSX_REQUIRE_HOOK },
+    workerData: { threadMain: THREAD_MAIN_FILE, renderModule, tsxRequireHook: TSX_REQUIRE_HOOK, nice: options.nice },
     ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
   });
   const pending = new Map<number, Pending>();

@@ -18,6 +18,12 @@ export interface WorkerPoolRendererOptions {
   /** Renders one thread runs at once, interleaved. Default 1. */
   rendersPerThread?: number;
   /**
+   * How much lower the render threads' scheduling priority is than the serving thread's (a Linux
+   * nice value, per thread). Renders are throughput work: when the CPUs are contended, every
+   * company's requests on the serving thread go first. Default 0.
+   */
+  threadNice?: number;
+  /**
    * Per render, its share of its thread from the moment the thread is ready (while n renders
    * share a thread, each one's clock runs at 1/n); a render past it is aborted and its thread
    * replaced.
@@ -115,6 +121,7 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
     const thread: RenderThread = startRenderThread({
       renderModule: options.workerFile ?? WORKER_FILE,
       startupTimeoutMs: options.startupTimeoutMs ?? 60_000,
+      nice: options.threadNice ?? 0,
       resourceLimits: options.resourceLimits ?? DEFAULT_THREAD_LIMITS,
       onExit: forget,
       onIdle: stopWhenIdle,
