@@ -129,8 +129,6 @@ export function createEventsService({
   outbox,
   ingestObserver,
 }: EventsServiceDeps): EventsService {
-  const encodeFeedCursor = (companyId: string, position: FeedPosition) => feedCursors.encode(companyId, position);
-
   return {
     async feedPosition(companyId, cursor, source) {
       if (cursor === undefined) return FEED_START;
@@ -164,7 +162,7 @@ export function createEventsService({
         get cursors() {
           return (cursors ??= feedCursors.encodeAll(companyId, page.positions));
         },
-        nextCursor: encodeFeedCursor(companyId, nextPosition),
+        nextCursor: feedCursors.encode(companyId, nextPosition),
         nextPosition,
         heldBack: page.heldBack,
       };
@@ -193,7 +191,7 @@ export function createEventsService({
           return events;
         },
         close: () => chunks.close(),
-        nextCursor: () => encodeFeedCursor(companyId, last),
+        nextCursor: () => feedCursors.encode(companyId, last),
       };
     },
 
@@ -300,7 +298,7 @@ export function createEventsService({
                 batch = reading.value;
               }
               if (refused()) throw ROLL_BACK;
-              const cursor = encodeFeedCursor(companyId, before!);
+              const cursor = feedCursors.encode(companyId, before!);
               await outbox.enqueue(scope, companyId, 'events.ingested', { count: ingested, cursor });
               await dataVersions.bump(scope, companyId);
             })
@@ -319,7 +317,7 @@ export function createEventsService({
         }
         if (!refused()) {
           ingestObserver?.stored(ingested);
-          return { ingested, feedCursorBefore: encodeFeedCursor(companyId, before ?? (await repository.feedEnd(companyId))) };
+          return { ingested, feedCursorBefore: feedCursors.encode(companyId, before ?? (await repository.feedEnd(companyId))) };
         }
         ingestObserver?.refused();
         // Rolled back at once; the rest of the body is still read, to name every bad event.
