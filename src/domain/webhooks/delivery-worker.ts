@@ -16,6 +16,10 @@ const OUTCOME_BATCH = 128;
 /** Due deliveries one claim reads at most, to choose from. */
 const CLAIM_READ_MAX = 1024;
 
+/** What the receiver answered to an attempt, as its outcome records it. */
+type ReceiverAnswer = { readonly statusCode: number | null; readonly body: string | null };
+const NO_ANSWER: ReceiverAnswer = { statusCode: null, body: null };
+
 export interface DeliveryWorkerSettings {
   readonly timeoutMs: number;
   readonly retryBaseMs: number;
@@ -158,7 +162,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     const { webhook } = delivery;
     const attempts = delivery.attempts + 1;
     if (!webhook || !webhook.enabled) {
-      finish(delivery, failed(attempts, null, null, webhook ? 'the webhook is disabled' : 'the webhook was deleted'));
+      finish(delivery, failed(attempts, NO_ANSWER, webhook ? 'the webhook is disabled' : 'the webhook was deleted'));
       return;
     }
     const started = clock.now();
@@ -167,7 +171,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     try {
       signature = webhookSignature(keyOf(delivery, webhook.secret), delivery.id, timestamp, delivery.payload);
     } catch {
-      finish(delivery, retryOrFail(attempts, null, null, 'the signing secret cannot be opened (was WRS_ENCRYPTION_KEY changed?)'));
+      finish(delivery, retryOrFail(attempts, NO_ANSWER, 'the signing secret cannot be opened (was WRS_ENCRYPTION_KEY changed?)'));
       return;
     }
     const answer = await sender.send({
@@ -184,7 +188,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     });
     const now = clock.now().toISOString();
     if ('error' in answer) {
-      finish(delivery, retryOrFail(attempts, null, null, answer.error));
+      finish(delivery, retryOrFail(attempts, NO_ANSWER, answer.error));
     } else if (answer.statusCode >= 200 && answer.statusCode < 300) {
       finish(delivery, {
         status: 'delivered',
@@ -198,39 +202,39 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       });
     } else if (answer.statusCode === 410) {
       await webhooks.update(delivery.company_id, delivery.webhook_id, { enabled: false, updated_at: now });
-      finish(delivery, failed(attempts, 410, answer.body, 'the receiver answered 410 Gone: the webhook is disabled'));
+      finish(delivery, failed(attempts, answer, 'the receiver answered 410 Gone: the webhook is disabled'));
     } else {
       const reason =
         answer.statusCode >= 300 && answer.statusCode < 400
           ? `the receiver answered ${answer.statusCode} (redirects are not followed)`
           : `the receiver answered ${answer.statusCode}`;
-      finish(delivery, retryOrFail(attempts, answer.statusCode, answer.body, reason));
+      finish(delivery, retryOrFail(attempts, answer, reason));
     }
   }
 
-  function failed(attempts: number, statusCode: number | null, responseBody: string | null, error: string): DeliveryOutcome {
+  function failed(attempts: number, answer: ReceiverAnswer, error: string): DeliveryOutcome {
     const now = clock.now().toISOString();
     return {
       status: 'failed',
       attempts,
-      last_status_code: statusCode,
+      last_status_code: answer.statusCode,
       last_error: error,
-      last_response_body: responseBody,
+      last_response_body: answer.body,
       next_attempt_at: now,
       delivered_at: null,
       lease_until: now,
     };
   }
 
-  function retryOrFail(attempts: number, statusCode: number | null, responseBody: string | null, error: string): DeliveryOutcome {
-    if (attempts >= settings.maxAttempts) return failed(attempts, statusCode, responseBody, error);
+  function retryOrFail(attempts: number, answer: ReceiverAnswer, error: string): DeliveryOutcome {
+    if (attempts >= settings.maxAttempts) return failed(attempts, answer, error);
     const now = clock.now();
     return {
       status: 'pending',
       attempts,
-      last_status_code: statusCode,
+      last_status_code: answer.statusCode,
       last_error: error,
-      last_response_body: responseBody,
+      last_response_body: answer.body,
       next_attempt_at: new Date(now.getTime() + retryDelayMs(attempts, settings.retryBaseMs)).toISOString(),
       delivered_at: null,
       lease_until: now.toISOString(),
