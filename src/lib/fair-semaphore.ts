@@ -37,6 +37,11 @@ export interface FairSemaphore {
   run<T>(key: string, task: () => Promise<T>, options?: AcquireOptions): Promise<T>;
   /** Slots held and waits pending, in all and for one key. */
   usage(key?: string): { held: number; waiting: number };
+  /**
+   * Whether an acquire of `key` now would be given a slot or a place to wait, rather than
+   * refused at once: lets a caller refuse before doing the work that would precede it.
+   */
+  admits(key: string): boolean;
 }
 
 /** Why a wait got no slot: the waiting room was full, or it waited longer than it may. */
@@ -138,22 +143,31 @@ export function createFairSemaphore(options: FairSemaphoreOptions): FairSemaphor
     }
   }
 
-  /** Whether the newcomer of `key` may wait, evicting the busiest key's newest waiter if need be. */
-  const makeRoom = (key: string, state: KeyState): boolean => {
-    if (waiting < maxWaiting) return true;
-    let longest: KeyState | undefined;
-    let longestKey: string | undefined;
+  /**
+   * Room for a newcomer of a key with `queued` waiters: 'free' when the waiting room has some,
+   * the key whose newest waiter it would take the place of (the longest queue, when longer than
+   * the newcomer's own by more than one), or undefined when it is refused.
+   */
+  const roomFor = (key: string, queued: number): 'free' | [string, KeyState] | undefined => {
+    if (waiting < maxWaiting) return 'free';
+    let longest: [string, KeyState] | undefined;
     for (const other of waitingKeys) {
       const otherState = keys.get(other)!;
-      if (!longest || otherState.waiters.length > longest.waiters.length) {
-        longest = otherState;
-        longestKey = other;
-      }
+      if (!longest || otherState.waiters.length > longest[1].waiters.length) longest = [other, otherState];
     }
-    if (!longest || longestKey === key || longest.waiters.length <= state.waiters.length + 1) return false;
+    if (!longest || longest[0] === key || longest[1].waiters.length <= queued + 1) return undefined;
+    return longest;
+  };
+
+  /** Whether the newcomer of `key` may wait, evicting the busiest key's newest waiter if need be. */
+  const makeRoom = (key: string, state: KeyState): boolean => {
+    const room = roomFor(key, state.waiters.length);
+    if (room === 'free') return true;
+    if (!room) return false;
+    const [longestKey, longest] = room;
     const evicted = longest.waiters.at(-1)!;
-    removeWaiter(longestKey!, longest, evicted);
-    forgetIfIdle(longestKey!, longest);
+    removeWaiter(longestKey, longest, evicted);
+    forgetIfIdle(longestKey, longest);
     evicted.refuse(new SlotRefusedError('queue_full', 'too many waiting'));
     return true;
   };
@@ -209,6 +223,11 @@ export function createFairSemaphore(options: FairSemaphoreOptions): FairSemaphor
       } finally {
         permit.release();
       }
+    },
+    admits(key) {
+      const state = keys.get(key);
+      if (held < slots && (state?.held ?? 0) < slotsPerKey) return true;
+      return roomFor(key, state?.waiters.length ?? 0) !== undefined;
     },
     usage(key) {
       if (key === undefined) return { held, waiting };

@@ -201,6 +201,8 @@ describe('fair semaphore: least recently served first, bounded waiting room', ()
     const waits = ['a1', 'a2', 'a3', 'a4'].map((label) => track(label, 'a'));
     await settle();
     assert.equal(slots.usage().waiting, 4);
+    assert.equal(slots.admits('a'), false, 'a, the busiest, would be refused');
+    assert.equal(slots.admits('b'), true, 'b would take a place of a');
 
     const aFifth = track('a5', 'a');
     const bFirst = track('b1', 'b');
@@ -218,11 +220,25 @@ describe('fair semaphore: least recently served first, bounded waiting room', ()
     const acquire = (key: string) => slots.acquire(key, { timeoutMs: LONG });
     const holder = await acquire('a');
     const waits = [acquire('a'), acquire('b')];
+    assert.deepEqual(['a', 'b', 'c'].map((key) => slots.admits(key)), [false, false, false]);
     await assert.rejects(acquire('c'), (error: unknown) => error instanceof SlotRefusedError && error.reason === 'queue_full');
     await assert.rejects(acquire('b'), (error: unknown) => error instanceof SlotRefusedError && error.reason === 'queue_full');
     holder.release();
     (await waits[1]!).release();
     (await waits[0]!).release();
     assert.equal(slots.usage().held, 0);
+  });
+
+  it('admits a key while a slot of its share is free, or while the waiting room has room', async () => {
+    const slots = createFairSemaphore({ slots: 2, slotsPerKey: 1, maxWaiting: 1 });
+    assert.equal(slots.admits('a'), true, 'a free slot');
+    const held = await slots.acquire('a');
+    assert.equal(slots.admits('b'), true, "a free slot within b's share");
+    assert.equal(slots.admits('a'), true, "a at its share, but the waiting room has room");
+    const waiting = slots.acquire('a', { timeoutMs: LONG });
+    assert.equal(slots.admits('a'), false, 'a at its share and the room full of its own');
+    assert.equal(slots.admits('b'), true, 'b still has a free slot');
+    held.release();
+    (await waiting).release();
   });
 });

@@ -2,7 +2,7 @@ import { cannotRender, invalidBody, notFound, templateNotFound } from '../../err
 import { namesWithMore } from '../../errors/item-problems.js';
 import type { Clock } from '../../lib/clock.js';
 import { clipped } from '../../lib/text.js';
-import { RenderRejectedError, type PdfRenderer } from '../templates/pdf-renderer.port.js';
+import { RenderRejectedError, RendererUnavailableError, TOO_MANY_WAITING, type PdfRenderer } from '../templates/pdf-renderer.port.js';
 import { fileDetails } from '../files/file-details.js';
 import type { FileService } from '../files/file-service.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
@@ -58,6 +58,9 @@ export function createPdfCreateStep(deps: PdfCreateStepDeps) {
   const { findRecord, templates, renderer, inputLimitBytes, files, clock, outbox } = deps;
   /** `baseUrl`: the base of the download link the step's details (and its webhook) carry. */
   return async function runPdfCreate(companyId: string, recordId: string, inputs: PdfCreateInputs, baseUrl: string): Promise<StoredFile> {
+    // Refused before the record and template are read: a company that keeps asking while its
+    // renders wait costs the other companies as little as it can.
+    if (!renderer.admits(companyId)) throw renderFailure(new RendererUnavailableError(TOO_MANY_WAITING));
     const record = await findRecord(companyId, recordId);
     if (!record) throw notFound(`no record '${recordId}'`);
     const template = await templates.find(companyId, inputs.templateId);

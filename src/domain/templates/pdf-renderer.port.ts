@@ -31,6 +31,11 @@ export interface RenderUsage {
 /** Renders pdfme templates into PDFs off the event loop. */
 export interface PdfRenderer {
   render(request: RenderRequest): Promise<RenderedPdf>;
+  /**
+   * Whether a render of the company now would be placed or wait for a place, rather than be
+   * refused at once as unavailable (too many waiting, or closing).
+   */
+  admits(companyId: string): boolean;
   /** Threads the renderer may use. */
   readonly workers: number;
   usage(): RenderUsage;
@@ -55,6 +60,9 @@ export class RenderTimeoutError extends Error {
     this.name = 'RenderTimeoutError';
   }
 }
+
+/** Why a render is refused at once: too many of them wait for a place. */
+export const TOO_MANY_WAITING = 'too many PDF renders are waiting; retry shortly';
 
 /** The renderer could not take or finish the job (queue full, shutting down, worker lost). */
 export class RendererUnavailableError extends Error {

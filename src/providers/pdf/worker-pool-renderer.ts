@@ -3,6 +3,7 @@ import {
   RenderRejectedError,
   RendererUnavailableError,
   RenderTimeoutError,
+  TOO_MANY_WAITING,
   type PdfRenderer,
   type RenderedPdf,
   type RenderRequest,
@@ -209,6 +210,8 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
 
     threadsRunning: () => threads.size,
 
+    admits: (companyId) => !closed && places.admits(companyId),
+
     usage() {
       const { held, waiting } = places.usage();
       return { rendering: held, waiting, threads: threads.size };
@@ -254,7 +257,7 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
       if (error instanceof SlotRefusedError && error.reason === 'wait_timeout') {
         throw new RendererUnavailableError(`no PDF render thread was free within ${queueTimeoutMs} ms; retry shortly`);
       }
-      throw new RendererUnavailableError('too many PDF renders are waiting; retry shortly', { cause: error });
+      throw new RendererUnavailableError(TOO_MANY_WAITING, { cause: error });
     }
   }
 
