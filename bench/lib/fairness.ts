@@ -97,7 +97,7 @@ export async function fairnessScenarios(ctx: FairnessContext): Promise<ScenarioR
   } finally {
     await receivers.stop();
   }
-  rows.push(...(await streamFlood(ctx, size)), ...(await renderFlood(ctx, size)));
+  rows.push(...(await streamFlood(ctx, size)), ...(await renderFlood(ctx, size)), ...(await requestFloor(ctx, size)));
   console.error(`fairness scenarios: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return rows;
 }
@@ -380,12 +380,12 @@ async function streamFlood(ctx: FairnessContext, size: Size): Promise<ScenarioRo
   }
 }
 
-/** One pdf_create step: its status and time. */
-async function render(ctx: FairnessContext, company: string, recordId: string): Promise<{ status: number; ms: number }> {
+/** One pdf_create step (`inputs` as given, else a render of the shared template): its status and time. */
+async function render(ctx: FairnessContext, company: string, recordId: string, inputs?: Record<string, unknown>): Promise<{ status: number; ms: number }> {
   const started = performance.now();
   const answered = await jsonRequest('PUT', `${ctx.service.baseUrl}/v1/records/${recordId}/steps`, ctx.tokenOf(company), {
     type: 'pdf_create',
-    inputs: { pdf_filename: 'fairness.pdf', template_id: TEMPLATE },
+    inputs: inputs ?? { pdf_filename: 'fairness.pdf', template_id: TEMPLATE },
   });
   return { status: answered.status, ms: performance.now() - started };
 }
@@ -404,6 +404,31 @@ async function victimRenders(ctx: FairnessContext, size: Size, seconds: number):
   return samples!;
 }
 
+/**
+ * The attacker keeps `size.renders` pdf_create steps in flight until stopped; a step answered
+ * other than 200 is asked again after a pause: the attack is renders kept waiting, not a flood
+ * of requests (the rate limits' concern).
+ */
+function keepStepsInFlight(ctx: FairnessContext, size: Size, inputs?: Record<string, unknown>) {
+  let flooding = true;
+  const statuses = new Map<number, number>();
+  const loops = Array.from({ length: size.renders }, async (_, i) => {
+    const recordId = ctx.attackerRecordIds[i % ctx.attackerRecordIds.length]!;
+    while (flooding) {
+      const { status } = await render(ctx, ctx.attacker, recordId, inputs);
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      if (status !== 200) await sleep(REFUSED_RENDER_PAUSE_MS);
+    }
+  });
+  return {
+    async stop(): Promise<string> {
+      flooding = false;
+      await Promise.all(loops);
+      return [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${n} ${status}`).join(', ');
+    },
+  };
+}
+
 /** (4) The attacker keeps `size.renders` pdf_create steps in flight while the victim renders one PDF at a time. */
 async function renderFlood(ctx: FairnessContext, size: Size): Promise<ScenarioRow[]> {
   enterPhase('fairness-render-flood');
@@ -411,32 +436,40 @@ async function renderFlood(ctx: FairnessContext, size: Size): Promise<ScenarioRo
   await render(ctx, ctx.victim, ctx.victimRecordId);
   const alone = await victimReads(ctx, size.phaseSeconds);
   const aloneRenders = await victimRenders(ctx, size, size.phaseSeconds);
-  let flooding = true;
-  const statuses = new Map<number, number>();
-  const flood = Array.from({ length: size.renders }, async (_, i) => {
-    const recordId = ctx.attackerRecordIds[i % ctx.attackerRecordIds.length]!;
-    while (flooding) {
-      const { status } = await render(ctx, ctx.attacker, recordId);
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      // A step refused at once is asked again a little later: the attack is renders kept
-      // waiting, not a flood of requests (the rate limits' concern).
-      if (status !== 200) await sleep(REFUSED_RENDER_PAUSE_MS);
-    }
-  });
+  const flood = keepStepsInFlight(ctx, size);
   try {
     await sleep(size.rampMs);
     const during = await victimReads(ctx, size.phaseSeconds);
     const duringRenders = await victimRenders(ctx, size, size.phaseSeconds);
-    flooding = false;
-    await Promise.all(flood);
-    const answers = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${n} ${status}`).join(', ');
+    const answers = await flood.stop();
     const detail = `attacker: ${size.renders} pdf_create steps kept in flight (one refused is asked again after ${REFUSED_RENDER_PAUSE_MS} ms); answers: ${answers}`;
     return [
       ...readRows('render-flood', alone, during, detail),
       ratioRow("fairness-render-flood: another company's pdf_create step, one at a time, during / alone", aloneRenders, duringRenders, detail),
     ];
   } finally {
-    flooding = false;
-    await Promise.all(flood);
+    await flood.stop();
+  }
+}
+
+/**
+ * (5) A control for the render flood, not an attack with a target: the same loops of steps, each
+ * refused with 400 before anything is read or rendered (no template named), asked again after the
+ * same pause. What the attacker's requests cost the victim on this machine (its own client, the
+ * HTTP parsing, the shared cores) without any render, so the render flood's ratio can be read
+ * against it.
+ */
+async function requestFloor(ctx: FairnessContext, size: Size): Promise<ScenarioRow[]> {
+  enterPhase('fairness-request-floor');
+  const alone = await victimReads(ctx, size.phaseSeconds);
+  const flood = keepStepsInFlight(ctx, size, { pdf_filename: 'fairness.pdf' });
+  try {
+    await sleep(size.rampMs);
+    const during = await victimReads(ctx, size.phaseSeconds);
+    const answers = await flood.stop();
+    const detail = `control: the render flood's ${size.renders} loops of pdf_create steps, each refused 400 at once (no template) and asked again after ${REFUSED_RENDER_PAUSE_MS} ms; answers: ${answers}`;
+    return readRows('request-floor', alone, during, detail).map((row) => ({ ...row, target: 'control (no target)', met: undefined }));
+  } finally {
+    await flood.stop();
   }
 }
