@@ -1,28 +1,25 @@
-import { createRequire } from 'node:module';
+import { execFile } from 'node:child_process';
+import { readlink } from 'node:fs/promises';
+import { promisify } from 'node:util';
 
-const SCHED_IDLE = 5;
+const run = promisify(execFile);
 
 /**
  * Puts the calling thread under Linux's SCHED_IDLE policy: it runs only on CPU time no other
  * thread of the machine wants, and any other thread that wakes takes the CPU from it at once.
  * Lowering the nice value alone leaves a thread a share of a contended CPU and keeps woken
- * threads waiting for the scheduler's next tick. Answers whether the policy was set: false
- * elsewhere than Linux on glibc, where koffi has no build, or where the call is refused.
+ * threads waiting for the scheduler's next turn. Answers whether the policy was set: false
+ * elsewhere than Linux, or where `chrt` (util-linux) is missing or refused.
  *
- * Node has no binding for `sched_setscheduler`; koffi (already loaded for `malloc_trim`) calls
- * glibc. Pid 0 means the calling thread, since a Linux thread is a task of its own.
+ * Node has no binding for `sched_setscheduler`, so util-linux's `chrt` sets it on this thread's
+ * own task ID (a Linux thread is a task of its own), read from /proc/thread-self.
  */
-export function scheduleCallingThreadWhenIdle(): boolean {
+export async function scheduleCallingThreadWhenIdle(): Promise<boolean> {
   if (process.platform !== 'linux') return false;
   try {
-    const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
-    // struct sched_param is a single int (the priority, 0 for SCHED_IDLE).
-    const setScheduler = koffi.load('libc.so.6').func('int sched_setscheduler(int pid, int policy, const int *param)') as (
-      pid: number,
-      policy: number,
-      param: number[],
-    ) => number;
-    return setScheduler(0, SCHED_IDLE, [0]) === 0;
+    const taskId = (await readlink('/proc/thread-self')).split('/').at(-1)!;
+    await run('chrt', ['--idle', '--pid', '0', taskId], { timeout: 5000 });
+    return true;
   } catch {
     return false;
   }

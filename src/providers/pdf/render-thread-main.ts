@@ -15,7 +15,7 @@ export async function serveRenders(module: RenderModule): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('serveRenders runs in a worker thread');
   const send = (message: RenderThreadMessage): void => port.postMessage(message);
-  lowerPriority((workerData as { priority?: ThreadPriority }).priority ?? { nice: 0, whenIdle: false });
+  await lowerPriority((workerData as { priority?: ThreadPriority }).priority ?? { nice: 0, whenIdle: false });
   await module.warmup?.();
   const gc = garbageCollector();
   const heap = heapKeeper({ collect: () => gc({ type: 'major' }), heapUsed: () => getHeapStatistics().used_heap_size });
@@ -49,8 +49,8 @@ export async function serveRenders(module: RenderModule): Promise<void> {
  * whole process, so it is left alone there; a refusal (a container without the right) changes
  * nothing. The nice value is set under SCHED_IDLE too, for wherever the policy is undone.
  */
-function lowerPriority({ nice, whenIdle }: ThreadPriority): void {
-  if (whenIdle) scheduleCallingThreadWhenIdle();
+async function lowerPriority({ nice, whenIdle }: ThreadPriority): Promise<void> {
+  if (whenIdle) await scheduleCallingThreadWhenIdle();
   if (nice === 0 || process.platform !== 'linux') return;
   try {
     setPriority(nice);
