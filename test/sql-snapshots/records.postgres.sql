@@ -43,7 +43,7 @@ commit;
 
 -- unitOfWork.run + mentioning
 begin;
-select * from "records" where "company_id" = $1 and "id" != $2 and ("records"."parent_record" like $3 escape '!' or "records"."child_records" like $4 escape '!' or "records"."linked" like $5 escape '!') order by "id" for update;
+select * from "records" where "company_id" = $1 and ("id" = $2 or "records"."parent_record" like $3 escape '!' or "records"."child_records" like $4 escape '!' or "records"."linked" like $5 escape '!') order by "id" for update;
 commit;
 
 -- unitOfWork.run + updateReferences

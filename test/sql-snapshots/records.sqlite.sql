@@ -43,7 +43,7 @@ commit;
 
 -- unitOfWork.run + mentioning
 begin immediate;
-select * from "records" where "company_id" = ? and "id" != ? and ("records"."parent_record" like ? escape '!' or "records"."child_records" like ? escape '!' or "records"."linked" like ? escape '!') order by "id";
+select * from "records" where "company_id" = ? and ("id" = ? or "records"."parent_record" like ? escape '!' or "records"."child_records" like ? escape '!' or "records"."linked" like ? escape '!') order by "id";
 commit;
 
 -- unitOfWork.run + updateReferences

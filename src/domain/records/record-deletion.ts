@@ -49,6 +49,8 @@ export function createRecordDeletion(deps: RecordDeletionDeps): RecordDeletion {
     async delete(companyId, recordId, ifMatch) {
       const deleted = await unitOfWork.run(async (scope) => {
         const deletedAt = clock.now().toISOString();
+        // First: it locks the records that name this one together with it, in one order.
+        const mentioning = await records.mentioning(companyId, recordId, scope);
         const row = await records.remove(
           companyId,
           recordId,
@@ -65,7 +67,6 @@ export function createRecordDeletion(deps: RecordDeletionDeps): RecordDeletion {
         await recordTokens.revokeAllOfRecord(companyId, recordId, deletedAt, scope);
         for (const file of await files.deleteForRecord(companyId, recordId, scope)) await blobs.delete(companyId, file.blob_key, scope);
 
-        const mentioning = await records.mentioning(companyId, recordId, scope);
         const changed = mentioning.flatMap((other) => {
           const references = withoutReferencesTo(other, recordId);
           return references ? [{ ...other, ...references, updated_at: deletedAt }] : [];

@@ -76,8 +76,8 @@ export interface RecordsRepository {
   ): Promise<StoredRecord | undefined>;
   /**
    * The company's other records whose parent_record, child_records or linked may name the
-   * record (a superset, matched on the text of its JSON id), locked until the scope's
-   * transaction ends.
+   * record (a superset, matched on the text of its JSON id). They and the record itself are
+   * locked until the scope's transaction ends: call it before `remove`.
    */
   mentioning(companyId: string, recordId: string, scope: TransactionScope): Promise<StoredRecord[]>;
   /** Writes a record's references and updated_at in the scope's transaction. */

@@ -212,11 +212,14 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
         .selectFrom('records')
         .selectAll()
         .where('company_id', '=', companyId)
-        .where('id', '!=', recordId)
-        .where((eb) => eb.or([mentions('records.parent_record'), mentions('records.child_records'), mentions('records.linked')]))
+        .where((eb) =>
+          eb.or([eb('id', '=', recordId), mentions('records.parent_record'), mentions('records.child_records'), mentions('records.linked')]),
+        )
         .orderBy('id');
+      // The record itself is locked with the others, all in ID order: two deletions of records
+      // that name each other then wait for one another instead of deadlocking.
       if (database.dialect === 'postgres') query = query.forUpdate();
-      return (await query.execute()).map((row) => storedRecordOf(row)!);
+      return (await query.execute()).filter((row) => row.id !== recordId).map((row) => storedRecordOf(row)!);
     },
 
     async updateReferences(companyId, id, change, scope) {
