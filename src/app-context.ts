@@ -9,6 +9,7 @@ import { createRecordTypesService, type RecordTypesService } from './domain/reco
 import { createRecordTokensService, type RecordTokensService } from './domain/record-tokens/record-tokens-service.js';
 import { createRecordsService, type RecordsService } from './domain/records/records-service.js';
 import type { RecordsRepository } from './domain/records/records-repository.port.js';
+import { createRecordDeletion, type RecordDeletion } from './domain/records/record-deletion.js';
 import { createFileService, type FileService } from './domain/files/file-service.js';
 import type { BlobStore } from './domain/files/blob-store.port.js';
 import { createPdfCreateStep } from './domain/steps/pdf-create-step.js';
@@ -75,6 +76,8 @@ export interface AppContext {
   readonly feedFollowers: FeedFollowers;
   readonly recordTypes: RecordTypesService;
   readonly records: RecordsService;
+  /** Deletes a record with its tokens, files and the references other records hold to it. */
+  readonly recordDeletion: RecordDeletion;
   readonly recordTokens: RecordTokensService;
   readonly pdfRenderer: PdfRenderer;
   readonly blobStore: BlobStore;
@@ -222,17 +225,19 @@ export async function createAppContext(config: Config, options: AppContextOption
     onError: () => undefined,
   });
   const recordTypes = createRecordTypesService({ repository: createRecordTypesRepository(database.db), unitOfWork, dataVersions, clock });
-  const recordsRepository = createRecordsRepository(database, readRouting);
+  const builtRecordsRepository = createRecordsRepository(database, readRouting);
+  const recordsRepository = options.wrapRecordsRepository?.(builtRecordsRepository) ?? builtRecordsRepository;
   const records = createRecordsService({
-    repository: options.wrapRecordsRepository?.(recordsRepository) ?? recordsRepository,
+    repository: recordsRepository,
     recordTypes,
     unitOfWork,
     dataVersions,
     clock,
     outbox: webhookOutbox,
   });
+  const recordTokensRepository = createRecordTokensRepository(database.db);
   const recordTokens = createRecordTokensService({
-    repository: createRecordTokensRepository(database.db),
+    repository: recordTokensRepository,
     records,
     signer: tokenSigner,
     clock,
@@ -259,12 +264,24 @@ export async function createAppContext(config: Config, options: AppContextOption
     renderer: pdfRenderer,
     clock,
   });
+  const filesRepository = createFilesRepository(database.db);
   const fileService = createFileService({
     unitOfWork,
-    files: createFilesRepository(database.db),
+    files: filesRepository,
     blobs: blobStore,
     clock,
     recordExists: (companyId, recordId) => records.exists(companyId, recordId),
+  });
+  const recordDeletion = createRecordDeletion({
+    records: recordsRepository,
+    recordTypes,
+    recordTokens: recordTokensRepository,
+    files: filesRepository,
+    blobs: blobStore,
+    unitOfWork,
+    dataVersions,
+    clock,
+    outbox: webhookOutbox,
   });
   const stepService = createStepService({
     pdfCreate: createPdfCreateStep({
@@ -318,6 +335,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     feedFollowers,
     recordTypes,
     records,
+    recordDeletion,
     recordTokens,
     pdfRenderer,
     blobStore,

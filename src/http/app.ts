@@ -35,6 +35,7 @@ import { adminRecordImportRoutes } from './routes/records/admin-records-import.j
 import { adminRecordTypeRoutes } from './routes/records/admin-record-types.js';
 import { recordTokenRoutes } from './routes/record-tokens/record-tokens.js';
 import { recordRoutes } from './routes/records/records.js';
+import { adminDeleteRecordRoutes, deleteRecordRoutes } from './routes/records/delete-record.js';
 import { adminEventIngestRoutes } from './routes/events/ingest-events.js';
 import { listEventsRoutes } from './routes/events/list-events.js';
 import { eventStreamRoutes } from './routes/events/stream.js';
@@ -108,6 +109,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await v1.register(listEventsRoutes, { ctx, pageCache });
       await v1.register(eventStreamRoutes, { ctx });
       await v1.register(recordRoutes, { ctx, pageCache });
+      await v1.register(deleteRecordRoutes, { ctx });
       await v1.register(recordTokenRoutes, { ctx });
       await v1.register(listChecksRoutes, { ctx });
       await v1.register(stepRoutes, { ctx });
@@ -133,6 +135,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await admin.register(adminTemplateRoutes, { ctx });
       await admin.register(adminRecordTypeRoutes, { ctx });
       await admin.register(adminRecordImportRoutes, { ctx });
+      await admin.register(adminDeleteRecordRoutes, { ctx });
       await admin.register(adminWebhookRoutes, { ctx });
     },
     { prefix: '/admin/v1' },

@@ -126,6 +126,45 @@ describeOnOneDatabase('web console: the record page', (kind) => {
     await context.close();
   });
 
+  it('deletes a record after a confirmation that names it, then shows the board without it', async () => {
+    const { context, page, errors } = await newPage(suite.browser);
+    await signIn(page, suite.service.baseUrl, await suite.service.demoToken());
+    await openRecord(page, 'demo-loan-03');
+    await page.getByRole('button', { name: 'Delete this record' }).click();
+    const confirmation = page.getByRole('group', { name: /^Confirm deleting .*demo-loan-03$/ });
+    assert.match(await confirmation.innerText(), /Delete .*record demo-loan-03\?/);
+    await assertAccessible(page, 'record page asking to confirm a deletion');
+    await confirmation.getByRole('button', { name: 'Keep it' }).click();
+    await confirmation.waitFor({ state: 'detached' });
+    assert.equal((await getRecord(suite.service, 'demo-loan-03')).id, 'demo-loan-03', 'keeping it deletes nothing');
+
+    await page.getByRole('button', { name: 'Delete this record' }).click();
+    await confirmation.getByRole('button', { name: 'Yes, delete demo-loan-03' }).click();
+    await page.waitForURL(/\/app\/\?type=/);
+    await page.getByRole('heading', { level: 1, name: 'Board' }).waitFor();
+    await page.locator('article[data-record-id]').first().waitFor();
+    assert.equal(await page.locator('article[data-record-id="demo-loan-03"]').count(), 0);
+    const gone = await suite.service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: '/v1/records/demo-loan-03' });
+    assert.equal(gone.statusCode, 404);
+    const filing = await suite.service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: '/v1/records/demo-ucc-3' });
+    assert.equal(filing.json().parent_record, null, 'the filing no longer names the deleted loan');
+    assertNoPageErrors(errors);
+    await context.close();
+  });
+
+  it('keeps a record that changed since the page loaded it, and says so', async () => {
+    const { context, page, errors } = await newPage(suite.browser);
+    await signIn(page, suite.service.baseUrl, await suite.service.demoToken());
+    await openRecord(page, 'demo-loan-05');
+    await patchRecord(suite.service, 'demo-loan-05', { fld_borrower: 'Changed before the delete' });
+    await page.getByRole('button', { name: 'Delete this record' }).click();
+    await page.getByRole('button', { name: 'Yes, delete demo-loan-05' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The record changed since this page loaded it, so it was not deleted.' }).waitFor();
+    assert.equal((await getRecord(suite.service, 'demo-loan-05')).fields.Borrower, 'Changed before the delete');
+    assertNoPageErrors(errors, [/412/]);
+    await context.close();
+  });
+
   it('a 401 signs the console out with an explanation', async () => {
     const now = suite.service.clock.now();
     const { context, page, errors } = await newPage(suite.browser, { clockAt: now });

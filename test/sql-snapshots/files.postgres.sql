@@ -6,3 +6,9 @@ select * from "record_files" where "company_id" = $1 and "record_id" = $2 and "i
 
 -- listForRecord
 select * from "record_files" where "company_id" = $1 and "record_id" = $2 order by "created_at" desc, "id" desc;
+
+-- unitOfWork.run + deleteForRecord
+begin;
+select * from "record_files" where "company_id" = $1 and "record_id" = $2 order by "id";
+delete from "record_files" where "company_id" = $1 and "record_id" = $2;
+commit;

@@ -6,3 +6,9 @@ select * from "record_files" where "company_id" = ? and "record_id" = ? and "id"
 
 -- listForRecord
 select * from "record_files" where "company_id" = ? and "record_id" = ? order by "created_at" desc, "id" desc;
+
+-- unitOfWork.run + deleteForRecord
+begin immediate;
+select * from "record_files" where "company_id" = ? and "record_id" = ? order by "id";
+delete from "record_files" where "company_id" = ? and "record_id" = ?;
+commit;

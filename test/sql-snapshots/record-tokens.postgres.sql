@@ -10,3 +10,8 @@ select "key", "record_id", "user_id", "created_at", "expires_at", "revoked_at" f
 -- revoke
 select "revoked_at" from "record_tokens" where "company_id" = $1 and "record_id" = $2 and "key" = $3;
 update "record_tokens" set "revoked_at" = $1 where "company_id" = $2 and "key" = $3 and "revoked_at" is null;
+
+-- unitOfWork.run + revokeAllOfRecord
+begin;
+update "record_tokens" set "revoked_at" = $1 where "company_id" = $2 and "record_id" = $3 and "revoked_at" is null;
+commit;

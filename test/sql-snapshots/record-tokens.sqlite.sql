@@ -10,3 +10,8 @@ select "key", "record_id", "user_id", "created_at", "expires_at", "revoked_at" f
 -- revoke
 select "revoked_at" from "record_tokens" where "company_id" = ? and "record_id" = ? and "key" = ?;
 update "record_tokens" set "revoked_at" = ? where "company_id" = ? and "key" = ? and "revoked_at" is null;
+
+-- unitOfWork.run + revokeAllOfRecord
+begin immediate;
+update "record_tokens" set "revoked_at" = ? where "company_id" = ? and "record_id" = ? and "revoked_at" is null;
+commit;

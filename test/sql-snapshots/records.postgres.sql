@@ -40,3 +40,20 @@ select * from "records" where "company_id" = $1 and "id" = $2 for update;
 select "id", "name", "definition", "version", "created_at", "updated_at", "deleted_at" from "record_types" where "company_id" = $1 and "id" = $2 for share;
 update "records" set "status" = $1, "fields" = $2, "updated_at" = $3 where "company_id" = $4 and "id" = $5;
 commit;
+
+-- unitOfWork.run + mentioning
+begin;
+select * from "records" where "company_id" = $1 and ("id" = $2 or "records"."parent_record" like $3 escape '!' or "records"."child_records" like $4 escape '!' or "records"."linked" like $5 escape '!') order by "id" for update;
+commit;
+
+-- unitOfWork.run + updateReferences
+begin;
+update "records" set "parent_record" = $1, "child_records" = $2, "linked" = $3, "updated_at" = $4 where "company_id" = $5 and "id" = $6;
+commit;
+
+-- unitOfWork.run + remove
+begin;
+select * from "records" where "company_id" = $1 and "id" = $2 for update;
+delete from "record_stored_views" where "company_id" = $1 and "record_id" = $2;
+delete from "records" where "company_id" = $1 and "id" = $2;
+commit;

@@ -40,3 +40,20 @@ select * from "records" where "company_id" = ? and "id" = ?;
 select "id", "name", "definition", "version", "created_at", "updated_at", "deleted_at" from "record_types" where "company_id" = ? and "id" = ?;
 update "records" set "status" = ?, "fields" = ?, "updated_at" = ? where "company_id" = ? and "id" = ?;
 commit;
+
+-- unitOfWork.run + mentioning
+begin immediate;
+select * from "records" where "company_id" = ? and ("id" = ? or "records"."parent_record" like ? escape '!' or "records"."child_records" like ? escape '!' or "records"."linked" like ? escape '!') order by "id";
+commit;
+
+-- unitOfWork.run + updateReferences
+begin immediate;
+update "records" set "parent_record" = ?, "child_records" = ?, "linked" = ?, "updated_at" = ? where "company_id" = ? and "id" = ?;
+commit;
+
+-- unitOfWork.run + remove
+begin immediate;
+select * from "records" where "company_id" = ? and "id" = ?;
+delete from "record_stored_views" where "company_id" = ? and "record_id" = ?;
+delete from "records" where "company_id" = ? and "id" = ?;
+commit;

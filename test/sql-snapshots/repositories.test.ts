@@ -158,6 +158,11 @@ const scripts: Record<string, Script> = {
     await step('unitOfWork.run + update: typed record', () =>
       inTransaction((scope) => records.update(C, 'r2', () => ({ status: 'done', fields: '{}', updated_at: T1 }), scope)),
     );
+    await step('unitOfWork.run + mentioning', () => inTransaction((scope) => records.mentioning(C, 'r1', scope)));
+    await step('unitOfWork.run + updateReferences', () =>
+      inTransaction((scope) => records.updateReferences(C, 'r2', { parent_record: 'null', child_records: '[]', linked: '{}', updated_at: T1 }, scope)),
+    );
+    await step('unitOfWork.run + remove', () => inTransaction((scope) => records.remove(C, 'r1', () => undefined, scope)));
   },
 
   'record-tokens': async (step, { db }) => {
@@ -167,6 +172,7 @@ const scripts: Record<string, Script> = {
     await step('find', () => tokens.find(C, 'k1'));
     await step('listLive', () => tokens.listLive(C, 'r1', T0));
     await step('revoke', () => tokens.revoke(C, 'r1', 'k1', T1));
+    await step('unitOfWork.run + revokeAllOfRecord', () => createUnitOfWork(db).run((scope) => tokens.revokeAllOfRecord(C, 'r1', T1, scope)));
   },
 
   checks: async (step, { db }) => {
@@ -217,6 +223,7 @@ const scripts: Record<string, Script> = {
     await step('insert', () => files.insert(C, file));
     await step('findForRecord', () => files.findForRecord(C, 'r1', 'f1'));
     await step('listForRecord', () => files.listForRecord(C, 'r1'));
+    await step('unitOfWork.run + deleteForRecord', () => createUnitOfWork(db).run((scope) => files.deleteForRecord(C, 'r1', scope)));
   },
 
   idempotency: async (step, { db }) => {

@@ -83,7 +83,7 @@ describeEachDatabase('webhooks: management', (kind) => {
   it('refuses bad bodies with 400 and a message', async () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ url: 'http://127.0.0.1:9/x', events: [] }, /events/],
-      [{ url: 'http://127.0.0.1:9/x', events: ['record.deleted'] }, /events/],
+      [{ url: 'http://127.0.0.1:9/x', events: ['record.archived'] }, /events/],
       [{ url: 'http://127.0.0.1:9/x', events: ['*'], colour: 'red' }, /colour/],
       [{ url: 'not a url', events: ['*'] }, /url/],
       [{ url: 'ftp://example.com/x', events: ['*'] }, /url/],

@@ -159,7 +159,11 @@ export interface paths {
         get: operations["getRecord"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a record
+         * @description Deletes the record in one transaction: its record tokens are revoked (they answer 401 from then on), its files and their bytes are deleted, and its ID is removed from other records' parent_record, child_records and linked (each such record is announced as record.updated). Sends the webhook record.deleted with data {id, record_type, uid, deleted_at}. With If-Match, the record is deleted only if it still has that ETag (or exists, for *): else 412 and nothing changes. A record token may not delete (403); another company's record is 404, as any unknown record.
+         */
+        delete: operations["deleteRecord"];
         options?: never;
         head?: never;
         /**
@@ -681,6 +685,26 @@ export interface paths {
          */
         post: operations["adminImportRecords"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/companies/{company}/records/{record}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a record of a company
+         * @description Deletes the record in one transaction: its record tokens are revoked (they answer 401 from then on), its files and their bytes are deleted, and its ID is removed from other records' parent_record, child_records and linked (each such record is announced as record.updated). Sends the webhook record.deleted with data {id, record_type, uid, deleted_at}. With If-Match, the record is deleted only if it still has that ETag (or exists, for *): else 412 and nothing changes. Only the operator token reaches this route.
+         */
+        delete: operations["adminDeleteRecord"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2148,6 +2172,162 @@ export interface operations {
             };
             /** @description not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteRecord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Update only if the record still has one of these ETags (strong comparison), or exists at all (*); otherwise 412 and nothing changes. */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description record ID */
+                record: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description the credential may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description precondition failed: If-Match names no current tag; nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4606,7 +4786,7 @@ export interface operations {
                              */
                             url: string;
                             /** @description the event types delivered */
-                            events: ("record.created" | "record.updated" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
+                            events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
                             /** @description free text, null if none */
                             description: string | null;
                             /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
@@ -4709,7 +4889,7 @@ export interface operations {
                     /** @description https URL of the receiver; never a loopback, private or other non-public address (unless the service allows them) */
                     url: string;
                     /** @description event types to deliver, at least one; ["*"] for all */
-                    events: ("record.created" | "record.updated" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
+                    events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
                     /** @description free text for people, at most 500 characters */
                     description?: null | string;
                     /** @description deliver (default true) */
@@ -4750,7 +4930,7 @@ export interface operations {
                          */
                         url: string;
                         /** @description the event types delivered */
-                        events: ("record.created" | "record.updated" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
+                        events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
                         /** @description free text, null if none */
                         description: string | null;
                         /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
@@ -4945,7 +5125,7 @@ export interface operations {
                          */
                         url: string;
                         /** @description the event types delivered */
-                        events: ("record.created" | "record.updated" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
+                        events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
                         /** @description free text, null if none */
                         description: string | null;
                         /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
@@ -5179,7 +5359,7 @@ export interface operations {
                     /** @description https URL of the receiver; never a loopback, private or other non-public address (unless the service allows them) */
                     url?: string;
                     /** @description event types to deliver, at least one; ["*"] for all */
-                    events?: ("record.created" | "record.updated" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
+                    events?: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
                     /** @description free text for people, at most 500 characters */
                     description?: null | string;
                     /** @description deliver (default true) */
@@ -5217,7 +5397,7 @@ export interface operations {
                          */
                         url: string;
                         /** @description the event types delivered */
-                        events: ("record.created" | "record.updated" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
+                        events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
                         /** @description free text, null if none */
                         description: string | null;
                         /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
@@ -8108,6 +8288,120 @@ export interface operations {
             };
         };
     };
+    adminDeleteRecord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Update only if the record still has one of these ETags (strong comparison), or exists at all (*); otherwise 412 and nothing changes. */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description company ID: a company ID is 1 to 200 visible characters (no control or format characters, NUL or unpaired surrogates), with no leading or trailing blank, and is not '.' or '..' nor has a '.' or '..' segment */
+                company: string;
+                /** @description record ID */
+                record: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description precondition failed: If-Match names no current tag; nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     adminListWebhooks: {
         parameters: {
             query?: never;
@@ -8157,7 +8451,7 @@ export interface operations {
                              */
                             url: string;
                             /** @description the event types delivered */
-                            events: ("record.created" | "record.updated" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
+                            events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
                             /** @description free text, null if none */
                             description: string | null;
                             /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */

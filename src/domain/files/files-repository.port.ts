@@ -16,4 +16,6 @@ export interface FilesRepository {
   findForRecord(companyId: string, recordId: string, fileId: string): Promise<FileRow | undefined>;
   /** A record's files, newest first. */
   listForRecord(companyId: string, recordId: string): Promise<FileRow[]>;
+  /** Deletes a record's file rows in the scope's transaction; answers them (their blobs are the caller's to delete). */
+  deleteForRecord(companyId: string, recordId: string, scope: TransactionScope): Promise<FileRow[]>;
 }

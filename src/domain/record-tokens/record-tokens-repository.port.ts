@@ -9,4 +9,6 @@ export interface RecordTokensRepository {
   listLive(companyId: string, recordId: string, now: string): Promise<RecordTokenDocument[]>;
   /** Marks the record's token revoked (a second revocation keeps the first time); false when there is no such token. */
   revoke(companyId: string, recordId: string, key: string, at: string): Promise<boolean>;
+  /** Marks every live token of the record revoked at `at`, in the scope's transaction; answers how many. */
+  revokeAllOfRecord(companyId: string, recordId: string, at: string, scope: TransactionScope): Promise<number>;
 }

@@ -1,5 +1,6 @@
 import type { StoredRecordType } from '../record-types/stored-record-type.js';
 import type { TransactionScope } from '../unit-of-work.js';
+import type { RecordReferences } from './record-references.js';
 import type { StoredRecord } from './stored-record.js';
 
 /** A record's place in the list order (created_at, then id). */
@@ -34,6 +35,9 @@ export interface RecordPageQuery {
   readonly limit: number;
 }
 
+/** What removing a deleted record's references changes of another record. */
+export type ReferencesChange = RecordReferences & Readonly<Pick<StoredRecord, 'updated_at'>>;
+
 /** What a PATCH may change of a stored record. */
 export type RecordChange = Readonly<Pick<StoredRecord, 'status' | 'fields' | 'updated_at'>>;
 
@@ -59,4 +63,23 @@ export interface RecordsRepository {
     change: (row: StoredRecord, type: StoredRecordType | undefined) => Promise<RecordChange> | RecordChange,
     scope: TransactionScope,
   ): Promise<StoredRecord | undefined>;
+  /**
+   * Reads a record and its live type with the record locked, lets `check` refuse the deletion
+   * (by throwing), then deletes the record and its stored views, all in the scope's
+   * transaction; answers the deleted row, or undefined when there is no such record.
+   */
+  remove(
+    companyId: string,
+    id: string,
+    check: (row: StoredRecord, type: StoredRecordType | undefined) => void,
+    scope: TransactionScope,
+  ): Promise<StoredRecord | undefined>;
+  /**
+   * The company's other records whose parent_record, child_records or linked may name the
+   * record (a superset, matched on the text of its JSON id). They and the record itself are
+   * locked until the scope's transaction ends: call it before `remove`.
+   */
+  mentioning(companyId: string, recordId: string, scope: TransactionScope): Promise<StoredRecord[]>;
+  /** Writes a record's references and updated_at in the scope's transaction. */
+  updateReferences(companyId: string, id: string, change: ReferencesChange, scope: TransactionScope): Promise<void>;
 }

@@ -36,6 +36,17 @@ export function createRecordTokensRepository(db: Kysely<DB>): RecordTokensReposi
         .execute();
     },
 
+    async revokeAllOfRecord(companyId, recordId, at, scope) {
+      const result = await executorOf(db, scope)
+        .updateTable('record_tokens')
+        .set({ revoked_at: at })
+        .where('company_id', '=', companyId)
+        .where('record_id', '=', recordId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
     async revoke(companyId, recordId, key, at) {
       const found = await db
         .selectFrom('record_tokens')

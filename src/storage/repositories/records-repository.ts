@@ -191,7 +191,51 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
       await updateRecord(trx, [next.status, next.fields, next.updated_at, companyId, id]);
       return { ...row, ...next };
     },
+
+    async remove(companyId, id, check, scope) {
+      const trx = executorOf(db, scope);
+      const row = storedRecordOf((await recordToUpdate(trx, [companyId, id])).rows[0]);
+      if (!row) return undefined;
+      const type = row.type_id === null ? undefined : liveTypeOf((await typeInTransaction(trx, [companyId, row.type_id])).rows[0]);
+      check(row, type);
+      await trx.deleteFrom('record_stored_views').where('company_id', '=', companyId).where('record_id', '=', id).execute();
+      await trx.deleteFrom('records').where('company_id', '=', companyId).where('id', '=', id).execute();
+      return row;
+    },
+
+    async mentioning(companyId, recordId, scope) {
+      // A reference is an object holding the id as JSON text, so its quoted form is in the column's text.
+      const pattern = `%${likeEscaped(JSON.stringify(recordId))}%`;
+      const mentions = (column: 'records.parent_record' | 'records.child_records' | 'records.linked') =>
+        sql<boolean>`${sql.ref(column)} like ${pattern} escape '!'`;
+      let query = executorOf(db, scope)
+        .selectFrom('records')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where((eb) =>
+          eb.or([eb('id', '=', recordId), mentions('records.parent_record'), mentions('records.child_records'), mentions('records.linked')]),
+        )
+        .orderBy('id');
+      // The record itself is locked with the others, all in ID order: two deletions of records
+      // that name each other then wait for one another instead of deadlocking.
+      if (database.dialect === 'postgres') query = query.forUpdate();
+      return (await query.execute()).filter((row) => row.id !== recordId).map((row) => storedRecordOf(row)!);
+    },
+
+    async updateReferences(companyId, id, change, scope) {
+      await executorOf(db, scope)
+        .updateTable('records')
+        .set({ parent_record: change.parent_record, child_records: change.child_records, linked: change.linked, updated_at: change.updated_at })
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .execute();
+    },
   };
+}
+
+/** Text matched literally by LIKE ... ESCAPE '!'. */
+function likeEscaped(text: string): string {
+  return text.replace(/[!%_]/g, (character) => `!${character}`);
 }
 
 function inView(eb: ExpressionBuilder<DB, 'records'>, view: NonNullable<RecordListFilter['view']>) {

@@ -3,13 +3,14 @@ import { useRoute } from 'preact-iso';
 import { RecordEditorForm } from '../../shared/record-editor';
 import { useRecordEditor } from '../../shared/use-record-editor';
 import { useConsole } from '../console-context';
+import { DeleteRecordPanel } from './record/delete-record-panel';
 import { FilesPanel } from './record/files-panel';
 import { PdfPanel } from './record/pdf-panel';
 import { TokensPanel } from './record/tokens-panel';
 import { useSessionEnded } from '../components/session-expiry';
 import './record/record-page.css';
 
-/** One record: its fields and status to edit, its form links (record tokens), PDFs to create and download. */
+/** One record: its fields and status to edit, its form links (record tokens), PDFs to create and download, and deleting it. */
 export function RecordPage() {
   const recordId = useRoute().params.id ?? '';
   const { client } = useConsole();
@@ -37,6 +38,7 @@ export function RecordPage() {
             <TokensPanel recordId={recordId} />
             <PdfPanel recordId={recordId} onCreated={pdfCreated} />
             <FilesPanel recordId={recordId} version={filesVersion} />
+            <DeleteRecordPanel version={editor.version} />
           </div>
         )}
       </div>

@@ -9,6 +9,7 @@ export const EVENT_TYPE_CHOICES: readonly { type: WebhookEventType; label: strin
   { type: '*', label: 'All event types (*), including ones added later' },
   { type: 'record.created', label: 'record.created' },
   { type: 'record.updated', label: 'record.updated' },
+  { type: 'record.deleted', label: 'record.deleted' },
   { type: 'record_token.created', label: 'record_token.created' },
   { type: 'step.completed', label: 'step.completed' },
   { type: 'events.ingested', label: 'events.ingested' },
