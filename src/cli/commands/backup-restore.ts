@@ -18,7 +18,7 @@ export const backupCommand: CliCommand = {
       const summary = await backupSqlite(database, target);
       console.log(
         `backed up ${database} to ${target}: ${megabytes(summary.bytes)} in ${seconds(summary.copyMs + summary.verifyMs)} ` +
-          `(copy ${seconds(summary.copyMs)}, integrity check ok in ${seconds(summary.verifyMs)})`,
+          `(copy ${seconds(summary.copyMs)}; verified in ${seconds(summary.verifyMs)}: integrity_check ok, a wrs database)`,
       );
       return 0;
     } catch (error) {
