@@ -92,8 +92,9 @@ describe('PostgreSQL: base backup, WAL archiving and a point-in-time restore (do
     await defineType(service, COMPANY, 'loan');
     await writeEvents(service, written.beforeBase);
     loans.beforeTarget.push((await createRecord(service, COMPANY, 'loan')).id);
+    // --no-sync only keeps the test quick (4 s less here); the recipe flushes the backup to disk.
     await timed('pg_basebackup', () =>
-      asPostgres(bin, 'pg_basebackup', ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', baseDir, '-X', 'stream', '--checkpoint=fast']),
+      asPostgres(bin, 'pg_basebackup', ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', baseDir, '-X', 'stream', '--checkpoint=fast', '--no-sync']),
     );
     await writeEvents(service, written.afterBase);
     loans.beforeTarget.push((await createRecord(service, COMPANY, 'loan')).id);
