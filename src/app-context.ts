@@ -368,3 +368,8 @@ export { copySqliteToPostgres, type CopyListener, type CopySummary, type TableRo
 export type { CopiedTable } from './storage/copy/copied-tables.js';
 export { CopyRefusal } from './storage/copy/copy-refusal.js';
 export { withoutPassword } from './storage/copy/postgres-target.js';
+
+// Backing up and restoring a SQLite database (`wrs backup`, `wrs restore`).
+export { backupSqlite, type BackupSummary } from './storage/backup/sqlite-backup.js';
+export { restoreSqlite, type RestoreSummary } from './storage/backup/sqlite-restore.js';
+export { BackupRefusal } from './storage/backup/backup-refusal.js';

@@ -1,5 +1,6 @@
 import { ConfigError } from '../config/config.js';
 import { UsageError, type CliCommand } from './command.js';
+import { backupCommand, restoreCommand } from './commands/backup-restore.js';
 import { checksAddCommand } from './commands/checks-add.js';
 import { copyDatabaseCommand } from './commands/copy-database.js';
 import { importEventsCommand } from './commands/import-events.js';
@@ -33,6 +34,8 @@ const COMMANDS: CliCommand[] = [
   webhooksListCommand,
   webhooksFailedCommand,
   copyDatabaseCommand,
+  backupCommand,
+  restoreCommand,
 ];
 
 function usage(): string {
