@@ -45,13 +45,13 @@ export function registerChangesRoute(app: FastifyInstance, ctx: AppContext, larg
       const after = await ctx.events.feedPosition(companyId, query.after, { query: 'after' });
       const page = async () => {
         const changes = await ctx.events.changes(companyId, { after, limit, type: query.type ?? null });
-        await ctx.events.ensureFeedKept(companyId, after);
+        if (query.after !== undefined) await ctx.events.ensureFeedKept(companyId, after);
         return eventsListBody(changes.events, `,"next_cursor":${JSON.stringify(changes.nextCursor)}`);
       };
       const chunked = async () => {
         const changes = await ctx.events.openChanges(companyId, { after, limit, type: query.type ?? null });
         try {
-          await ctx.events.ensureFeedKept(companyId, after);
+          if (query.after !== undefined) await ctx.events.ensureFeedKept(companyId, after);
         } catch (error) {
           await changes.close();
           throw error;

@@ -8,7 +8,11 @@ import { withExample } from '../../schemas/examples.js';
 
 const RetentionBody = Type.Object(
   {
-    retention_days: Type.Union([Type.Integer({ minimum: 1, maximum: MAX_RETENTION_DAYS }), Type.Null()], {
+    // One schema with two types rather than a union: Ajv's coercion would read 0 as the null branch.
+    retention_days: Type.Unsafe<number | null>({
+      type: ['integer', 'null'],
+      minimum: 1,
+      maximum: MAX_RETENTION_DAYS,
       description: `days of events to keep (1 to ${MAX_RETENTION_DAYS}), or null to keep them forever whatever WRS_EVENT_RETENTION_DAYS says`,
     }),
   },
