@@ -57,6 +57,8 @@ import { systemAddressResolver } from './providers/webhooks/system-address-resol
 import { createWebhookDeliveriesRepository } from './storage/repositories/webhook-deliveries-repository.js';
 import { createWebhooksRepository } from './storage/repositories/webhooks-repository.js';
 import { createServiceMetrics, type ServiceMetrics } from './observability/metrics/service-metrics.js';
+import { createRetentionService, type RetentionService } from './domain/retention/retention-service.js';
+import { createRetentionRepository } from './storage/repositories/retention-repository.js';
 
 /**
  * The composition root: every repository, service and provider is built here from the config
@@ -96,6 +98,8 @@ export interface AppContext {
   readonly webhookDelivery: DeliveryWorker;
   /** Where every replica counts rate limits (WRS_REDIS_URL); null: each process counts in memory. The HTTP app connects it. */
   readonly rateLimitRedis: RateLimitRedis | null;
+  /** Each company's retention period of events, and the sweep that removes older events; `wrs serve` starts it, close() stops it. */
+  readonly retention: RetentionService;
   /** This app's Prometheus registry and the observers that feed it (GET /metrics). */
   readonly metrics: ServiceMetrics;
   close(): Promise<void>;
@@ -214,6 +218,14 @@ export async function createAppContext(config: Config, options: AppContextOption
     feedSignal,
     outbox: webhookOutbox,
     ingestObserver: metrics.ingests,
+  });
+  const retention = createRetentionService({
+    repository: createRetentionRepository(database),
+    unitOfWork,
+    dataVersions,
+    clock,
+    observer: metrics.retention,
+    settings: config.retention,
   });
   const feedFollowers = createFeedFollowers({
     events,
@@ -349,10 +361,12 @@ export async function createAppContext(config: Config, options: AppContextOption
     webhooks,
     webhookOutbox,
     webhookDelivery,
+    retention,
     rateLimitRedis,
     metrics,
     async close() {
       rateLimitRedis?.close();
+      await retention.stop();
       await webhookDelivery.stop();
       feedFollowers.close();
       await feedSignal.close();

@@ -8,6 +8,7 @@ import { importRecordsCommand } from './commands/import-records.js';
 import { migrateCommand } from './commands/migrate.js';
 import { providerLobCommand, providerShowCommand } from './commands/provider.js';
 import { recordTypeDeleteCommand, recordTypeGetCommand, recordTypeListCommand, recordTypePutCommand } from './commands/record-type.js';
+import { retentionClearCommand, retentionSetCommand, retentionShowCommand, retentionSweepCommand } from './commands/retention.js';
 import { seedDemoCommand } from './commands/seed-demo.js';
 import { serveCommand } from './commands/serve.js';
 import { templateDeleteCommand, templateGetCommand, templatePutCommand } from './commands/template.js';
@@ -31,6 +32,10 @@ const COMMANDS: CliCommand[] = [
   checksAddCommand,
   providerLobCommand,
   providerShowCommand,
+  retentionShowCommand,
+  retentionSetCommand,
+  retentionClearCommand,
+  retentionSweepCommand,
   webhooksListCommand,
   webhooksFailedCommand,
   copyDatabaseCommand,

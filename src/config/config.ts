@@ -11,6 +11,7 @@ import { PageCacheEnv, pageCacheSettings, type PageCacheSettings } from './page-
 import { ReadReplicaEnv, readReplicaSettings, type ReadReplicaSettings } from './read-replica.js';
 import { TracingEnv, tracingSettings, type TracingSettings } from './tracing.js';
 import { MetricsEnv, metricsSettings, type MetricsSettings } from './metrics.js';
+import { RetentionEnv, retentionSettings, type RetentionSettings } from './retention.js';
 
 /** Every setting the service reads from its environment, with its default. */
 const EnvSchema = Type.Object({
@@ -59,6 +60,7 @@ const EnvSchema = Type.Object({
   ...ReadReplicaEnv,
   ...TracingEnv,
   ...MetricsEnv,
+  ...RetentionEnv,
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -128,6 +130,8 @@ export interface Config extends OperationsSettings, NetworkSettings {
   readonly tracing: TracingSettings;
   /** Who may read GET /metrics besides the operator. */
   readonly metrics: MetricsSettings;
+  /** Retention of events: the deployment's default period and the sweep's pace. */
+  readonly retention: RetentionSettings;
   /** Names of secrets that were unset and generated for this process (development only). */
   readonly generatedSecrets: readonly string[];
 }
@@ -218,6 +222,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, surroundings
     ...pageCacheSettings(env),
     tracing: tracingSettings(env),
     ...metricsSettings(env),
+    ...retentionSettings(env),
     env: env.NODE_ENV,
     host,
     port: env.PORT,

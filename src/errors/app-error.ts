@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   idempotency_key_in_use: 409,
   webhook_limit_reached: 409,
+  feed_cursor_expired: 410,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -105,6 +106,12 @@ export const webhookLimitReached = (limit: number): AppError =>
 
 /** `422`: this Idempotency-Key was used with another request (another body or path). */
 export const idempotencyKeyReused = (message: string): AppError => new AppError(422, 'idempotency_key_reused', message);
+/**
+ * `410`: a change-feed cursor from before events that retention has since removed: reading on
+ * from it would skip them silently.
+ */
+export const feedCursorExpired = (message: string): AppError => new AppError(410, 'feed_cursor_expired', message);
+
 /** `412`: a condition of the request (If-Match) does not hold; nothing was changed. */
 export const preconditionFailed = (message: string): AppError => new AppError(412, 'precondition_failed', message);
 

@@ -43,6 +43,7 @@ import { healthRoutes } from './routes/health.js';
 import { openApiDocumentRoute } from './routes/openapi-document.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { adminWebhookRoutes } from './routes/webhooks/admin-webhooks.js';
+import { adminRetentionRoutes } from './routes/retention/admin-retention.js';
 import { webhookDeliveryRoutes } from './routes/webhooks/deliveries.js';
 import { webhookRoutes } from './routes/webhooks/webhooks.js';
 import { parseQueryString, registerQueryEncodingCheck } from './query-string.js';
@@ -136,6 +137,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await admin.register(adminRecordTypeRoutes, { ctx });
       await admin.register(adminRecordImportRoutes, { ctx });
       await admin.register(adminDeleteRecordRoutes, { ctx });
+      await admin.register(adminRetentionRoutes, { ctx });
       await admin.register(adminWebhookRoutes, { ctx });
     },
     { prefix: '/admin/v1' },

@@ -1,4 +1,5 @@
 import type { ChecksTables } from './tables/checks.js';
+import type { CompanySettingsTables } from './tables/company-settings.js';
 import type { DataVersionsTables } from './tables/data-versions.js';
 import type { EventsTables } from './tables/events.js';
 import type { IdempotencyTables } from './tables/idempotency-keys.js';
@@ -20,4 +21,5 @@ export interface DB
     RecordTokensTables,
     DataVersionsTables,
     IdempotencyTables,
-    WebhooksTables {}
+    WebhooksTables,
+    CompanySettingsTables {}

@@ -12,6 +12,8 @@ export const COMPANY = 'acme';
 export const BUSY_COMPANY = 'globex';
 export const BUSY_EVENTS = 4_500;
 export const LOB_COMPANY = 'lobco';
+/** A company with a retention period, one of whose events the sweep removed before the copy. */
+export const RETENTION_COMPANY = 'retco';
 
 /** What the source service holds, as the tests need to find it again after the copy. */
 export interface SourceData {
@@ -66,6 +68,13 @@ export async function fillService(t: TestApp, receiverBase: string): Promise<Sou
 
   expectStatus(await t.admin({ method: 'POST', url: `/admin/v1/companies/${COMPANY}/checks`, payload: [lobCheck({ id: 'chk_copy1' })] }), 201);
   expectStatus(await t.admin({ method: 'PUT', url: `/admin/v1/companies/${LOB_COMPANY}/providers/lob`, payload: { api_key: 'test_lobco_0dc8d51e0acffcb1880e' } }), 200);
+  expectStatus(await t.admin({ method: 'PUT', url: `/admin/v1/companies/${RETENTION_COMPANY}/retention`, payload: { retention_days: 30 } }), 200);
+  const now = new Date().toISOString();
+  await ingestOk(t, RETENTION_COMPANY, [
+    anEvent({ id: 'ret-old', created_at: '2020-01-01T00:00:00.000Z', updated_at: '2020-01-01T00:00:00.000Z' }),
+    anEvent({ id: 'ret-kept', created_at: now, updated_at: now }),
+  ]);
+  assert.equal((await t.ctx.retention.sweep()).removed, 1);
 
   return {
     recordIds,
@@ -95,7 +104,8 @@ export function comparedPaths(data: SourceData): { company: string; path: string
       '/v1/events?limit=1000',
     ]),
     ...ofCompany(BUSY_COMPANY, ['/v1/events?limit=1000', '/v1/events?limit=50&page=2&order_by=-created_at&flow_session__gte=100&flow_key__contains=board']),
-    ...ofCompany('admin', [`/admin/v1/companies/${LOB_COMPANY}/providers`, `/admin/v1/companies/${COMPANY}/templates/invoice`]),
+    ...ofCompany(RETENTION_COMPANY, ['/v1/events?limit=10']),
+    ...ofCompany('admin', [`/admin/v1/companies/${RETENTION_COMPANY}/retention`, `/admin/v1/companies/${LOB_COMPANY}/providers`, `/admin/v1/companies/${COMPANY}/templates/invoice`]),
   ];
 }
 

@@ -137,7 +137,7 @@ describe('wrs copy-database into PostgreSQL', { skip: PG_URL ? false : 'WRS_TEST
     assert.match(run.stdout, /\n  events +4,5\d\d\n/);
     assert.match(run.stdout, /\n  blobs +1\n/);
     assert.match(run.stdout, /\n  webhook_deliveries +\d+\n/);
-    assert.match(run.stderr, /^copying [\d,]+ rows in 16 tables\n/);
+    assert.match(run.stderr, /^copying [\d,]+ rows in 18 tables\n/);
     assert.match(run.stderr, /\nevents: 4,5\d\d\/4,5\d\d rows; all tables 4,5\d\d\/[\d,]+ \([\d,]+ rows\/s\)\n/);
     assert.doesNotMatch(run.stderr, /\r|\u001b\[/, 'no bar drawing in a log');
   });

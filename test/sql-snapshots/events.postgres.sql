@@ -69,6 +69,9 @@ select pg_snapshot_xmin(pg_current_snapshot())::text as xmin;
 -- legacyCursorLimit
 select "legacy_cursor_xid", "legacy_cursor_seq" from "data_versions" where "company_id" = $1;
 
+-- removedThrough
+select "through_xid", "through_seq" from "events_removed" where "company_id" = $1;
+
 -- openList: no filter, read in chunks
 begin isolation level repeatable read read only;
 select count(*) as "matching" from (select 1 as "one" from "events" where "events"."company_id" = $1 order by "events"."created_at" asc, "events"."id" asc limit $2) as "bounded";

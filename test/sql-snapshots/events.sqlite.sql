@@ -1,6 +1,8 @@
 -- unitOfWork.run + write, then afterBulkWrite
 begin immediate;
-select max("feed_seq") as "last" from "events" where "company_id" = ?;
+select max(
+    coalesce((select max(feed_seq) from events where company_id = ?), 0),
+    coalesce((select through_seq from events_removed where company_id = ?), 0)) as last;
 insert into "events" ("company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", "body", "feed_seq") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("company_id", "id") do update set "connection_id" = "excluded"."connection_id", "connection_key" = "excluded"."connection_key", "created_at" = "excluded"."created_at", "excluded" = "excluded"."excluded", "flow_id" = "excluded"."flow_id", "flow_key" = "excluded"."flow_key", "flow_session" = "excluded"."flow_session", "like_value" = "excluded"."like_value", "seconds_active" = "excluded"."seconds_active", "seconds_running" = "excluded"."seconds_running", "selected_decision" = "excluded"."selected_decision", "step_key" = "excluded"."step_key", "text" = "excluded"."text", "type" = "excluded"."type", "updated_at" = "excluded"."updated_at", "user_id" = "excluded"."user_id", "version_id" = "excluded"."version_id", "version_key" = "excluded"."version_key", "version_object" = "excluded"."version_object", "body" = "excluded"."body", "feed_seq" = "excluded"."feed_seq";
 insert into "event_key_values" ("company_id", "field", "value") values (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?) on conflict do nothing;
 commit;
@@ -30,7 +32,9 @@ with scanned as (select value from event_key_values where company_id = ? and fie
 
 -- unitOfWork.run + feedPositionBefore + write (a replacement)
 begin immediate;
-select max("feed_seq") as "last" from "events" where "company_id" = ?;
+select max(
+    coalesce((select max(feed_seq) from events where company_id = ?), 0),
+    coalesce((select through_seq from events_removed where company_id = ?), 0)) as last;
 insert into "events" ("company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", "body", "feed_seq") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("company_id", "id") do update set "connection_id" = "excluded"."connection_id", "connection_key" = "excluded"."connection_key", "created_at" = "excluded"."created_at", "excluded" = "excluded"."excluded", "flow_id" = "excluded"."flow_id", "flow_key" = "excluded"."flow_key", "flow_session" = "excluded"."flow_session", "like_value" = "excluded"."like_value", "seconds_active" = "excluded"."seconds_active", "seconds_running" = "excluded"."seconds_running", "selected_decision" = "excluded"."selected_decision", "step_key" = "excluded"."step_key", "text" = "excluded"."text", "type" = "excluded"."type", "updated_at" = "excluded"."updated_at", "user_id" = "excluded"."user_id", "version_id" = "excluded"."version_id", "version_key" = "excluded"."version_key", "version_object" = "excluded"."version_object", "body" = "excluded"."body", "feed_seq" = "excluded"."feed_seq";
 insert into "event_key_values" ("company_id", "field", "value") values (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?) on conflict do nothing;
 commit;
@@ -42,10 +46,15 @@ select "body", "feed_seq" from "events" where "company_id" = ? and "feed_seq" > 
 select "body", "feed_seq" from "events" where "company_id" = ? and "type" = ? and "feed_seq" > ? order by "feed_seq" limit 2;
 
 -- feedEnd
-select max("feed_seq") as "last" from "events" where "company_id" = ?;
+select max(
+    coalesce((select max(feed_seq) from events where company_id = ?), 0),
+    coalesce((select through_seq from events_removed where company_id = ?), 0)) as last;
 
 -- legacyCursorLimit
 select "legacy_cursor_xid", "legacy_cursor_seq" from "data_versions" where "company_id" = ?;
+
+-- removedThrough
+select "through_xid", "through_seq" from "events_removed" where "company_id" = ?;
 
 -- openList: no filter, read in chunks
 PRAGMA busy_timeout = 5000;

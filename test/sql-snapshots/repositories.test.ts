@@ -15,6 +15,7 @@ import { createDataVersionsRepository } from '../../src/storage/repositories/dat
 import { createEventsRepository } from '../../src/storage/repositories/events-repository.js';
 import { createIdempotencyRepository } from '../../src/storage/repositories/idempotency-repository.js';
 import { createFilesRepository } from '../../src/storage/repositories/files-repository.js';
+import { createRetentionRepository } from '../../src/storage/repositories/retention-repository.js';
 import { createRecordTokensRepository } from '../../src/storage/repositories/record-tokens-repository.js';
 import { createRecordTypesRepository } from '../../src/storage/repositories/record-types-repository.js';
 import { createRecordsRepository } from '../../src/storage/repositories/records-repository.js';
@@ -77,6 +78,7 @@ const scripts: Record<string, Script> = {
     await step('changes: one type', () => events.changes(C, { xid: 0, seq: 0 }, 2, 'step_completed'));
     await step('feedEnd', () => events.feedEnd(C));
     await step('legacyCursorLimit', () => events.legacyCursorLimit(C));
+    await step('removedThrough', () => events.removedThrough(C));
     const readAll = async (chunks: { next(): Promise<readonly unknown[] | { events: readonly unknown[] }>; close(): Promise<void> }) => {
       for (let chunk = await chunks.next(); ('events' in chunk ? chunk.events : chunk).length > 0; chunk = await chunks.next());
       await chunks.close();
@@ -281,6 +283,18 @@ const scripts: Record<string, Script> = {
     await step('redeliver', () => deliveries.redeliver(C, 'w1', 'msg_1', T1));
     await step('listForWebhook', () => deliveries.listForWebhook(C, 'w1', 100));
     await step('listForCompany: failed', () => deliveries.listForCompany(C, 'failed', 100));
+  },
+
+  retention: async (step, database) => {
+    const retention = createRetentionRepository(database);
+    await step('setCompanyRetention: days', () => retention.setCompanyRetention(C, 30));
+    await step('companyRetention', () => retention.companyRetention(C));
+    await step('companiesWithPeriod: no deployment default', () => retention.companiesWithPeriod(undefined));
+    await step('companiesWithPeriod: a deployment default', () => retention.companiesWithPeriod(10));
+    await step('exclusively + unitOfWork.run + removeOldest', () =>
+      retention.exclusively(() => createUnitOfWork(database.db).run((scope) => retention.removeOldest(scope, C, T1, 1000, T1))),
+    );
+    await step('oldestKept', () => retention.oldestKept());
   },
 
   blobs: async (step, { db }) => {

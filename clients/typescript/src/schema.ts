@@ -74,7 +74,7 @@ export interface paths {
         };
         /**
          * Follow the change feed of events
-         * @description Events in the order they were stored (the events of one ingest in its order). Follow next_cursor from the beginning and you see every stored event once, in order, even while ingests commit out of order; an event replaced by a later ingest moves to its new position. No after: from the beginning. A malformed cursor or one of another company is a 400.
+         * @description Events in the order they were stored (the events of one ingest in its order). Follow next_cursor from the beginning and you see every stored event once, in order, even while ingests commit out of order; an event replaced by a later ingest moves to its new position. No after: from the beginning. A malformed cursor or one of another company is a 400. A cursor from before events the retention period removed is a 410 (feed_cursor_expired): start again from the beginning or from now.
          */
         get: operations["listEventChanges"];
         put?: never;
@@ -710,6 +710,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/companies/{company}/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show how long a company's events are kept
+         * @description The effective period and where it comes from: the company's own setting, else WRS_EVENT_RETENTION_DAYS, else forever.
+         */
+        get: operations["adminGetRetention"];
+        /**
+         * Set how long a company's events are kept
+         * @description Events whose created_at is older than the period are removed by the next sweep (every WRS_RETENTION_SWEEP_INTERVAL_MS), in batches; null keeps them forever. Idempotent.
+         */
+        put: operations["adminPutRetention"];
+        post?: never;
+        /**
+         * Remove a company's own retention period
+         * @description The company follows WRS_EVENT_RETENTION_DAYS again (forever when unset). Idempotent.
+         */
+        delete: operations["adminDeleteRetention"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/companies/{company}/webhooks": {
         parameters: {
             query?: never;
@@ -1324,6 +1352,28 @@ export interface operations {
                     };
                 };
             };
+            /** @description gone: a change-feed cursor from before events the retention period removed (feed_cursor_expired); start again from the beginning or from now */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description rate limited */
             429: {
                 headers: {
@@ -1452,6 +1502,28 @@ export interface operations {
             };
             /** @description the credential may not do this */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description gone: a change-feed cursor from before events the retention period removed (feed_cursor_expired); start again from the beginning or from now */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8380,6 +8452,262 @@ export interface operations {
             };
             /** @description precondition failed: If-Match names no current tag; nothing was changed */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminGetRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description company ID: a company ID is 1 to 200 visible characters (no control or format characters, NUL or unpaired surrogates), with no leading or trailing blank, and is not '.' or '..' nor has a '.' or '..' segment */
+                company: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the effective retention period */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "company_id": "acme",
+                     *       "retention_days": 30,
+                     *       "source": "company",
+                     *       "deployment_default_days": null
+                     *     }
+                     */
+                    "application/json": {
+                        company_id: string;
+                        /** @description days of events kept, counted back from now by each event's created_at; null: kept forever */
+                        retention_days: number | null;
+                        /** @description company: set for this company (a number, or null to keep forever); deployment: WRS_EVENT_RETENTION_DAYS; none: neither is set, so events are kept forever */
+                        source: "company" | "deployment" | "none";
+                        /** @description WRS_EVENT_RETENTION_DAYS; null when unset */
+                        deployment_default_days: number | null;
+                    };
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminPutRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description company ID: a company ID is 1 to 200 visible characters (no control or format characters, NUL or unpaired surrogates), with no leading or trailing blank, and is not '.' or '..' nor has a '.' or '..' segment */
+                company: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description days of events to keep (1 to 36500), or null to keep them forever whatever WRS_EVENT_RETENTION_DAYS says */
+                    retention_days: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description the effective retention period */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "company_id": "acme",
+                     *       "retention_days": 30,
+                     *       "source": "company",
+                     *       "deployment_default_days": null
+                     *     }
+                     */
+                    "application/json": {
+                        company_id: string;
+                        /** @description days of events kept, counted back from now by each event's created_at; null: kept forever */
+                        retention_days: number | null;
+                        /** @description company: set for this company (a number, or null to keep forever); deployment: WRS_EVENT_RETENTION_DAYS; none: neither is set, so events are kept forever */
+                        source: "company" | "deployment" | "none";
+                        /** @description WRS_EVENT_RETENTION_DAYS; null when unset */
+                        deployment_default_days: number | null;
+                    };
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminDeleteRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description company ID: a company ID is 1 to 200 visible characters (no control or format characters, NUL or unpaired surrogates), with no leading or trailing blank, and is not '.' or '..' nor has a '.' or '..' segment */
+                company: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the effective retention period */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "company_id": "acme",
+                     *       "retention_days": 30,
+                     *       "source": "company",
+                     *       "deployment_default_days": null
+                     *     }
+                     */
+                    "application/json": {
+                        company_id: string;
+                        /** @description days of events kept, counted back from now by each event's created_at; null: kept forever */
+                        retention_days: number | null;
+                        /** @description company: set for this company (a number, or null to keep forever); deployment: WRS_EVENT_RETENTION_DAYS; none: neither is set, so events are kept forever */
+                        source: "company" | "deployment" | "none";
+                        /** @description WRS_EVENT_RETENTION_DAYS; null when unset */
+                        deployment_default_days: number | null;
+                    };
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -85,6 +85,9 @@ async function serveHttp(ctx: AppContext): Promise<number> {
   closeGracefullyOnSignals(app, ctx, { drainMs: ctx.config.server.shutdownDrainMs, timeoutMs: ctx.config.server.shutdownTimeoutMs }, management);
   // Every serving process delivers webhooks; leases keep each attempt to one of them.
   ctx.webhookDelivery.start((error) => app.log.error({ err: error }, 'webhook delivery worker failed; it retries at its next poll'));
+  // Every serving process sweeps; on PostgreSQL an advisory lock keeps each sweep to one of them
+  // (on SQLite, cluster workers share each sweep's batches through the one writer lock).
+  ctx.retention.start((error) => app.log.error({ err: error }, 'retention sweep of events failed; it is tried again at the next interval'));
   ctx.readRouting.onStandbyChange((change) => {
     if (change.state === 'down') app.log.warn({ err: change.error }, `read standby failed; list reads go to the primary, the standby is tried again in ${change.retryMs} ms`);
     else app.log.info('read standby answers again; list reads go to it when it has caught up');

@@ -96,4 +96,9 @@ export interface EventsRepository {
    * earlier form may lead. Null when the company had no events then.
    */
   legacyCursorLimit(companyId: string): Promise<FeedPosition | null>;
+  /**
+   * The highest feed position retention has removed from the company; null when it removed
+   * none. A cursor below it would skip removed events.
+   */
+  removedThrough(companyId: string): Promise<FeedPosition | null>;
 }

@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { invalidBody, invalidHeader, invalidQuery } from '../../errors/app-error.js';
+import { feedCursorExpired, invalidBody, invalidHeader, invalidQuery } from '../../errors/app-error.js';
 import { batchRefused, MAX_LISTED_PROBLEMS, type ItemProblem } from '../../errors/item-problems.js';
 import type { Clock } from '../../lib/clock.js';
 import { JsonItemsError, readJsonItems, type ByteSource, type JsonItem, type JsonItemsFormat } from '../../lib/json-items.js';
@@ -77,6 +77,12 @@ export interface EventsService {
    * 400 naming where it came from.
    */
   feedPosition(companyId: string, cursor: string | undefined, source: CursorSource): Promise<FeedPosition>;
+  /**
+   * Refuses (410) a feed position from before events that retention has since removed: reading
+   * on from it would skip them. Called after a page is read, so a removal committed before the
+   * read is seen.
+   */
+  ensureFeedKept(companyId: string, position: FeedPosition): Promise<void>;
   /** The change feed: events stored after a position, in the order they were stored. */
   changes(companyId: string, query: ChangesQuery): Promise<ChangesPage>;
   /** The same events as `changes`, read a chunk at a time. */
@@ -150,6 +156,16 @@ export function createEventsService({
             : `${what} is not a change-feed cursor of this company (pass back a next_cursor or a stream message id it was given)`;
       if ('query' in source) throw invalidQuery(message, [source.query]);
       throw invalidHeader(message, source.header);
+    },
+
+    async ensureFeedKept(companyId, position) {
+      const removed = await repository.removedThrough(companyId);
+      if (removed === null || comparePositions(position, removed) >= 0) return;
+      throw feedCursorExpired(
+        'this change-feed cursor is from before events that were removed by the retention period of events, so reading on ' +
+          'from it would skip them: start again from the beginning (GET /v1/events/changes without after reads from the ' +
+          'oldest event kept) or from now (GET /v1/events/stream without after or Last-Event-ID)',
+      );
     },
 
     async changes(companyId, { after, limit, type }) {

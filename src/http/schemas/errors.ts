@@ -17,6 +17,7 @@ const DESCRIPTIONS: Record<number, string> = {
   401: 'missing or invalid credential',
   403: 'the credential may not do this',
   404: 'not found',
+  410: 'gone: a change-feed cursor from before events the retention period removed (feed_cursor_expired); start again from the beginning or from now',
   412: 'precondition failed: If-Match names no current tag; nothing was changed',
   413: 'payload too large',
   415: 'unsupported media type, content encoding or charset',

@@ -9,6 +9,8 @@ import { createIngestMetrics } from './ingest-metrics.js';
 import { createMallocTrimMetrics, type MeasureTrims } from './malloc-trim-metrics.js';
 import { createPdfRenderMetrics } from './pdf-render-metrics.js';
 import { createRateLimitStoreMetrics, type RateLimitStoreObserver } from './rate-limit-store-metrics.js';
+import { createRetentionMetrics } from './retention-metrics.js';
+import type { RetentionObserver } from '../../domain/retention/retention-observer.port.js';
 import { createRequestDurationMetrics, type RequestDurations } from './request-duration-metrics.js';
 import { createWebhookDeliveryMetrics } from './webhook-delivery-metrics.js';
 
@@ -38,6 +40,7 @@ export interface ServiceMetrics {
   readonly webhookDeliveries: DeliveryObserver;
   readonly ingests: IngestObserver;
   readonly rateLimitStore: RateLimitStoreObserver;
+  readonly retention: RetentionObserver;
   /** Wraps the serving process's giving back of glibc's free memory in its counters. */
   readonly measureMallocTrims: MeasureTrims;
 }
@@ -55,6 +58,7 @@ export function createServiceMetrics(sources: MetricsSources, options: ServiceMe
     webhookDeliveries: createWebhookDeliveryMetrics(registry),
     ingests: createIngestMetrics(registry),
     rateLimitStore: createRateLimitStoreMetrics(registry),
+    retention: createRetentionMetrics(registry),
     measureMallocTrims: createMallocTrimMetrics(registry),
   };
 }

@@ -158,13 +158,15 @@ async function insertSqlite(trx: Kysely<DB>, events: readonly StoredEvent[], com
   await trx.executeQuery(statementBatch(sqliteUpsertSql(trx), rows));
 }
 
+/**
+ * The company's last feed position on SQLite: its highest event's, or the highest retention
+ * removed (events_removed) when that is higher, so that a position is never handed out twice.
+ */
 export async function lastSqlitePosition(executor: Kysely<DB>, companyId: string): Promise<number> {
-  const row = await executor
-    .selectFrom('events')
-    .select((eb) => eb.fn.max('feed_seq').as('last'))
-    .where('company_id', '=', companyId)
-    .executeTakeFirst();
-  return Number(row?.last ?? 0);
+  const { rows } = await sql<{ last: number | null }>`select max(
+    coalesce((select max(feed_seq) from events where company_id = ${companyId}), 0),
+    coalesce((select through_seq from events_removed where company_id = ${companyId}), 0)) as last`.execute(executor);
+  return Number(rows[0]?.last ?? 0);
 }
 
 const replaceAllSqlite = Object.fromEntries(

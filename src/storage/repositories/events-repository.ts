@@ -56,6 +56,15 @@ export function createEventsRepository(database: Database, reads: ReadRouting = 
       return { xid: Number(row.legacy_cursor_xid), seq: Number(row.legacy_cursor_seq) };
     },
 
+    async removedThrough(companyId) {
+      const row = await db
+        .selectFrom('events_removed')
+        .select(['through_xid', 'through_seq'])
+        .where('company_id', '=', companyId)
+        .executeTakeFirst();
+      return row === undefined ? null : { xid: Number(row.through_xid), seq: Number(row.through_seq) };
+    },
+
     async hasEvents(companyId) {
       const row = await db.selectFrom('events').select('id').where('company_id', '=', companyId).limit(1).executeTakeFirst();
       return row !== undefined;

@@ -24,7 +24,8 @@ export function registerChangesRoute(app: FastifyInstance, ctx: AppContext, larg
           'Events in the order they were stored (the events of one ingest in its order). Follow next_cursor from the ' +
           'beginning and you see every stored event once, in order, even while ingests commit out of order; an event ' +
           'replaced by a later ingest moves to its new position. No after: from the beginning. A malformed cursor or one of ' +
-          'another company is a 400.',
+          'another company is a 400. A cursor from before events the retention period removed is a 410 ' +
+          '(feed_cursor_expired): start again from the beginning or from now.',
         tags: ['events'],
         querystring: ChangesQuery,
         response: {
@@ -33,7 +34,7 @@ export function registerChangesRoute(app: FastifyInstance, ctx: AppContext, larg
             { count: 1, results: [exampleEvent], next_cursor: EXAMPLE_CURSOR },
             'the next events of the feed',
           ),
-          ...errorResponses(400, 401, 403, 429, 503),
+          ...errorResponses(400, 401, 403, 410, 429, 503),
         },
       },
     },
@@ -44,10 +45,17 @@ export function registerChangesRoute(app: FastifyInstance, ctx: AppContext, larg
       const after = await ctx.events.feedPosition(companyId, query.after, { query: 'after' });
       const page = async () => {
         const changes = await ctx.events.changes(companyId, { after, limit, type: query.type ?? null });
+        if (query.after !== undefined) await ctx.events.ensureFeedKept(companyId, after);
         return eventsListBody(changes.events, `,"next_cursor":${JSON.stringify(changes.nextCursor)}`);
       };
       const chunked = async () => {
         const changes = await ctx.events.openChanges(companyId, { after, limit, type: query.type ?? null });
+        try {
+          if (query.after !== undefined) await ctx.events.ensureFeedKept(companyId, after);
+        } catch (error) {
+          await changes.close();
+          throw error;
+        }
         return chunkedEventsListBody(changes, () => `,"next_cursor":${JSON.stringify(changes.nextCursor())}`);
       };
       const body = limit > LARGE_PAGE_EVENTS ? await largePages.build(companyId, request, reply, chunked) : await page();

@@ -69,7 +69,7 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
             description: 'the stream of events',
             content: { 'text/event-stream': { schema: Type.String(), example: EXAMPLE_STREAM } },
           },
-          ...errorResponses(400, 401, 403, 503),
+          ...errorResponses(400, 401, 403, 410, 503),
           429: {
             ...ErrorResponse,
             description:
@@ -87,6 +87,8 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         lastEventId === undefined || lastEventId === ''
           ? undefined
           : await ctx.events.feedPosition(companyId, lastEventId, { header: 'Last-Event-ID' });
+      const resumed = fromHeader ?? (request.query.after !== undefined ? fromQuery : undefined);
+      if (resumed !== undefined) await ctx.events.ensureFeedKept(companyId, resumed);
       const place = companyShares.take(companyId);
       if (!place) {
         throw tooManyRequests(

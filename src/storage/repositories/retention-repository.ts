@@ -1,0 +1,121 @@
+import { sql, type Kysely } from 'kysely';
+import type { CompanyPeriod, RetentionRepository } from '../../domain/retention/retention-repository.port.js';
+import type { FeedPosition } from '../../domain/events/feed-position.js';
+import type { Database } from '../database.js';
+import type { DB } from '../schema.js';
+import { executorOf } from '../unit-of-work.js';
+
+/** The advisory lock a PostgreSQL replica holds while it sweeps (two int4 keys: "wrs", then "retention"). */
+const SWEEP_LOCK = sql`${0x777273}::int4, ${1}::int4`;
+/** How the stored setting says "forever" (migration 0016). */
+const FOREVER = 0;
+
+export function createRetentionRepository(database: Database): RetentionRepository {
+  const { db, dialect } = database;
+  const postgres = dialect === 'postgres';
+  return {
+    async companyRetention(companyId) {
+      const row = await db.selectFrom('company_settings').select('retention_days').where('company_id', '=', companyId).executeTakeFirst();
+      if (row?.retention_days == null) return undefined;
+      return row.retention_days === FOREVER ? null : Number(row.retention_days);
+    },
+
+    async setCompanyRetention(companyId, retention) {
+      const retention_days = retention === undefined ? null : retention === null ? FOREVER : retention;
+      await db
+        .insertInto('company_settings')
+        .values({ company_id: companyId, retention_days })
+        .onConflict((oc) => oc.column('company_id').doUpdateSet({ retention_days }))
+        .execute();
+    },
+
+    async companiesWithPeriod(deploymentDays) {
+      if (deploymentDays === undefined) {
+        const rows = await db
+          .selectFrom('company_settings')
+          .select(['company_id', 'retention_days'])
+          .where('retention_days', '>', FOREVER)
+          .orderBy('company_id')
+          .execute();
+        return rows.map((row): CompanyPeriod => ({ companyId: row.company_id, days: Number(row.retention_days) }));
+      }
+      // Every company that ever wrote has a data version row.
+      const rows = await db
+        .selectFrom('data_versions')
+        .leftJoin('company_settings', 'company_settings.company_id', 'data_versions.company_id')
+        .select(['data_versions.company_id as company_id', 'company_settings.retention_days as retention_days'])
+        .orderBy('data_versions.company_id')
+        .execute();
+      return rows
+        .map((row): CompanyPeriod => ({ companyId: row.company_id, days: row.retention_days == null ? deploymentDays : Number(row.retention_days) }))
+        .filter((company) => company.days !== FOREVER);
+    },
+
+    async removeOldest(scope, companyId, before, limit, removedAt) {
+      const trx = executorOf(db, scope);
+      // The oldest first, along the (company_id, created_at, id) index: each batch reads only its own rows.
+      const oldest = trx
+        .selectFrom('events')
+        .select('id')
+        .where('company_id', '=', companyId)
+        .where('created_at', '<', before)
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(limit);
+      const removal = trx.deleteFrom('events').where('company_id', '=', companyId).where('id', 'in', oldest);
+      const rows = postgres
+        ? await removal.returning([sql<string>`feed_xid::text`.as('xid'), 'feed_seq']).execute()
+        : (await removal.returning(['feed_seq']).execute()).map((row) => ({ xid: '0', feed_seq: row.feed_seq }));
+      if (rows.length === 0) return 0;
+      let xid = 0;
+      let seq = 0;
+      for (const row of rows) {
+        const rowXid = Number(row.xid);
+        const rowSeq = Number(row.feed_seq);
+        if (rowXid > xid || (rowXid === xid && rowSeq > seq)) [xid, seq] = [rowXid, rowSeq];
+      }
+      await recordRemovedThrough(trx, companyId, { xid, seq }, removedAt);
+      return rows.length;
+    },
+
+    async oldestKept() {
+      // One index probe per company instead of a scan of the whole table.
+      const { rows } = await sql<{ oldest: string | null }>`select min(oldest) as oldest from (
+        select (select min(created_at) from events where events.company_id = data_versions.company_id) as oldest
+        from data_versions) as companies`.execute(db);
+      return rows[0]?.oldest ?? null;
+    },
+
+    async exclusively(work) {
+      // SQLite has one process per file (cluster workers share it, and serialise on its writer lock).
+      if (!postgres) return { ran: true, value: await work() };
+      // A session lock on a connection held for the sweep: it ends with the session if the process dies.
+      return db.connection().execute(async (connection) => {
+        const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${SWEEP_LOCK}) as locked`.execute(connection);
+        if (!rows[0]?.locked) return { ran: false };
+        try {
+          return { ran: true, value: await work() };
+        } finally {
+          await sql`select pg_advisory_unlock(${SWEEP_LOCK})`.execute(connection);
+        }
+      });
+    },
+  };
+}
+
+/** Raises the company's mark to this position; never lowers it. */
+async function recordRemovedThrough(trx: Kysely<DB>, companyId: string, { xid, seq }: FeedPosition, removedAt: string): Promise<void> {
+  const higher = sql`(excluded.through_xid > events_removed.through_xid or
+    (excluded.through_xid = events_removed.through_xid and excluded.through_seq > events_removed.through_seq))`;
+  await trx
+    .insertInto('events_removed')
+    .values({ company_id: companyId, through_xid: xid, through_seq: seq, removed_at: removedAt })
+    .onConflict((oc) =>
+      oc.column('company_id').doUpdateSet({
+        through_xid: sql`case when ${higher} then excluded.through_xid else events_removed.through_xid end`,
+        through_seq: sql`case when ${higher} then excluded.through_seq else events_removed.through_seq end`,
+        removed_at: sql`excluded.removed_at`,
+      }),
+    )
+    .execute();
+}
