@@ -3,6 +3,8 @@ import { UsageError, type CliCommand } from './command.js';
 import { checksAddCommand } from './commands/checks-add.js';
 import { copyDatabaseCommand } from './commands/copy-database.js';
 import { importEventsCommand } from './commands/import-events.js';
+import { importCompanyCommand } from './commands/import-company.js';
+import { exportCompanyCommand } from './commands/export-company.js';
 import { importRecordsCommand } from './commands/import-records.js';
 import { migrateCommand } from './commands/migrate.js';
 import { providerLobCommand, providerShowCommand } from './commands/provider.js';
@@ -33,6 +35,8 @@ const COMMANDS: CliCommand[] = [
   webhooksListCommand,
   webhooksFailedCommand,
   copyDatabaseCommand,
+  exportCompanyCommand,
+  importCompanyCommand,
 ];
 
 function usage(): string {
