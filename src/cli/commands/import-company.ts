@@ -13,7 +13,7 @@ export const importCompanyCommand: CliCommand = {
   async run(argv) {
     const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
     const [file] = positionalsExactly(positionals, 1, 'name exactly one FILE (a company export)') as [string];
-    const { config } = cliConfig('existing');
+    const { config } = cliConfig('may-create');
     return reportingFailures(async () => {
       fileSize(file);
       await withAppContext(config, async (ctx) => {
