@@ -37,6 +37,10 @@ import { createRecordTypesRepository } from './storage/repositories/record-types
 import { createRecordTokensRepository } from './storage/repositories/record-tokens-repository.js';
 import { createRecordsRepository } from './storage/repositories/records-repository.js';
 import { createEventsRepository } from './storage/repositories/events-repository.js';
+import { createCompanyDataStore } from './storage/company-data/company-data-store.js';
+import { createCompanyExporter, type CompanyExporter } from './domain/company-export/company-exporter.js';
+import { createCompanyImporter, type CompanyImporter } from './domain/company-export/company-importer.js';
+import { serviceVersion } from './lib/service-version.js';
 import { createEventsService, type EventsService } from './domain/events/events-service.js';
 import { createFeedCursors } from './domain/events/feed-cursor.js';
 import { createFeedFollowers, type FeedFollowers } from './domain/events/feed-followers.js';
@@ -102,6 +106,9 @@ export interface AppContext {
   readonly retention: RetentionService;
   /** This app's Prometheus registry and the observers that feed it (GET /metrics). */
   readonly metrics: ServiceMetrics;
+  /** A company's whole data as one NDJSON export, and the import of such a file. */
+  readonly companyExporter: CompanyExporter;
+  readonly companyImporter: CompanyImporter;
   close(): Promise<void>;
 }
 
@@ -209,8 +216,9 @@ export async function createAppContext(config: Config, options: AppContextOption
     clock,
     onRedeliver: () => webhookDelivery.wake(),
   });
+  const eventsRepository = createEventsRepository(database, readRouting);
   const events = createEventsService({
-    repository: createEventsRepository(database, readRouting),
+    repository: eventsRepository,
     unitOfWork,
     dataVersions,
     clock,
@@ -335,6 +343,8 @@ export async function createAppContext(config: Config, options: AppContextOption
   const { perCompanyPerMinute, perAddressPerMinute, redis } = config.rateLimit;
   const rateLimitRedis = redis && (perCompanyPerMinute > 0 || perAddressPerMinute > 0) ? createRateLimitRedis(redis) : null;
 
+  const companyData = createCompanyDataStore(database);
+
   return {
     config,
     database,
@@ -364,6 +374,14 @@ export async function createAppContext(config: Config, options: AppContextOption
     retention,
     rateLimitRedis,
     metrics,
+    companyExporter: createCompanyExporter({ store: companyData, clock, serviceVersion: serviceVersion() }),
+    companyImporter: createCompanyImporter({
+      store: companyData,
+      unitOfWork,
+      dataVersions,
+      secretBox,
+      afterEventsWritten: (count) => eventsRepository.afterBulkWrite(count),
+    }),
     async close() {
       rateLimitRedis?.close();
       await retention.stop();

@@ -4,6 +4,8 @@ import { backupCommand, restoreCommand } from './commands/backup-restore.js';
 import { checksAddCommand } from './commands/checks-add.js';
 import { copyDatabaseCommand } from './commands/copy-database.js';
 import { importEventsCommand } from './commands/import-events.js';
+import { importCompanyCommand } from './commands/import-company.js';
+import { exportCompanyCommand } from './commands/export-company.js';
 import { importRecordsCommand } from './commands/import-records.js';
 import { migrateCommand } from './commands/migrate.js';
 import { providerLobCommand, providerShowCommand } from './commands/provider.js';
@@ -41,6 +43,8 @@ const COMMANDS: CliCommand[] = [
   copyDatabaseCommand,
   backupCommand,
   restoreCommand,
+  exportCompanyCommand,
+  importCompanyCommand,
 ];
 
 function usage(): string {

@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   validation_failed: 400,
   template_not_found: 400,
   invalid_header: 400,
+  invalid_export_file: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
@@ -16,6 +17,7 @@ export const ERROR_STATUS = {
   idempotency_key_in_use: 409,
   webhook_limit_reached: 409,
   feed_cursor_expired: 410,
+  company_has_data: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -157,3 +159,10 @@ export const providerRateLimited = (message: string, retryAfterSeconds: number):
 /** `504`: a provider (Lob, the PDF renderer) did not answer in time. */
 export const providerTimeout = (message: string, cause?: unknown): AppError =>
   new AppError(504, 'provider_timeout', message, { cause });
+
+/** A company export file that cannot be imported as it is (format, version, checksum, counts or a line). */
+export const exportFileRefused = (message: string): AppError => new AppError(400, 'invalid_export_file', message);
+
+/** An import into a company that already holds data: an import only ever fills an empty company. */
+export const companyHasData = (message: string, tables: string[]): AppError =>
+  new AppError(409, 'company_has_data', message, { details: { tables } });

@@ -22,6 +22,7 @@ import { registerSecurityHeaders, securityHeaders } from './plugins/security-hea
 import { registerTextInputRules } from './plugins/text-input.js';
 import { registerWebPages } from './plugins/web-pages.js';
 import { adminTokenRoutes } from './routes/admin/tokens.js';
+import { adminCompanyExportRoutes } from './routes/admin/company-export.js';
 import { adminChecksRoutes } from './routes/checks/admin-checks.js';
 import { adminCheckProviderRoutes } from './routes/checks/admin-providers.js';
 import { listChecksRoutes } from './routes/checks/list-checks.js';
@@ -139,6 +140,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await admin.register(adminDeleteRecordRoutes, { ctx });
       await admin.register(adminRetentionRoutes, { ctx });
       await admin.register(adminWebhookRoutes, { ctx });
+      await admin.register(adminCompanyExportRoutes, { ctx });
     },
     { prefix: '/admin/v1' },
   );

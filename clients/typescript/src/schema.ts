@@ -778,6 +778,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/companies/{company}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a company's whole data
+         * @description Streams every item of the company as NDJSON (application/x-ndjson): a header line (format wrs-company-export version 1, company, service version, exported_at, database kind), one line per item ({kind, data}: record types, records, record token metadata, templates, files and their bytes in base64, checks, webhooks, events), then a trailer with the count per kind and the SHA-256 of every line before it. Secrets (webhook secrets, provider keys, token strings) are never included. All from one snapshot of the database, read a page at a time as the client reads; an answer that breaks off has no trailer, so `wrs import company` refuses it. `wrs import company FILE` loads it into another deployment.
+         */
+        get: operations["adminExportCompany"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -8946,6 +8966,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminExportCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description company ID: a company ID is 1 to 200 visible characters (no control or format characters, NUL or unpaired surrogates), with no leading or trailing blank, and is not '.' or '..' nor has a '.' or '..' segment */
+                company: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the company's export */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {"format":"wrs-company-export","version":1,"company":"acme","service_version":"0.1.0","exported_at":"2026-01-05T10:00:00.000Z","database":"sqlite"}
+                     *     {"kind":"records","data":{"id":"0194...","record_type":"invoice","type_id":null,"uid":null,"status":"open","parent_record":null,"child_records":"[]","instance":null,"fields":"{}","linked":null,"views":"[]","created_at":"2026-01-05T09:00:00.000Z","updated_at":"2026-01-05T09:00:00.000Z"}}
+                     *     {"kind":"trailer","counts":{"record_types":0,"records":1,"events":0},"sha256":"9f2c..."}
+                     */
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */
