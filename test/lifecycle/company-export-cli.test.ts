@@ -38,7 +38,7 @@ describe('wrs export and wrs import company', () => {
     const file = join(dir, 'acme.ndjson');
     const exported = expectRun(await runCli(['export', '--company', 'acme', '--out', file], cliEnv(sourceFile())), 0);
     assert.equal(exported.stdout, '');
-    assert.match(exported.stderr, /^exported \d+ items of company acme to .*acme\.ndjson in [\d.]+ s \(record_types 1, records 1, .*events 2\)\n$/);
+    assert.match(exported.stderr, /^exported \d+ items of company acme to .*acme\.ndjson in [\d.]+ s \(company_settings 0, record_types 1, records 1, .*events 2\)\n$/);
     assert.equal(existsSync(`${file}.partial`), false);
     const text = readFileSync(file, 'utf8');
     assertSameExport(text, await exportOf(source, 'acme'));

@@ -58,6 +58,12 @@ const EVENT_EXPORTED_COLUMNS = EVENT_COLUMNS.filter((column): column is Exclude<
  */
 export const EXPORTED_TABLES = [
   exported({
+    table: 'company_settings',
+    key: ['company_id'],
+    columns: ['retention_days'],
+    pageRows: PAGE_ROWS,
+  }, true),
+  exported({
     table: 'record_types',
     key: ['id'],
     columns: ['id', 'name', 'definition', 'version', 'created_at', 'updated_at', 'deleted_at'],
@@ -129,6 +135,7 @@ export const LEFT_OUT_TABLES = {
   data_versions: "the deployment's own change counter: the import bumps the target's",
   idempotency_keys: "kept answers to the source deployment's requests, which expire within a day",
   webhook_deliveries: "the source deployment's outbox: moved, it would deliver a second time what was already delivered",
+  events_removed: "the source deployment's feed positions that retention removed: the target hands out positions of its own, so no source cursor is read there",
 } as const satisfies Partial<Record<keyof DB, string>>;
 
 type ExportedName = (typeof EXPORTED_TABLES)[number]['table'];
