@@ -2,9 +2,11 @@ import { ConfigError } from '../config/config.js';
 import { UsageError, type CliCommand } from './command.js';
 import { checksAddCommand } from './commands/checks-add.js';
 import { copyDatabaseCommand } from './commands/copy-database.js';
+import { eraseCommand } from './commands/erase.js';
 import { importEventsCommand } from './commands/import-events.js';
 import { importRecordsCommand } from './commands/import-records.js';
 import { migrateCommand } from './commands/migrate.js';
+import { offboardCommand } from './commands/offboard.js';
 import { providerLobCommand, providerShowCommand } from './commands/provider.js';
 import { recordTypeDeleteCommand, recordTypeGetCommand, recordTypeListCommand, recordTypePutCommand } from './commands/record-type.js';
 import { seedDemoCommand } from './commands/seed-demo.js';
@@ -33,6 +35,8 @@ const COMMANDS: CliCommand[] = [
   webhooksListCommand,
   webhooksFailedCommand,
   copyDatabaseCommand,
+  eraseCommand,
+  offboardCommand,
 ];
 
 function usage(): string {

@@ -21,6 +21,8 @@ import { registerRequestMetrics } from './plugins/request-metrics.js';
 import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers.js';
 import { registerTextInputRules } from './plugins/text-input.js';
 import { registerWebPages } from './plugins/web-pages.js';
+import { adminErasureRoutes } from './routes/admin/erasures.js';
+import { adminOffboardingRoutes } from './routes/admin/offboarding.js';
 import { adminTokenRoutes } from './routes/admin/tokens.js';
 import { adminChecksRoutes } from './routes/checks/admin-checks.js';
 import { adminCheckProviderRoutes } from './routes/checks/admin-providers.js';
@@ -134,6 +136,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await admin.register(adminRecordTypeRoutes, { ctx });
       await admin.register(adminRecordImportRoutes, { ctx });
       await admin.register(adminWebhookRoutes, { ctx });
+      await admin.register(adminErasureRoutes, { ctx });
+      await admin.register(adminOffboardingRoutes, { ctx });
     },
     { prefix: '/admin/v1' },
   );

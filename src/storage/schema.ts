@@ -1,6 +1,7 @@
 import type { ChecksTables } from './tables/checks.js';
 import type { DataVersionsTables } from './tables/data-versions.js';
 import type { EventsTables } from './tables/events.js';
+import type { LifecycleTables } from './tables/lifecycle.js';
 import type { IdempotencyTables } from './tables/idempotency-keys.js';
 import type { PdfTables } from './tables/pdf.js';
 import type { RecordTokensTables } from './tables/record-tokens.js';
@@ -20,4 +21,5 @@ export interface DB
     RecordTokensTables,
     DataVersionsTables,
     IdempotencyTables,
-    WebhooksTables {}
+    WebhooksTables,
+    LifecycleTables {}

@@ -19,6 +19,8 @@ export const COPIED_TABLES = [
   'webhooks',
   'webhook_subscriptions',
   'webhook_deliveries',
+  'erasures',
+  'company_offboardings',
 ] as const satisfies readonly (keyof DB)[];
 true satisfies Exact<(typeof COPIED_TABLES)[number], keyof DB>;
 
