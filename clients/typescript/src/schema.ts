@@ -8412,12 +8412,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description the company's erasures */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "results": [
+                     *         {
+                     *           "id": "019a8c2e-1f00-7000-8000-00000000e1a5",
+                     *           "company_id": "acme",
+                     *           "field": "user_id",
+                     *           "subject_hash": "6ed6ce37e648668aa9a2db23996ca932eaebbfaa63d389a44ffc67269e3138b0",
+                     *           "state": "done",
+                     *           "requested_by": "operator_api",
+                     *           "requested_at": "2026-03-01T09:00:00.000Z",
+                     *           "updated_at": "2026-03-01T09:00:02.310Z",
+                     *           "finished_at": "2026-03-01T09:00:02.311Z",
+                     *           "removed": {
+                     *             "events": 12408,
+                     *             "record_tokens": 3
+                     *           },
+                     *           "batches": 13
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         count: number;
                         results: {
@@ -8520,12 +8543,30 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description the job, started (or the same running job) */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019a8c2e-1f00-7000-8000-00000000e1a5",
+                     *       "company_id": "acme",
+                     *       "field": "user_id",
+                     *       "subject_hash": "6ed6ce37e648668aa9a2db23996ca932eaebbfaa63d389a44ffc67269e3138b0",
+                     *       "state": "running",
+                     *       "requested_by": "operator_api",
+                     *       "requested_at": "2026-03-01T09:00:00.000Z",
+                     *       "updated_at": "2026-03-01T09:00:00.000Z",
+                     *       "finished_at": null,
+                     *       "removed": {
+                     *         "events": 0,
+                     *         "record_tokens": 0
+                     *       },
+                     *       "batches": 0
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         company_id: string;
@@ -8658,12 +8699,30 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description the job, or its audit entry once done */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "019a8c2e-1f00-7000-8000-00000000e1a5",
+                     *       "company_id": "acme",
+                     *       "field": "user_id",
+                     *       "subject_hash": "6ed6ce37e648668aa9a2db23996ca932eaebbfaa63d389a44ffc67269e3138b0",
+                     *       "state": "done",
+                     *       "requested_by": "operator_api",
+                     *       "requested_at": "2026-03-01T09:00:00.000Z",
+                     *       "updated_at": "2026-03-01T09:00:02.310Z",
+                     *       "finished_at": "2026-03-01T09:00:02.311Z",
+                     *       "removed": {
+                     *         "events": 12408,
+                     *         "record_tokens": 3
+                     *       },
+                     *       "batches": 13
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         company_id: string;
@@ -8773,12 +8832,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description its progress, or its final report once done */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "company_id": "acme",
+                     *       "state": "done",
+                     *       "requested_by": "operator_api",
+                     *       "requested_at": "2026-03-01T09:00:00.000Z",
+                     *       "updated_at": "2026-03-01T09:01:40.120Z",
+                     *       "finished_at": "2026-03-01T09:01:40.121Z",
+                     *       "removed": {
+                     *         "webhooks": 2,
+                     *         "records": 1830,
+                     *         "events": 200000,
+                     *         "blobs": 41
+                     *       },
+                     *       "batches": 205
+                     *     }
+                     */
                     "application/json": {
                         company_id: string;
                         /** @description running until every batch is removed (a restarted service continues it), then done */
@@ -8882,12 +8958,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description the offboarding, started (or the same running one) */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "company_id": "acme",
+                     *       "state": "running",
+                     *       "requested_by": "operator_api",
+                     *       "requested_at": "2026-03-01T09:00:00.000Z",
+                     *       "updated_at": "2026-03-01T09:00:00.000Z",
+                     *       "finished_at": null,
+                     *       "removed": {},
+                     *       "batches": 0
+                     *     }
+                     */
                     "application/json": {
                         company_id: string;
                         /** @description running until every batch is removed (a restarted service continues it), then done */

@@ -5,6 +5,8 @@ import { ErasureSchema } from '../../../domain/lifecycle/erasure.js';
 import { ErasureRequestBody } from '../../../domain/lifecycle/erasure-request.js';
 import { CompanyId, CompanyParams } from '../../schemas/company.js';
 import { errorResponses } from '../../schemas/errors.js';
+import { withExample } from '../../schemas/examples.js';
+import { exampleErasure, exampleErasureStarted } from '../../schemas/lifecycle-examples.js';
 
 const ErasureParams = Type.Object({ company: CompanyId(), id: Type.String({ minLength: 1, maxLength: 200 }) });
 const ErasureList = Type.Object({ count: Type.Integer(), results: Type.Array(ErasureSchema) });
@@ -27,7 +29,7 @@ export const adminErasureRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         tags: ['operator'],
         params: CompanyParams,
         body: ErasureRequestBody,
-        response: { 202: ErasureSchema, ...errorResponses(400, 401) },
+        response: { 202: withExample(ErasureSchema, exampleErasureStarted, 'the job, started (or the same running job)'), ...errorResponses(400, 401) },
       },
     },
     async (request, reply) => {
@@ -48,7 +50,7 @@ export const adminErasureRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         summary: "List a company's erasures: running jobs and the audit entries of finished ones, newest first",
         tags: ['operator'],
         params: CompanyParams,
-        response: { 200: ErasureList, ...errorResponses(400, 401) },
+        response: { 200: withExample(ErasureList, { count: 1, results: [exampleErasure] }, "the company's erasures"), ...errorResponses(400, 401) },
       },
     },
     async (request) => {
@@ -65,7 +67,7 @@ export const adminErasureRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         summary: 'Read one erasure: its progress while it runs, its audit entry once done',
         tags: ['operator'],
         params: ErasureParams,
-        response: { 200: ErasureSchema, ...errorResponses(400, 401, 404) },
+        response: { 200: withExample(ErasureSchema, exampleErasure, 'the job, or its audit entry once done'), ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => ctx.erasures.get(request.params.company, request.params.id),

@@ -3,6 +3,8 @@ import type { AppContext } from '../../../app-context.js';
 import { OffboardingSchema } from '../../../domain/lifecycle/offboarding.js';
 import { CompanyParams } from '../../schemas/company.js';
 import { errorResponses } from '../../schemas/errors.js';
+import { withExample } from '../../schemas/examples.js';
+import { exampleOffboarding, exampleOffboardingStarted } from '../../schemas/lifecycle-examples.js';
 
 /**
  * Operator API: offboarding a company (docs/data-lifecycle.md, "Offboarding a company"). A
@@ -24,7 +26,7 @@ export const adminOffboardingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
           "The company's data version is kept (and bumped), so no ETag of the removed data matches later data.",
         tags: ['operator'],
         params: CompanyParams,
-        response: { 202: OffboardingSchema, ...errorResponses(400, 401) },
+        response: { 202: withExample(OffboardingSchema, exampleOffboardingStarted, 'the offboarding, started (or the same running one)'), ...errorResponses(400, 401) },
       },
     },
     async (request, reply) => {
@@ -45,7 +47,7 @@ export const adminOffboardingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
         summary: "Read a company's offboarding: its progress, then its final report",
         tags: ['operator'],
         params: CompanyParams,
-        response: { 200: OffboardingSchema, ...errorResponses(400, 401, 404) },
+        response: { 200: withExample(OffboardingSchema, exampleOffboarding, 'its progress, or its final report once done'), ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => ctx.offboardings.get(request.params.company),
