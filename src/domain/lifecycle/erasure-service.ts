@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { notFound } from '../../errors/app-error.js';
 import type { BackgroundJobs } from './background-jobs.js';
 import type { Clock } from '../../lib/clock.js';
@@ -82,6 +83,9 @@ export function createErasureService(deps: ErasureServiceDeps): ErasureService {
       // Each batch commits on its own, so reads and ingest of the company go on between them.
       if (background.stopping) return publicView(await found(companyId, id));
       removed = await removeBatch(companyId, id, userId);
+      // On SQLite a batch runs synchronously and resolves without a turn of the event loop:
+      // without this, a background job would hold every request of the process until it ends.
+      await yieldToEventLoop();
     } while (removed > 0);
     await jobs.finish(companyId, id, clock.now().toISOString());
     return publicView(await found(companyId, id));

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { notFound } from '../../errors/app-error.js';
 import type { BackgroundJobs } from './background-jobs.js';
 import type { Clock } from '../../lib/clock.js';
@@ -47,7 +48,7 @@ export function createOffboardingService(deps: OffboardingServiceDeps): Offboard
 
   /** One transaction: at most `batchRows` rows of one table, the report stored with them, the version bumped last. */
   async function removeBatch(companyId: string, table: string, removed: Record<string, number>): Promise<number> {
-    return unitOfWork.run(async (scope) => {
+    const count = await unitOfWork.run(async (scope) => {
       const count = await remover.removeBatch(scope, table, companyId, batchRows);
       if (count > 0) {
         const now = clock.now();
@@ -56,6 +57,10 @@ export function createOffboardingService(deps: OffboardingServiceDeps): Offboard
       }
       return count;
     });
+    // On SQLite a batch runs synchronously and resolves without a turn of the event loop:
+    // without this, a background job would hold every request of the process until it ends.
+    await yieldToEventLoop();
+    return count;
   }
 
   async function run(companyId: string): Promise<Offboarding> {
