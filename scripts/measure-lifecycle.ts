@@ -4,12 +4,15 @@
  *
  *   npx tsx scripts/measure-lifecycle.ts                                  # SQLite, in a temporary file
  *   WRS_DATABASE_URL=postgres://... npx tsx scripts/measure-lifecycle.ts  # an empty PostgreSQL database
+ *   OFFBOARD_WITH=cli npx tsx scripts/measure-lifecycle.ts                # the offboarding by `wrs offboard`, in its own process
  *
  * Offboarding: company "leaving" holds OFFBOARD_EVENTS events; "other" reads its events (a page
  * of 100, Cache-Control: no-cache so every read reaches the database) alone, then while the
  * offboarding runs. Erasure: "busy" holds ERASED_EVENTS events of one person among others; its
  * own client reads and ingests alone, then while that person is erased.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,11 +87,21 @@ try {
   const readOther = reader('other', await bearer('other'));
   await timed(readOther, { count: 50 });
   const alone = await timed(readOther, { count: 400 });
-  await ctx.offboardings.request('leaving', 'cli');
   started = performance.now();
-  const offboarding = ctx.offboardings.run('leaving');
+  let offboarding: Promise<unknown>;
+  if (process.env.OFFBOARD_WITH === 'cli') {
+    const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'offboard', '--company', 'leaving'], {
+      env: { ...process.env, WRS_DATABASE_URL: config.databaseUrl, WRS_JWT_SECRET: config.jwt.secret, WRS_ADMIN_TOKEN: config.adminToken, WRS_ENCRYPTION_KEY: '00'.repeat(32), NODE_ENV: 'test' },
+      stdio: 'inherit',
+    });
+    offboarding = once(cli, 'exit');
+  } else {
+    await ctx.offboardings.request('leaving', 'cli');
+    offboarding = ctx.offboardings.run('leaving');
+  }
   const during = await timed(readOther, { until: offboarding });
-  const report = await offboarding;
+  await offboarding;
+  const report = await ctx.offboardings.get('leaving');
   const offboardSeconds = (performance.now() - started) / 1000;
   console.log(`offboarding: ${report.removed.events} events, ${Object.values(report.removed).reduce((a, b) => a + b, 0)} rows, ${report.batches} batches in ${offboardSeconds.toFixed(1)} s`);
   console.log('  other company reads alone ', summary(alone));
