@@ -57,7 +57,7 @@ import { createWebhookDeliveriesRepository } from './storage/repositories/webhoo
 import { createWebhooksRepository } from './storage/repositories/webhooks-repository.js';
 import { createErasureService, type ErasureService } from './domain/lifecycle/erasure-service.js';
 import { createOffboardingService, type OffboardingService } from './domain/lifecycle/offboarding-service.js';
-import { createBackgroundJobs } from './domain/lifecycle/background-jobs.js';
+import { createBackgroundJobs, type BackgroundJobs } from './domain/lifecycle/background-jobs.js';
 import { createSubjectHasher } from './domain/lifecycle/subject-hash.js';
 import { createCompanyDataRemover } from './storage/repositories/company-data-remover.js';
 import { createErasuresRepository } from './storage/repositories/erasures-repository.js';
@@ -100,6 +100,8 @@ export interface AppContext {
   readonly webhookDelivery: DeliveryWorker;
   /** Erasures of a person's data: jobs in bounded batches, resumable, audited. */
   readonly erasures: ErasureService;
+  /** The erasures and offboardings this process runs after answering their request. */
+  readonly lifecycleJobs: Pick<BackgroundJobs, 'settled'>;
   /** Offboardings of a company: every row and file removed in bounded batches, with a report. */
   readonly offboardings: OffboardingService;
   /** Where every replica counts rate limits (WRS_REDIS_URL); null: each process counts in memory. The HTTP app connects it. */
@@ -366,6 +368,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     webhookDelivery,
     erasures,
     offboardings,
+    lifecycleJobs,
     rateLimitRedis,
     metrics,
     async close() {

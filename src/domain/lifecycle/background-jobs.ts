@@ -10,6 +10,8 @@ export interface BackgroundJobs {
   /** True once `stop` was called: a job's loop ends after its current batch. */
   readonly stopping: boolean;
   stop(): Promise<void>;
+  /** Resolves once the jobs running now have ended (tests compare stored data after it). */
+  settled(): Promise<void>;
 }
 
 export function createBackgroundJobs(): BackgroundJobs {
@@ -38,6 +40,9 @@ export function createBackgroundJobs(): BackgroundJobs {
     },
     get stopping() {
       return stopping;
+    },
+    async settled() {
+      await Promise.allSettled([...running]);
     },
     async stop() {
       stopping = true;
