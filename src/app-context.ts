@@ -60,6 +60,13 @@ import { createHttpWebhookSender } from './providers/webhooks/http-webhook-sende
 import { systemAddressResolver } from './providers/webhooks/system-address-resolver.js';
 import { createWebhookDeliveriesRepository } from './storage/repositories/webhook-deliveries-repository.js';
 import { createWebhooksRepository } from './storage/repositories/webhooks-repository.js';
+import { createErasureService, type ErasureService } from './domain/lifecycle/erasure-service.js';
+import { createOffboardingService, type OffboardingService } from './domain/lifecycle/offboarding-service.js';
+import { createBackgroundJobs, type BackgroundJobs } from './domain/lifecycle/background-jobs.js';
+import { createSubjectHasher } from './domain/lifecycle/subject-hash.js';
+import { createCompanyDataRemover } from './storage/repositories/company-data-remover.js';
+import { createErasuresRepository } from './storage/repositories/erasures-repository.js';
+import { createOffboardingsRepository } from './storage/repositories/offboardings-repository.js';
 import { createServiceMetrics, type ServiceMetrics } from './observability/metrics/service-metrics.js';
 import { createRetentionService, type RetentionService } from './domain/retention/retention-service.js';
 import { createRetentionRepository } from './storage/repositories/retention-repository.js';
@@ -100,6 +107,12 @@ export interface AppContext {
   readonly webhookOutbox: WebhookOutbox;
   /** Delivers the outbox; `wrs serve` starts it in every serving process, close() stops it. */
   readonly webhookDelivery: DeliveryWorker;
+  /** Erasures of a person's data: jobs in bounded batches, resumable, audited. */
+  readonly erasures: ErasureService;
+  /** The erasures and offboardings this process runs after answering their request. */
+  readonly lifecycleJobs: Pick<BackgroundJobs, 'settled'>;
+  /** Offboardings of a company: every row and file removed in bounded batches, with a report. */
+  readonly offboardings: OffboardingService;
   /** Where every replica counts rate limits (WRS_REDIS_URL); null: each process counts in memory. The HTTP app connects it. */
   readonly rateLimitRedis: RateLimitRedis | null;
   /** Each company's retention period of events, and the sweep that removes older events; `wrs serve` starts it, close() stops it. */
@@ -340,6 +353,29 @@ export async function createAppContext(config: Config, options: AppContextOption
     clock,
   });
   const idempotency = createIdempotencyService({ repository: createIdempotencyRepository(database.db), clock, secretBox, ...options.idempotency });
+  const companyDataRemover = createCompanyDataRemover(database.db);
+  const { batchRows } = config.dataLifecycle;
+  const lifecycleJobs = createBackgroundJobs();
+  const erasures = createErasureService({
+    jobs: createErasuresRepository(database.db),
+    remover: companyDataRemover,
+    unitOfWork,
+    dataVersions,
+    secretBox,
+    subjectHash: createSubjectHasher(config.encryptionKey),
+    clock,
+    batchRows,
+    background: lifecycleJobs,
+  });
+  const offboardings = createOffboardingService({
+    jobs: createOffboardingsRepository(database.db),
+    remover: companyDataRemover,
+    unitOfWork,
+    dataVersions,
+    clock,
+    batchRows,
+    background: lifecycleJobs,
+  });
   const { perCompanyPerMinute, perAddressPerMinute, redis } = config.rateLimit;
   const rateLimitRedis = redis && (perCompanyPerMinute > 0 || perAddressPerMinute > 0) ? createRateLimitRedis(redis) : null;
 
@@ -372,6 +408,9 @@ export async function createAppContext(config: Config, options: AppContextOption
     webhookOutbox,
     webhookDelivery,
     retention,
+    erasures,
+    offboardings,
+    lifecycleJobs,
     rateLimitRedis,
     metrics,
     companyExporter: createCompanyExporter({ store: companyData, clock, serviceVersion: serviceVersion() }),
@@ -385,6 +424,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     async close() {
       rateLimitRedis?.close();
       await retention.stop();
+      await lifecycleJobs.stop();
       await webhookDelivery.stop();
       feedFollowers.close();
       await feedSignal.close();

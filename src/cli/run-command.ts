@@ -3,11 +3,13 @@ import { UsageError, type CliCommand } from './command.js';
 import { backupCommand, restoreCommand } from './commands/backup-restore.js';
 import { checksAddCommand } from './commands/checks-add.js';
 import { copyDatabaseCommand } from './commands/copy-database.js';
+import { eraseCommand } from './commands/erase.js';
 import { importEventsCommand } from './commands/import-events.js';
 import { importCompanyCommand } from './commands/import-company.js';
 import { exportCompanyCommand } from './commands/export-company.js';
 import { importRecordsCommand } from './commands/import-records.js';
 import { migrateCommand } from './commands/migrate.js';
+import { offboardCommand } from './commands/offboard.js';
 import { providerLobCommand, providerShowCommand } from './commands/provider.js';
 import { recordTypeDeleteCommand, recordTypeGetCommand, recordTypeListCommand, recordTypePutCommand } from './commands/record-type.js';
 import { retentionClearCommand, retentionSetCommand, retentionShowCommand, retentionSweepCommand } from './commands/retention.js';
@@ -45,6 +47,8 @@ const COMMANDS: CliCommand[] = [
   restoreCommand,
   exportCompanyCommand,
   importCompanyCommand,
+  eraseCommand,
+  offboardCommand,
 ];
 
 function usage(): string {

@@ -7,6 +7,7 @@ import { DataEnv, dataSettings, type DataLocation } from './data-location.js';
 import { chooseLogFormat, LogFormatEnv, type LogFormat } from './log-format.js';
 import { StreamEnv, streamSettings, type StreamSettings } from './streams.js';
 import { WebhooksEnv, webhookSettings, type WebhookSettings } from './webhooks.js';
+import { DataLifecycleEnv, dataLifecycleSettings, type DataLifecycleSettings } from './data-lifecycle.js';
 import { PageCacheEnv, pageCacheSettings, type PageCacheSettings } from './page-cache.js';
 import { ReadReplicaEnv, readReplicaSettings, type ReadReplicaSettings } from './read-replica.js';
 import { TracingEnv, tracingSettings, type TracingSettings } from './tracing.js';
@@ -57,6 +58,7 @@ const EnvSchema = Type.Object({
   ...StreamEnv,
   ...WebhooksEnv,
   ...PageCacheEnv,
+  ...DataLifecycleEnv,
   ...ReadReplicaEnv,
   ...TracingEnv,
   ...MetricsEnv,
@@ -124,6 +126,7 @@ export interface Config extends OperationsSettings, NetworkSettings {
   readonly webhooks: WebhookSettings;
   /** Recent list answers kept per process, by company and data version. */
   readonly pageCache: PageCacheSettings;
+  readonly dataLifecycle: DataLifecycleSettings;
   /** WRS_DATABASE_READ_URL and its pool: the PostgreSQL standby that answers list reads; undefined: none. */
   readonly readReplica: ReadReplicaSettings | undefined;
   /** OpenTelemetry traces: whether they are on (the standard OTEL_* variables) and the service's name. */
@@ -220,6 +223,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, surroundings
     ...streamSettings(env),
     ...webhookSettings(env),
     ...pageCacheSettings(env),
+    ...dataLifecycleSettings(env),
     tracing: tracingSettings(env),
     ...metricsSettings(env),
     ...retentionSettings(env),

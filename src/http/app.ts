@@ -21,6 +21,8 @@ import { registerRequestMetrics } from './plugins/request-metrics.js';
 import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers.js';
 import { registerTextInputRules } from './plugins/text-input.js';
 import { registerWebPages } from './plugins/web-pages.js';
+import { adminErasureRoutes } from './routes/admin/erasures.js';
+import { adminOffboardingRoutes } from './routes/admin/offboarding.js';
 import { adminTokenRoutes } from './routes/admin/tokens.js';
 import { adminCompanyExportRoutes } from './routes/admin/company-export.js';
 import { adminChecksRoutes } from './routes/checks/admin-checks.js';
@@ -141,6 +143,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await admin.register(adminRetentionRoutes, { ctx });
       await admin.register(adminWebhookRoutes, { ctx });
       await admin.register(adminCompanyExportRoutes, { ctx });
+      await admin.register(adminErasureRoutes, { ctx });
+      await admin.register(adminOffboardingRoutes, { ctx });
     },
     { prefix: '/admin/v1' },
   );

@@ -72,3 +72,9 @@ function* causes(error: unknown, depth = 0): Generator<unknown> {
   }
   if (error instanceof Error && error.cause !== undefined) yield* causes(error.cause, depth + 1);
 }
+
+/** A primary key or unique index refused the row: another writer stored the same key first. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}

@@ -2,6 +2,7 @@ import type { ChecksTables } from './tables/checks.js';
 import type { CompanySettingsTables } from './tables/company-settings.js';
 import type { DataVersionsTables } from './tables/data-versions.js';
 import type { EventsTables } from './tables/events.js';
+import type { LifecycleTables } from './tables/lifecycle.js';
 import type { IdempotencyTables } from './tables/idempotency-keys.js';
 import type { PdfTables } from './tables/pdf.js';
 import type { RecordTokensTables } from './tables/record-tokens.js';
@@ -22,4 +23,5 @@ export interface DB
     DataVersionsTables,
     IdempotencyTables,
     WebhooksTables,
-    CompanySettingsTables {}
+    CompanySettingsTables,
+    LifecycleTables {}

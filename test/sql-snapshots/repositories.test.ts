@@ -10,6 +10,9 @@ import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { createBlobsRepository } from '../../src/storage/repositories/blobs-repository.js';
 import { createCheckProviderCredentialsRepository } from '../../src/storage/repositories/check-provider-credentials-repository.js';
+import { createCompanyDataRemover } from '../../src/storage/repositories/company-data-remover.js';
+import { createErasuresRepository } from '../../src/storage/repositories/erasures-repository.js';
+import { createOffboardingsRepository } from '../../src/storage/repositories/offboardings-repository.js';
 import { createChecksRepository } from '../../src/storage/repositories/checks-repository.js';
 import { createDataVersionsRepository } from '../../src/storage/repositories/data-versions-repository.js';
 import { createEventsRepository } from '../../src/storage/repositories/events-repository.js';
@@ -302,6 +305,39 @@ const scripts: Record<string, Script> = {
     await step('put', () => blobs.put(C, 'b1', new Uint8Array([1, 2])));
     await step('get', () => blobs.get(C, 'b1'));
     await step('delete', () => blobs.delete(C, 'b1'));
+  },
+
+  erasures: async (step, { db }) => {
+    const erasures = createErasuresRepository(db);
+    const inTransaction = <T>(work: (scope: TransactionScope) => Promise<T>) => createUnitOfWork(db).run(work);
+    const job = { companyId: C, id: 'e1', subjectHash: 'h1', subjectSealed: 'v1:sealed', requestedBy: 'cli' as const, at: T0 };
+    await step('start: new', () => erasures.start(job));
+    await step('start: the running one', () => erasures.start({ ...job, id: 'e2' }));
+    await step('get', () => erasures.get(C, 'e1'));
+    await step('list', () => erasures.list(C));
+    await step('running', () => erasures.running());
+    await step('claim', () => erasures.claim(C, 'e1', T0, T1));
+    await step('addProgress', () => inTransaction((scope) => erasures.addProgress(scope, C, 'e1', { events: 3, recordTokens: 1 }, T0, T1)));
+    await step('finish', () => erasures.finish(C, 'e1', T1));
+  },
+
+  offboardings: async (step, { db }) => {
+    const offboardings = createOffboardingsRepository(db);
+    const inTransaction = <T>(work: (scope: TransactionScope) => Promise<T>) => createUnitOfWork(db).run(work);
+    await step('start', () => offboardings.start(C, 'operator_api', T0));
+    await step('get', () => offboardings.get(C));
+    await step('running', () => offboardings.running());
+    await step('claim', () => offboardings.claim(C, T0, T1));
+    await step('saveProgress', () => inTransaction((scope) => offboardings.saveProgress(scope, C, { events: 2 }, T0, T1)));
+    await step('finish', () => offboardings.finish(C, T1, { events: 2 }));
+  },
+
+  'company-data': async (step, { db }) => {
+    const remover = createCompanyDataRemover(db);
+    const inTransaction = <T>(work: (scope: TransactionScope) => Promise<T>) => createUnitOfWork(db).run(work);
+    await step('removeUserEvents', () => inTransaction((scope) => remover.removeUserEvents(scope, C, 'u1', 1000)));
+    await step('removeUserRecordTokens', () => inTransaction((scope) => remover.removeUserRecordTokens(scope, C, 'u1', 1000)));
+    await step('removeBatch: events', () => inTransaction((scope) => remover.removeBatch(scope, 'events', C, 1000)));
   },
 };
 

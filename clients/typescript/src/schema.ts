@@ -798,6 +798,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/companies/{company}/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a company's erasures: running jobs and the audit entries of finished ones, newest first */
+        get: operations["adminListErasures"];
+        put?: never;
+        /**
+         * Erase a person's data: their events and the record tokens they minted
+         * @description Starts a job that removes every event of the company whose user_id is the value (user_key is its alias; give one of the two), then every record token minted by that user, WRS_LIFECYCLE_BATCH_ROWS rows per transaction. Answers 202 with the job; GET it until its state is done to read the counts. Asking again for the same person while the job runs answers that job; after it finished, a new job (which removes what came in since). The job never stores the value in clear, only a keyed hash.
+         */
+        post: operations["adminEraseUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/companies/{company}/erasures/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one erasure: its progress while it runs, its audit entry once done */
+        get: operations["adminGetErasure"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/companies/{company}/offboarding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a company's offboarding: its progress, then its final report */
+        get: operations["adminGetOffboarding"];
+        put?: never;
+        /**
+         * Offboard a company: delete every row and file of it, in batches
+         * @description Starts a job that empties every table of the company, WRS_LIFECYCLE_BATCH_ROWS rows per transaction, files' bytes included, and answers 202 with it; GET the same path until its state is done to read the rows removed per table. Asked again while it runs, it answers that job; after it finished, a new run removes what came in since. The company's data version is kept (and bumped), so no ETag of the removed data matches later data.
+         */
+        post: operations["adminOffboardCompany"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -9038,6 +9097,692 @@ export interface operations {
                 };
                 content: {
                     "application/x-ndjson": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminListErasures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description company ID: a company ID is 1 to 200 visible characters (no control or format characters, NUL or unpaired surrogates), with no leading or trailing blank, and is not '.' or '..' nor has a '.' or '..' segment */
+                company: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the company's erasures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "results": [
+                     *         {
+                     *           "id": "019a8c2e-1f00-7000-8000-00000000e1a5",
+                     *           "company_id": "acme",
+                     *           "field": "user_id",
+                     *           "subject_hash": "6ed6ce37e648668aa9a2db23996ca932eaebbfaa63d389a44ffc67269e3138b0",
+                     *           "state": "done",
+                     *           "requested_by": "operator_api",
+                     *           "requested_at": "2026-03-01T09:00:00.000Z",
+                     *           "updated_at": "2026-03-01T09:00:02.310Z",
+                     *           "finished_at": "2026-03-01T09:00:02.311Z",
+                     *           "removed": {
+                     *             "events": 12408,
+                     *             "record_tokens": 3
+                     *           },
+                     *           "batches": 13
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        count: number;
+                        results: {
+                            id: string;
+                            company_id: string;
+                            /**
+                             * @description the event field the value was matched on (user_key is its alias)
+                             * @enum {string}
+                             */
+                            field: "user_id";
+                            /** @description HMAC-SHA256 of the company, field and value under a key derived from WRS_ENCRYPTION_KEY; never the value */
+                            subject_hash: string;
+                            /** @description running until every batch is removed (a restarted service continues it), then done */
+                            state: "running" | "done";
+                            /** @description who asked: the operator API or the wrs command */
+                            requested_by: "operator_api" | "cli";
+                            /** Format: date-time */
+                            requested_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            finished_at: string | null;
+                            /** @description rows removed so far: events whose user_id is the value, record tokens minted by that user */
+                            removed: {
+                                events: number;
+                                record_tokens: number;
+                            };
+                            /** @description transactions that removed rows */
+                            batches: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminEraseUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description company ID: a company ID is 1 to 200 visible characters (no control or format characters, NUL or unpaired surrogates), with no leading or trailing blank, and is not '.' or '..' nor has a '.' or '..' segment */
+                company: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the value of the events' user_id */
+                    user_id?: string;
+                    /** @description alias of user_id (as in the events filter) */
+                    user_key?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the job, started (or the same running job) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019a8c2e-1f00-7000-8000-00000000e1a5",
+                     *       "company_id": "acme",
+                     *       "field": "user_id",
+                     *       "subject_hash": "6ed6ce37e648668aa9a2db23996ca932eaebbfaa63d389a44ffc67269e3138b0",
+                     *       "state": "running",
+                     *       "requested_by": "operator_api",
+                     *       "requested_at": "2026-03-01T09:00:00.000Z",
+                     *       "updated_at": "2026-03-01T09:00:00.000Z",
+                     *       "finished_at": null,
+                     *       "removed": {
+                     *         "events": 0,
+                     *         "record_tokens": 0
+                     *       },
+                     *       "batches": 0
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        company_id: string;
+                        /**
+                         * @description the event field the value was matched on (user_key is its alias)
+                         * @enum {string}
+                         */
+                        field: "user_id";
+                        /** @description HMAC-SHA256 of the company, field and value under a key derived from WRS_ENCRYPTION_KEY; never the value */
+                        subject_hash: string;
+                        /** @description running until every batch is removed (a restarted service continues it), then done */
+                        state: "running" | "done";
+                        /** @description who asked: the operator API or the wrs command */
+                        requested_by: "operator_api" | "cli";
+                        /** Format: date-time */
+                        requested_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        finished_at: string | null;
+                        /** @description rows removed so far: events whose user_id is the value, record tokens minted by that user */
+                        removed: {
+                            events: number;
+                            record_tokens: number;
+                        };
+                        /** @description transactions that removed rows */
+                        batches: number;
+                    };
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminGetErasure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description company ID: a company ID is 1 to 200 visible characters (no control or format characters, NUL or unpaired surrogates), with no leading or trailing blank, and is not '.' or '..' nor has a '.' or '..' segment */
+                company: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the job, or its audit entry once done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019a8c2e-1f00-7000-8000-00000000e1a5",
+                     *       "company_id": "acme",
+                     *       "field": "user_id",
+                     *       "subject_hash": "6ed6ce37e648668aa9a2db23996ca932eaebbfaa63d389a44ffc67269e3138b0",
+                     *       "state": "done",
+                     *       "requested_by": "operator_api",
+                     *       "requested_at": "2026-03-01T09:00:00.000Z",
+                     *       "updated_at": "2026-03-01T09:00:02.310Z",
+                     *       "finished_at": "2026-03-01T09:00:02.311Z",
+                     *       "removed": {
+                     *         "events": 12408,
+                     *         "record_tokens": 3
+                     *       },
+                     *       "batches": 13
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        company_id: string;
+                        /**
+                         * @description the event field the value was matched on (user_key is its alias)
+                         * @enum {string}
+                         */
+                        field: "user_id";
+                        /** @description HMAC-SHA256 of the company, field and value under a key derived from WRS_ENCRYPTION_KEY; never the value */
+                        subject_hash: string;
+                        /** @description running until every batch is removed (a restarted service continues it), then done */
+                        state: "running" | "done";
+                        /** @description who asked: the operator API or the wrs command */
+                        requested_by: "operator_api" | "cli";
+                        /** Format: date-time */
+                        requested_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        finished_at: string | null;
+                        /** @description rows removed so far: events whose user_id is the value, record tokens minted by that user */
+                        removed: {
+                            events: number;
+                            record_tokens: number;
+                        };
+                        /** @description transactions that removed rows */
+                        batches: number;
+                    };
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminGetOffboarding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description company ID: a company ID is 1 to 200 visible characters (no control or format characters, NUL or unpaired surrogates), with no leading or trailing blank, and is not '.' or '..' nor has a '.' or '..' segment */
+                company: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description its progress, or its final report once done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "company_id": "acme",
+                     *       "state": "done",
+                     *       "requested_by": "operator_api",
+                     *       "requested_at": "2026-03-01T09:00:00.000Z",
+                     *       "updated_at": "2026-03-01T09:01:40.120Z",
+                     *       "finished_at": "2026-03-01T09:01:40.121Z",
+                     *       "removed": {
+                     *         "webhooks": 2,
+                     *         "records": 1830,
+                     *         "events": 200000,
+                     *         "blobs": 41
+                     *       },
+                     *       "batches": 205
+                     *     }
+                     */
+                    "application/json": {
+                        company_id: string;
+                        /** @description running until every batch is removed (a restarted service continues it), then done */
+                        state: "running" | "done";
+                        /** @description who asked: the operator API or the wrs command */
+                        requested_by: "operator_api" | "cli";
+                        /** Format: date-time */
+                        requested_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        finished_at: string | null;
+                        /** @description rows removed per table, in the order the tables are emptied */
+                        removed: {
+                            [key: string]: number;
+                        };
+                        /** @description transactions that removed rows */
+                        batches: number;
+                    };
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminOffboardCompany: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description company ID: a company ID is 1 to 200 visible characters (no control or format characters, NUL or unpaired surrogates), with no leading or trailing blank, and is not '.' or '..' nor has a '.' or '..' segment */
+                company: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the offboarding, started (or the same running one) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "company_id": "acme",
+                     *       "state": "running",
+                     *       "requested_by": "operator_api",
+                     *       "requested_at": "2026-03-01T09:00:00.000Z",
+                     *       "updated_at": "2026-03-01T09:00:00.000Z",
+                     *       "finished_at": null,
+                     *       "removed": {},
+                     *       "batches": 0
+                     *     }
+                     */
+                    "application/json": {
+                        company_id: string;
+                        /** @description running until every batch is removed (a restarted service continues it), then done */
+                        state: "running" | "done";
+                        /** @description who asked: the operator API or the wrs command */
+                        requested_by: "operator_api" | "cli";
+                        /** Format: date-time */
+                        requested_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        finished_at: string | null;
+                        /** @description rows removed per table, in the order the tables are emptied */
+                        removed: {
+                            [key: string]: number;
+                        };
+                        /** @description transactions that removed rows */
+                        batches: number;
+                    };
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */

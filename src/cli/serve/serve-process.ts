@@ -88,6 +88,8 @@ async function serveHttp(ctx: AppContext): Promise<number> {
   // Every serving process sweeps; on PostgreSQL an advisory lock keeps each sweep to one of them
   // (on SQLite, cluster workers share each sweep's batches through the one writer lock).
   ctx.retention.start((error) => app.log.error({ err: error }, 'retention sweep of events failed; it is tried again at the next interval'));
+  ctx.erasures.keepResuming((error) => app.log.error({ err: error }, 'an erasure failed; it is tried again once its lease lapses'));
+  ctx.offboardings.keepResuming((error) => app.log.error({ err: error }, 'an offboarding failed; it is tried again once its lease lapses'));
   ctx.readRouting.onStandbyChange((change) => {
     if (change.state === 'down') app.log.warn({ err: change.error }, `read standby failed; list reads go to the primary, the standby is tried again in ${change.retryMs} ms`);
     else app.log.info('read standby answers again; list reads go to it when it has caught up');

@@ -135,6 +135,8 @@ export const LEFT_OUT_TABLES = {
   data_versions: "the deployment's own change counter: the import bumps the target's",
   idempotency_keys: "kept answers to the source deployment's requests, which expire within a day",
   webhook_deliveries: "the source deployment's outbox: moved, it would deliver a second time what was already delivered",
+  erasures: "the source deployment's audit of the erasures it ran, which stays with it (it holds no erased data either)",
+  company_offboardings: "the source deployment's record of an offboarding, which stays with it",
   events_removed: "the source deployment's feed positions that retention removed: the target hands out positions of its own, so no source cursor is read there",
 } as const satisfies Partial<Record<keyof DB, string>>;
 

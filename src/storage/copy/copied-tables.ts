@@ -21,6 +21,8 @@ export const COPIED_TABLES = [
   'webhook_deliveries',
   'company_settings',
   'events_removed',
+  'erasures',
+  'company_offboardings',
 ] as const satisfies readonly (keyof DB)[];
 true satisfies Exact<(typeof COPIED_TABLES)[number], keyof DB>;
 

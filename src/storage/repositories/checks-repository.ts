@@ -7,6 +7,7 @@ import {
 } from '../../domain/checks/checks-repository.port.js';
 import type { DB } from '../schema.js';
 import type { ChecksTable } from '../tables/checks.js';
+import { isUniqueViolation } from '../database-errors.js';
 
 const INSERT_CHUNK = 500;
 const LOOKUP_CHUNK = 500;
@@ -94,9 +95,4 @@ function startingAt(query: ChecksQuery, field: CheckSortField, key: CheckKey, as
   return query.where((eb) =>
     eb.or([eb(field, beyond, key.value), eb.and([eb(field, '=', key.value), eb('id', idOperator, key.id)])]),
   );
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }

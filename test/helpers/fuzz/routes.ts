@@ -176,6 +176,12 @@ export function fuzzRoutes(f: FuzzFixture): FuzzRoute[] {
     { method: 'GET', path: '/admin/v1/companies/{company}/webhooks', api: 'operator', params: { company: companies } },
     { method: 'GET', path: '/admin/v1/companies/{company}/webhook-deliveries', api: 'operator', params: { company: companies }, query: 'status=failed', queryValues: ['failed', 'pending', 'delivered'] },
     { method: 'POST', path: '/admin/v1/companies/{company}/records', api: 'operator', params: { company: companies }, body: [{ record_type: 'uccfiling', status: 'filed' }], ndjson: true },
+    // A person no fixture event names, and a company of its own to offboard: the other routes' data stays.
+    { method: 'POST', path: '/admin/v1/companies/{company}/erasures', api: 'operator', params: { company: companies }, body: { user_id: 'fuzz-nobody' } },
+    { method: 'GET', path: '/admin/v1/companies/{company}/erasures', api: 'operator', params: { company: companies } },
+    { method: 'GET', path: '/admin/v1/companies/{company}/erasures/{id}', api: 'operator', params: { company: companies, id: ['no-such-erasure'] } },
+    { method: 'POST', path: '/admin/v1/companies/{company}/offboarding', api: 'operator', params: { company: ['fuzz-leaving'] } },
+    { method: 'GET', path: '/admin/v1/companies/{company}/offboarding', api: 'operator', params: { company: ['fuzz-leaving', 'never-offboarded'] } },
   ];
 }
 
