@@ -284,7 +284,6 @@ export async function createAppContext(config: Config, options: AppContextOption
       workers: options.pdfWorkers ?? config.pdf.workers ?? defaultRenderThreads(config.server.workers),
       rendersPerThread: config.pdf.rendersPerThread,
       threadNice: config.pdf.threadNice,
-      threadWhenIdle: config.pdf.threadWhenIdle,
       idleShutdownMs: config.pdf.threadIdleMs,
       timeoutMs: config.pdf.timeoutMs,
       queueTimeoutMs: config.pdf.queueTimeoutMs,

@@ -41,7 +41,6 @@ const EnvSchema = Type.Object({
   WRS_PDF_QUEUE_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 1 })),
   WRS_PDF_RENDERS_PER_THREAD: Type.Integer({ default: 4, minimum: 1, maximum: 64 }),
   WRS_PDF_THREAD_NICE: Type.Integer({ default: 10, minimum: 0, maximum: 19 }),
-  WRS_PDF_THREAD_WHEN_IDLE: Type.Boolean({ default: true }),
   WRS_PDF_THREAD_IDLE_MS: Type.Integer({ default: 60_000, minimum: 0 }),
   WRS_PDF_INPUT_LIMIT_BYTES: Type.Integer({ default: 32_768, minimum: 1024 }),
   WRS_TEMPLATE_LIMIT_BYTES: Type.Integer({ default: 5 * 1_048_576, minimum: 1024 }),
@@ -99,8 +98,6 @@ export interface Config extends OperationsSettings, NetworkSettings {
     readonly rendersPerThread: number;
     /** The render threads' scheduling priority below the serving thread's (Linux nice; 0: the same). */
     readonly threadNice: number;
-    /** Render threads run only on CPU time nothing else wants (Linux SCHED_IDLE; the nice value where it cannot be set). */
-    readonly threadWhenIdle: boolean;
     /** A thread without a render for this long stops; 0 keeps threads once started. */
     readonly threadIdleMs: number;
     /** One render's share of its thread, from the moment it has a thread. */
@@ -249,7 +246,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, surroundings
       workers: env.WRS_PDF_WORKERS,
       rendersPerThread: env.WRS_PDF_RENDERS_PER_THREAD,
       threadNice: env.WRS_PDF_THREAD_NICE,
-      threadWhenIdle: env.WRS_PDF_THREAD_WHEN_IDLE,
       threadIdleMs: env.WRS_PDF_THREAD_IDLE_MS,
       timeoutMs: env.WRS_PDF_TIMEOUT_MS,
       queueTimeoutMs: env.WRS_PDF_QUEUE_TIMEOUT_MS ?? env.WRS_PDF_TIMEOUT_MS,

@@ -3,8 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { getHeapStatistics } from 'node:v8';
 import { garbageCollector } from '../../lib/garbage-collector.js';
 import { heapKeeper } from './render-thread-heap.js';
-import { scheduleCallingThreadWhenIdle } from '../../lib/idle-scheduling.js';
-import type { RenderRequestMessage, RenderModule, RenderThreadMessage, ThreadPriority } from './render-thread-protocol.js';
+import type { RenderRequestMessage, RenderModule, RenderThreadMessage } from './render-thread-protocol.js';
 
 /**
  * The render thread's side: warms the render module up, says it is ready, then renders every
@@ -15,7 +14,7 @@ export async function serveRenders(module: RenderModule): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('serveRenders runs in a worker thread');
   const send = (message: RenderThreadMessage): void => port.postMessage(message);
-  await lowerPriority((workerData as { priority?: ThreadPriority }).priority ?? { nice: 0, whenIdle: false });
+  lowerPriority((workerData as { nice?: number }).nice ?? 0);
   await module.warmup?.();
   const gc = garbageCollector();
   const heap = heapKeeper({ collect: () => gc({ type: 'major' }), heapUsed: () => getHeapStatistics().used_heap_size });
@@ -44,13 +43,11 @@ export async function serveRenders(module: RenderModule): Promise<void> {
 }
 
 /**
- * On Linux a nice value and a scheduling policy belong to a thread, and setpriority of "process 0"
- * sets the calling thread's: the serving thread keeps its priority. Elsewhere it would lower the
- * whole process, so it is left alone there; a refusal (a container without the right) changes
- * nothing. The nice value is set under SCHED_IDLE too, for wherever the policy is undone.
+ * On Linux a nice value belongs to a thread, and setpriority of "process 0" sets the calling
+ * thread's: the serving thread keeps its priority. Elsewhere it would lower the whole process,
+ * so it is left alone there; a refusal (a container without the right) changes nothing.
  */
-async function lowerPriority({ nice, whenIdle }: ThreadPriority): Promise<void> {
-  if (whenIdle) await scheduleCallingThreadWhenIdle();
+function lowerPriority(nice: number): void {
   if (nice === 0 || process.platform !== 'linux') return;
   try {
     setPriority(nice);

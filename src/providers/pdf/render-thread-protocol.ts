@@ -15,14 +15,6 @@ export type RenderThreadMessage =
   | { type: 'preparing' | 'prepared'; id: number }
   | { type: 'outcome'; id: number; outcome: RenderOutcome };
 
-/** How a render thread lowers its own scheduling priority below the serving thread's (Linux). */
-export interface ThreadPriority {
-  /** A nice value (0: the process's). */
-  nice: number;
-  /** SCHED_IDLE: run only on CPU time no other thread wants (the nice value where it cannot be set). */
-  whenIdle: boolean;
-}
-
 /** What a render module exports (render-worker.ts, and the stand-ins of the tests). */
 export interface RenderModule {
   default(task: RenderTask): RenderOutcome | Promise<RenderOutcome>;

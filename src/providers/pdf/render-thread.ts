@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { RendererUnavailableError, RenderTimeoutError } from '../../domain/templates/pdf-renderer.port.js';
 import type { RenderOutcome, RenderTask } from './render-task.js';
-import type { RenderRequestMessage, RenderThreadMessage, ThreadPriority } from './render-thread-protocol.js';
+import type { RenderRequestMessage, RenderThreadMessage } from './render-thread-protocol.js';
 import { createShareTimers } from './share-timers.js';
 
 // Under tsx (tests, `npm run dev`) these modules are TypeScript; in dist/ they are .js.
@@ -43,8 +43,8 @@ export interface RenderThreadOptions {
   renderModule: string;
   /** How long loading the module may take before the thread is given up. */
   startupTimeoutMs: number;
-  /** The thread's own scheduling priority. */
-  priority: ThreadPriority;
+  /** The thread's own scheduling priority, as a nice value (0: the process's). */
+  nice: number;
   resourceLimits?: ResourceLimits;
   /** The thread takes no more renders (a timeout, a crash, stop()); called once or twice (when it stops, when it has exited). */
   onExit(thread: RenderThread): void;
@@ -82,7 +82,7 @@ export function startRenderThread(options: RenderThreadOptions): RenderThread {
   const renderModule = options.renderModule.startsWith('file:') ? fileURLToPath(options.renderModule) : options.renderModule;
   const worker = new Worker(BOOTSTRAP, {
     eval: true,
-    workerData: { threadMain: THREAD_MAIN_FILE, renderModule, tsxRequireHook: TSX_REQUIRE_HOOK, priority: options.priority },
+    workerData: { threadMain: THREAD_MAIN_FILE, renderModule, tsxRequireHook: TSX_REQUIRE_HOOK, nice: options.nice },
     ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
   });
   const pending = new Map<number, Pending>();

@@ -25,11 +25,6 @@ export interface WorkerPoolRendererOptions {
    */
   threadNice?: number;
   /**
-   * Render threads run only on CPU time no other thread wants (Linux's SCHED_IDLE policy; where
-   * it cannot be set, `threadNice` alone applies). Default false.
-   */
-  threadWhenIdle?: boolean;
-  /**
    * Per render, its share of its thread from the moment the thread is ready (while n renders
    * share a thread, each one's clock runs at 1/n); a render past it is aborted and its thread
    * replaced.
@@ -127,7 +122,7 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
     const thread: RenderThread = startRenderThread({
       renderModule: options.workerFile ?? WORKER_FILE,
       startupTimeoutMs: options.startupTimeoutMs ?? 60_000,
-      priority: { nice: options.threadNice ?? 0, whenIdle: options.threadWhenIdle ?? false },
+      nice: options.threadNice ?? 0,
       resourceLimits: options.resourceLimits ?? DEFAULT_THREAD_LIMITS,
       onExit: forget,
       onIdle: stopWhenIdle,
