@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+export { freePort } from '../helpers/free-port.js';
 
 /**
  * The newest PostgreSQL server binaries on this machine (Debian's /usr/lib/postgresql/N/bin),
@@ -29,18 +29,6 @@ export function asPostgres(bin: string, tool: string, args: string[]): string {
 /** Gives a folder to the `postgres` user (when running as root), so the server may write in it. */
 export function giveToPostgres(path: string): void {
   if (process.getuid?.() === 0) execFileSync('chown', ['-R', 'postgres:postgres', path]);
-}
-
-/** A TCP port free at the moment of asking. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A cluster's data folder, started with pg_ctl; `stop` never throws (it runs in cleanups). */

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from '../helpers/free-port.js';
 
 /** Debian's PostgreSQL 15 programs, as `.ci/run`'s machine has them. */
 const BIN = '/usr/lib/postgresql/15/bin';
@@ -119,17 +119,6 @@ function postgresOwner(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres']).toString());
   return { uid: id('-u'), gid: id('-g') };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function waitFor(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {

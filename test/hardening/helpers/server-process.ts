@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Socket, connect } from 'node:net';
+import { type Socket, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI_NODE_ARGS } from '../../helpers/cli-process.js';
+import { freePort } from '../../helpers/free-port.js';
 import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET } from '../../helpers/test-app.js';
 
 /** One JSON log line of the server (pino's shape). */
@@ -24,15 +25,9 @@ export interface ServerProcess {
   dispose(): Promise<void>;
 }
 
-const WAIT_LIMIT_MS = 60_000;
+export { freePort };
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+const WAIT_LIMIT_MS = 60_000;
 
 export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'wrs-serve-'));
