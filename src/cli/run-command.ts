@@ -9,6 +9,7 @@ import { importCompanyCommand } from './commands/import-company.js';
 import { exportCompanyCommand } from './commands/export-company.js';
 import { importRecordsCommand } from './commands/import-records.js';
 import { migrateCommand } from './commands/migrate.js';
+import { deleteRecordCommand } from './commands/delete-record.js';
 import { offboardCommand } from './commands/offboard.js';
 import { providerLobCommand, providerShowCommand } from './commands/provider.js';
 import { recordTypeDeleteCommand, recordTypeGetCommand, recordTypeListCommand, recordTypePutCommand } from './commands/record-type.js';
@@ -49,6 +50,7 @@ const COMMANDS: CliCommand[] = [
   importCompanyCommand,
   eraseCommand,
   offboardCommand,
+  deleteRecordCommand,
 ];
 
 function usage(): string {

@@ -5,8 +5,9 @@ import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { expectStatus } from '../records/fixtures.js';
 import { crashingContext, ingestUserEvents, lapseLeases } from '../lifecycle/lifecycle-fixtures.js';
+import { createRecord, defineRecordType, INVOICE_TYPE } from '../pdf/fixtures/records.js';
 
-/** `wrs erase` and `wrs offboard`, run as the real CLI against the database the app serves. */
+/** `wrs erase`, `wrs offboard` and `wrs delete-record`, run as the real CLI against the database the app serves. */
 describeEachDatabase('wrs erase and wrs offboard', (kind) => {
   let t: TestApp;
   let env: NodeJS.ProcessEnv;
@@ -77,5 +78,16 @@ describeEachDatabase('wrs erase and wrs offboard', (kind) => {
     assert.equal((await t.as('cli-staying', { method: 'GET', url: '/v1/events' })).json().count, 2);
     const json = JSON.parse((await expectExit(0, ['offboard', '--company', 'cli-leaving', '--json'])).stdout);
     assert.equal(json.removed.events, 0);
+  });
+
+  it('deletes a record with wrs delete-record; a second time it is not found', async () => {
+    await defineRecordType(t, 'cli-delete', 'invoice', INVOICE_TYPE);
+    const record = await createRecord(t, 'cli-delete', 'invoice', { f_customer: 'Ada' });
+    const run = await expectExit(0, ['delete-record', '--company', 'cli-delete', '--id', record.id]);
+    assert.match(run.stdout, new RegExp(`^record "${record.id}" of company "cli-delete" deleted at \\d{4}-`));
+    expectStatus(await t.as('cli-delete', { method: 'GET', url: `/v1/records/${record.id}` }), 404);
+    const again = await expectExit(1, ['delete-record', '--company', 'cli-delete', '--id', record.id, '--json']);
+    assert.match(again.stderr, /not found/);
+    await expectExit(2, ['delete-record', '--company', 'cli-delete']);
   });
 });
