@@ -118,7 +118,7 @@ export function clientOperationsSuite(start: () => Promise<ServiceUnderTest>): v
     refused(await acme.GET('/v1/record-types/{typeId}', { params: { path: { typeId: 'no-such-type' } } }), 404, 'not_found');
   });
 
-  it('creates, reads, updates and lists records: createRecord, getRecord, updateRecord, listRecords', async () => {
+  it('creates, reads, updates, lists and deletes records: createRecord, getRecord, updateRecord, listRecords, deleteRecord', async () => {
     const record = answered(await acme.GET('/v1/records/{record}', { params: { path: { record: invoiceId } } }), 200);
     assert.equal(record.id, invoiceId);
     assert.equal(record.status, 'new');
@@ -141,6 +141,11 @@ export function clientOperationsSuite(start: () => Promise<ServiceUnderTest>): v
     assert.equal(firstPage.prev, null);
 
     assert.equal(answered(await globex.GET('/v1/records'), 200).count, 0, 'another company sees none of them');
+
+    const doomed = answered(await acme.POST('/v1/records/{typeId}', { params: { path: { typeId: 'invoice' } }, body: { f_customer: 'Doomed Ltd' } }), 201);
+    const deleted = await acme.DELETE('/v1/records/{record}', { params: { path: { record: doomed.id } } });
+    assert.equal(deleted.response.status, 204);
+    refused(await acme.GET('/v1/records/{record}', { params: { path: { record: doomed.id } } }), 404, 'not_found');
   });
 
   it('answers errors as typed {message, code} bodies: a 400 with its details, a 404, a 401', async () => {

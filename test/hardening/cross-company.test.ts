@@ -151,6 +151,14 @@ const ROWS: Row[] = [
     },
   },
   {
+    operation: 'DELETE /v1/records/{record}',
+    async run(t, w) {
+      await sameAsUnknown(t, (id) => ({ method: 'DELETE', url: `/v1/records/${id}` }), w.recordA, 'deleting a record of A');
+      const stillThere = await t.app.inject({ method: 'GET', url: `/v1/records/${w.recordA}`, headers: { authorization: `Bearer ${w.recordTokenA}` } });
+      assert.equal(stillThere.statusCode, 200, "A's record is not deleted");
+    },
+  },
+  {
     operation: 'DELETE /v1/records/{record}/tokens/{key}',
     async run(t, w) {
       await sameAsUnknown(t, (id) => ({ method: 'DELETE', url: `/v1/records/${id}/tokens/${w.tokenKeyA}` }), w.recordA, 'revoking on a record of A');

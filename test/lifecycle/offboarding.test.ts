@@ -64,6 +64,7 @@ describeEachDatabase('offboarding a company (operator API)', (kind) => {
     await t.ctx.checkProviders.setLobKey(company, 'test_0123456789abcdef0123456789abcdef');
     const erasure = expectStatus(await t.admin({ method: 'POST', url: `/admin/v1/companies/${company}/erasures`, payload: { user_id: 'nobody' } }), 202);
     await untilDone(t, `/admin/v1/companies/${company}/erasures/${erasure.id}`);
+    expectStatus(await t.admin({ method: 'PUT', url: `/admin/v1/companies/${company}/retention`, payload: { retention_days: 3650 } }), 200);
   };
 
   it('deletes every row and file of the company, reports the rows per table, and leaves other companies alone', async () => {

@@ -1,6 +1,6 @@
 -- start: new
 select * from "erasures" where "company_id" = $1 and "subject_hash" = $2 and "state" = $3;
-insert into "erasures" ("company_id", "id", "field", "subject_hash", "subject_sealed", "state", "requested_by", "requested_at", "updated_at", "finished_at", "lease_until", "events_removed", "record_tokens_removed", "batches") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14);
+insert into "erasures" ("company_id", "id", "field", "subject_hash", "subject_sealed", "running_subject_hash", "state", "requested_by", "requested_at", "updated_at", "finished_at", "lease_until", "events_removed", "record_tokens_removed", "batches") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15);
 
 -- start: the running one
 select * from "erasures" where "company_id" = $1 and "subject_hash" = $2 and "state" = $3;
@@ -23,4 +23,4 @@ update "erasures" set "events_removed" = events_removed + $1, "record_tokens_rem
 commit;
 
 -- finish
-update "erasures" set "state" = $1, "subject_sealed" = $2, "lease_until" = $3, "finished_at" = $4, "updated_at" = $5 where "company_id" = $6 and "id" = $7;
+update "erasures" set "state" = $1, "subject_sealed" = $2, "running_subject_hash" = $3, "lease_until" = $4, "finished_at" = $5, "updated_at" = $6 where "company_id" = $7 and "id" = $8;

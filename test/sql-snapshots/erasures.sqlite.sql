@@ -1,6 +1,6 @@
 -- start: new
 select * from "erasures" where "company_id" = ? and "subject_hash" = ? and "state" = ?;
-insert into "erasures" ("company_id", "id", "field", "subject_hash", "subject_sealed", "state", "requested_by", "requested_at", "updated_at", "finished_at", "lease_until", "events_removed", "record_tokens_removed", "batches") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+insert into "erasures" ("company_id", "id", "field", "subject_hash", "subject_sealed", "running_subject_hash", "state", "requested_by", "requested_at", "updated_at", "finished_at", "lease_until", "events_removed", "record_tokens_removed", "batches") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- start: the running one
 select * from "erasures" where "company_id" = ? and "subject_hash" = ? and "state" = ?;
@@ -23,4 +23,4 @@ update "erasures" set "events_removed" = events_removed + ?, "record_tokens_remo
 commit;
 
 -- finish
-update "erasures" set "state" = ?, "subject_sealed" = ?, "lease_until" = ?, "finished_at" = ?, "updated_at" = ? where "company_id" = ? and "id" = ?;
+update "erasures" set "state" = ?, "subject_sealed" = ?, "running_subject_hash" = ?, "lease_until" = ?, "finished_at" = ?, "updated_at" = ? where "company_id" = ? and "id" = ?;

@@ -23,6 +23,7 @@ export function createErasuresRepository(db: Kysely<DB>): ErasuresRepository {
         field: 'user_id',
         subject_hash: job.subjectHash,
         subject_sealed: job.subjectSealed,
+        running_subject_hash: job.subjectHash,
         state: 'running',
         requested_by: job.requestedBy,
         requested_at: job.at,
@@ -96,7 +97,7 @@ export function createErasuresRepository(db: Kysely<DB>): ErasuresRepository {
     async finish(companyId, id, at) {
       await db
         .updateTable('erasures')
-        .set({ state: 'done', subject_sealed: null, lease_until: null, finished_at: at, updated_at: at })
+        .set({ state: 'done', subject_sealed: null, running_subject_hash: null, lease_until: null, finished_at: at, updated_at: at })
         .where('company_id', '=', companyId)
         .where('id', '=', id)
         .execute();

@@ -4,6 +4,8 @@ export interface ErasuresTable {
   id: string;
   field: 'user_id';
   subject_hash: string;
+  /** subject_hash while the job runs, null once it is done: the unique index of running jobs. */
+  running_subject_hash: string | null;
   subject_sealed: string | null;
   state: 'running' | 'done';
   requested_by: 'operator_api' | 'cli';

@@ -182,6 +182,13 @@ export function fuzzRoutes(f: FuzzFixture): FuzzRoute[] {
     { method: 'GET', path: '/admin/v1/companies/{company}/erasures/{id}', api: 'operator', params: { company: companies, id: ['no-such-erasure'] } },
     { method: 'POST', path: '/admin/v1/companies/{company}/offboarding', api: 'operator', params: { company: ['fuzz-leaving'] } },
     { method: 'GET', path: '/admin/v1/companies/{company}/offboarding', api: 'operator', params: { company: ['fuzz-leaving', 'never-offboarded'] } },
+    // Deletes only what no other route reads: an unknown record, another company's (a 404 for this one).
+    { method: 'DELETE', path: '/v1/records/{record}', api: 'public', params: { record: ['no-such-record', f.otherCompanyRecordId] } },
+    { method: 'DELETE', path: '/admin/v1/companies/{company}/records/{record}', api: 'operator', params: { company: companies, record: ['no-such-record'] } },
+    { method: 'PUT', path: '/admin/v1/companies/{company}/retention', api: 'operator', params: { company: ['fuzz-retention'] }, body: { retention_days: 3650 } },
+    { method: 'GET', path: '/admin/v1/companies/{company}/retention', api: 'operator', params: { company: ['fuzz-retention', ...companies] } },
+    { method: 'DELETE', path: '/admin/v1/companies/{company}/retention', api: 'operator', params: { company: ['fuzz-retention'] } },
+    { method: 'GET', path: '/admin/v1/companies/{company}/export', api: 'operator', params: { company: companies } },
   ];
 }
 
