@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { getPriority, setPriority } from 'node:os';
 import { request, type ClientRequest } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -50,7 +51,48 @@ export function fairnessServiceEnv(smoke: boolean): Record<string, string> {
 }
 
 const RATIO_TARGET = 2;
+
+/**
+ * The victim's client and the attacker's load generators stand for other machines, yet share
+ * this one's cores with the service: the victim's client runs above the service's priority and
+ * the attacker's generators below it, so that neither client's own wait for a core is counted as
+ * the service's. Raising a priority needs root (or CAP_SYS_NICE); without it the figures are
+ * taken at the default priority and the report says so.
+ */
+const VICTIM_NICE = -10;
+const LOAD_GENERATOR_NICE = 10;
+const CAN_RAISE_PRIORITY = process.getuid?.() === 0;
+const PRIORITIES = CAN_RAISE_PRIORITY
+  ? `clients: the victim's at nice ${VICTIM_NICE}, the attacker's at nice ${LOAD_GENERATOR_NICE}`
+  : 'clients at the default priority (not root)';
+
+function raisePriority(pid: number): void {
+  if (CAN_RAISE_PRIORITY) setPriority(pid, VICTIM_NICE);
+}
+
+function lowerPriority(pid: number): void {
+  if (CAN_RAISE_PRIORITY) setPriority(pid, LOAD_GENERATOR_NICE);
+}
+
+/** Runs `work` with this process (the attacker's loops) at the load generators' priority. */
+async function asLoadGenerator<T>(work: () => Promise<T>): Promise<T> {
+  if (!CAN_RAISE_PRIORITY) return work();
+  const before = getPriority();
+  setPriority(LOAD_GENERATOR_NICE);
+  try {
+    return await work();
+  } finally {
+    setPriority(before);
+  }
+}
 const REFUSED_RENDER_PAUSE_MS = 250;
+/**
+ * A render during another company's flood waits at most for the first render running to end
+ * (R x T) and then runs within R x its own time (docs/reliability.md): with T its own time, at
+ * most 2R x alone. R is WRS_PDF_RENDERS_PER_THREAD, left at its default here.
+ */
+const RENDERS_PER_THREAD = 4;
+const RENDER_BOUND_RATIO = 2 * RENDERS_PER_THREAD;
 const LAG_TARGET_MS = 2000;
 
 interface Size {
@@ -80,7 +122,11 @@ const RECORD_BODY = { f_title: 'Fairness item', f_amount: 1, f_urgent: false, f_
 /** Stored for both companies, so that each renders its own. */
 const TEMPLATE = 'fairness-template';
 
-export async function fairnessScenarios(ctx: FairnessContext): Promise<ScenarioRow[]> {
+export function fairnessScenarios(ctx: FairnessContext): Promise<ScenarioRow[]> {
+  return asLoadGenerator(() => allAttacks(ctx));
+}
+
+async function allAttacks(ctx: FairnessContext): Promise<ScenarioRow[]> {
   const size = ctx.smoke ? SMOKE_SIZE : FULL_SIZE;
   const started = performance.now();
   for (const company of [ctx.attacker, ctx.victim]) {
@@ -112,6 +158,7 @@ const VICTIM_READS = [
 /** Runs one victim job in its own process (see victim-client.ts) and answers its samples. */
 async function inVictimProcess(job: VictimJob): Promise<Samples[]> {
   const child = spawn(process.execPath, ['--import', 'tsx', VICTIM_CLIENT, JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  raisePriority(child.pid!);
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -141,7 +188,7 @@ function compare(alone: number[], during: number[]): Comparison {
   return { p50Ms, p99Ms, p50Ratio: p50Ms / aloneP50, p99Ratio: p99Ms / aloneP99, alone: { p50Ms: aloneP50, p99Ms: aloneP99 } };
 }
 
-function ratioRow(name: string, alone: Samples, during: Samples, detail: string): ScenarioRow {
+function ratioRow(name: string, alone: Samples, during: Samples, detail: string, target = RATIO_TARGET, targetReason = ''): ScenarioRow {
   const c = compare(alone.latenciesMs, during.latenciesMs);
   const errors = alone.errors + during.errors;
   return {
@@ -151,9 +198,9 @@ function ratioRow(name: string, alone: Samples, during: Samples, detail: string)
     ratio: c.p50Ratio,
     baseline: `p50, ${c.p99Ratio.toFixed(2)}x p99 (alone: p50 ${c.alone.p50Ms.toFixed(2)} ms, p99 ${c.alone.p99Ms.toFixed(2)} ms, ${alone.latenciesMs.length} reads; during: ${during.latenciesMs.length})`,
     errors,
-    detail,
-    target: `<= ${RATIO_TARGET}x alone (p50 and p99)`,
-    met: c.p50Ratio <= RATIO_TARGET && c.p99Ratio <= RATIO_TARGET && errors === 0,
+    detail: `${detail}; ${PRIORITIES}`,
+    target: `<= ${target}x alone (p50 and p99)${targetReason}`,
+    met: c.p50Ratio <= target && c.p99Ratio <= target && errors === 0,
   };
 }
 
@@ -174,6 +221,7 @@ interface AttackReceivers {
 async function startAttackReceivers(): Promise<AttackReceivers> {
   const script = fileURLToPath(new URL('./attack-receiver.ts', import.meta.url));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  lowerPriority(child.pid!);
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the attack receivers exited (${code})`)));
@@ -445,7 +493,14 @@ async function renderFlood(ctx: FairnessContext, size: Size): Promise<ScenarioRo
     const detail = `attacker: ${size.renders} pdf_create steps kept in flight (one refused is asked again after ${REFUSED_RENDER_PAUSE_MS} ms); answers: ${answers}`;
     return [
       ...readRows('render-flood', alone, during, detail),
-      ratioRow("fairness-render-flood: another company's pdf_create step, one at a time, during / alone", aloneRenders, duringRenders, detail),
+      ratioRow(
+        "fairness-render-flood: another company's pdf_create step, one at a time, during / alone",
+        aloneRenders,
+        duringRenders,
+        detail,
+        RENDER_BOUND_RATIO,
+        `: the bound docs/reliability.md states, R = ${RENDERS_PER_THREAD} renders sharing a thread`,
+      ),
     ];
   } finally {
     await flood.stop();
