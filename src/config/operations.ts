@@ -17,7 +17,6 @@ export const OperationsEnv = {
   WRS_SHUTDOWN_DRAIN_MS: Type.Integer({ default: 0, minimum: 0, maximum: 600_000 }),
   WRS_HEAP_GROWTH_PERCENT: Type.Integer({ default: 50, minimum: 0, maximum: 1000 }),
   WRS_HEAP_PRETENURING: Type.Boolean({ default: false }),
-  WRS_MALLOC_TRIM: Type.Boolean({ default: true }),
   WRS_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 6000, minimum: 0 }),
   WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: Type.Integer({ default: 600, minimum: 0 }),
   WRS_RATE_LIMIT_RECORD_TOKEN_PER_MINUTE: Type.Integer({ default: 120, minimum: 0 }),
@@ -60,8 +59,6 @@ export interface ServerSettings {
   readonly heapGrowthPercent: number;
   /** Whether V8 may allocate objects of a site straight in the old generation (serve/pretenuring.ts); off by default. */
   readonly allocationSitePretenuring: boolean;
-  /** Whether glibc's free memory is given back to the system as the process works (lib/malloc-trim.ts). */
-  readonly mallocTrim: boolean;
 }
 
 export interface RateLimitSettings {
@@ -129,7 +126,6 @@ export function operationsSettings(env: OperationsEnvValues, problems: string[])
       shutdownDrainMs: env.WRS_SHUTDOWN_DRAIN_MS,
       heapGrowthPercent: env.WRS_HEAP_GROWTH_PERCENT,
       allocationSitePretenuring: env.WRS_HEAP_PRETENURING,
-      mallocTrim: env.WRS_MALLOC_TRIM,
     }),
     rateLimit: Object.freeze({
       perCompanyPerMinute: env.WRS_RATE_LIMIT_PER_MINUTE,

@@ -1,13 +1,12 @@
 import type pg from 'pg';
 import { rowBuilder, type RowBuilder } from './row-builder.js';
-import { PreparedQuery } from './postgres-prepared-query.js';
 import type { PostgresQueryResult } from './postgres-query-result.js';
 
 /**
  * Runs a query with its rows read as arrays and made into objects by a compiled literal
  * (row-builder.ts); a named prepared statement (prepared-statements.ts) when `name` is given,
- * through postgres-prepared-query.ts. Several statements in one text answer one result each,
- * as `pg` gives them.
+ * which `pg` prepares once per connection. Several statements in one text answer one result
+ * each, as `pg` gives them.
  */
 export async function queryRows(
   client: pg.PoolClient,
@@ -15,8 +14,7 @@ export async function queryRows(
   values: unknown[] | undefined,
   name: string | undefined,
 ): Promise<PostgresQueryResult | PostgresQueryResult[]> {
-  if (name) return PreparedQuery.run(client, text, name, values);
-  const result = (await client.query({ text, values, rowMode: 'array' })) as pg.QueryResult | pg.QueryResult[];
+  const result = (await client.query({ text, values, rowMode: 'array', ...(name ? { name } : {}) })) as pg.QueryResult | pg.QueryResult[];
   return Array.isArray(result) ? result.map((one) => withObjectRows(text, one)) : withObjectRows(text, result);
 }
 

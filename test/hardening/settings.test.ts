@@ -26,7 +26,6 @@ describe('operations settings', () => {
       shutdownDrainMs: 0,
       heapGrowthPercent: 50,
       allocationSitePretenuring: false,
-      mallocTrim: true,
     });
     assert.deepEqual(config.rateLimit, { perCompanyPerMinute: 6000, perAddressPerMinute: 600, perRecordTokenPerMinute: 120, redis: null });
     assert.deepEqual(config.browser, { corsOrigins: [], hstsMaxAgeSeconds: 0 });

@@ -1,7 +1,6 @@
 import { getHeapSpaceStatistics } from 'node:v8';
 import { performance } from 'node:perf_hooks';
 import { garbageCollector } from '../../lib/garbage-collector.js';
-import type { TrimFreedMemory } from '../../lib/malloc-trim.js';
 
 export interface QuietCollectionOptions {
   /** How often the event loop's use is looked at. */
@@ -9,11 +8,6 @@ export interface QuietCollectionOptions {
   /** Above this share of the last period the process was busy; below `quietUtilization`, quiet. */
   readonly busyUtilization: number;
   readonly quietUtilization: number;
-  /**
-   * Gives glibc's free memory back to the system (lib/malloc-trim.ts): after each period the
-   * event loop worked in, and after the collections of a quiet one. Undefined: V8's heap alone.
-   */
-  readonly trimFreedMemory?: TrimFreedMemory | undefined;
 }
 
 /** A young generation no larger than this has been given back. */
@@ -28,14 +22,9 @@ const SETTLED_NEW_SPACE_BYTES = 4 * 2 ** 20;
  * cheap young collection is asked for at each quiet period until one shrinks it, then one full
  * collection gives the old generation back too: about 30 MB of RSS after the start, more after
  * a burst. No collection is asked for while the process stays busy or stays idle.
- *
- * What glibc holds free outside V8's heap is given back at each period the process worked in,
- * since that does not wait for a quiet moment to grow, and after each collection of a quiet
- * period: a walk of the allocator's free chunks, 0.6 ms on average through the benchmark.
  */
 export function collectWhenQuiet(options: QuietCollectionOptions): void {
   const gc = garbageCollector();
-  const trim = options.trimFreedMemory ?? (() => false);
   let busySinceLastCollection = true;
   let last = performance.eventLoopUtilization();
   const timer = setInterval(() => {
@@ -43,17 +32,13 @@ export function collectWhenQuiet(options: QuietCollectionOptions): void {
     const { utilization } = performance.eventLoopUtilization(now, last);
     last = now;
     if (utilization > options.busyUtilization) busySinceLastCollection = true;
-    if (utilization > options.quietUtilization) {
-      trim();
-      return;
-    }
+    if (utilization > options.quietUtilization) return;
     if (!busySinceLastCollection) return;
     gc({ type: 'minor' });
     if (newSpaceBytes() <= SETTLED_NEW_SPACE_BYTES) {
       gc({ type: 'major' });
       busySinceLastCollection = false;
     }
-    trim();
   }, options.everyMs);
   timer.unref();
 }

@@ -5,7 +5,6 @@ import { aggregateWorkerMetrics, createAppContext, type AppContext } from '../..
 import type { Config } from '../../config/config.js';
 import { buildApp } from '../../http/app.js';
 import { buildManagementApp } from '../../http/management-app.js';
-import { loadMallocTrim } from '../../lib/malloc-trim.js';
 import { cliConfig } from '../config-from-env.js';
 import { runClusterPrimary } from './cluster.js';
 import { collectWhenQuiet } from './collect-when-quiet.js';
@@ -94,8 +93,7 @@ async function serveHttp(ctx: AppContext): Promise<number> {
     if (change.state === 'down') app.log.warn({ err: change.error }, `read standby failed; list reads go to the primary, the standby is tried again in ${change.retryMs} ms`);
     else app.log.info('read standby answers again; list reads go to it when it has caught up');
   });
-  const trim = ctx.config.server.mallocTrim ? loadMallocTrim() : undefined;
-  collectWhenQuiet({ ...QUIET_COLLECTION, trimFreedMemory: trim && ctx.metrics.measureMallocTrims(trim) });
+  collectWhenQuiet(QUIET_COLLECTION);
   return (app.server.address() as AddressInfo).port;
 }
 

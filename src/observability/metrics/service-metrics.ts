@@ -6,7 +6,6 @@ import type { RenderObserver } from '../../domain/templates/render-observer.port
 import type { DeliveryObserver } from '../../domain/webhooks/delivery-observer.port.js';
 import { registerDatabasePoolMetrics, type ConnectionUsage } from './database-pool-metrics.js';
 import { createIngestMetrics } from './ingest-metrics.js';
-import { createMallocTrimMetrics, type MeasureTrims } from './malloc-trim-metrics.js';
 import { createPdfRenderMetrics } from './pdf-render-metrics.js';
 import { createRateLimitStoreMetrics, type RateLimitStoreObserver } from './rate-limit-store-metrics.js';
 import { createRetentionMetrics } from './retention-metrics.js';
@@ -41,8 +40,6 @@ export interface ServiceMetrics {
   readonly ingests: IngestObserver;
   readonly rateLimitStore: RateLimitStoreObserver;
   readonly retention: RetentionObserver;
-  /** Wraps the serving process's giving back of glibc's free memory in its counters. */
-  readonly measureMallocTrims: MeasureTrims;
 }
 
 export function createServiceMetrics(sources: MetricsSources, options: ServiceMetricsOptions = {}): ServiceMetrics {
@@ -59,6 +56,5 @@ export function createServiceMetrics(sources: MetricsSources, options: ServiceMe
     ingests: createIngestMetrics(registry),
     rateLimitStore: createRateLimitStoreMetrics(registry),
     retention: createRetentionMetrics(registry),
-    measureMallocTrims: createMallocTrimMetrics(registry),
   };
 }
