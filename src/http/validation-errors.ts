@@ -2,8 +2,8 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { invalidBody, invalidQuery, type AppError } from '../errors/app-error.js';
 import { boundedList, namesWithMore } from '../errors/item-problems.js';
 import { clipped } from '../lib/text.js';
+import { OPERATOR_SUFFIX } from '../domain/events/event-fields.js';
 
-const OPERATOR_SUFFIX = /^(.+)__(contains|gt|gte|lt|lte)$/;
 
 /**
  * Turns schema-validation failures of a query string into one 400 that names each parameter:

@@ -227,3 +227,28 @@ async function* readJsonArray(source: ByteSource): AsyncGenerator<JsonItem> {
   if (state === 'start') throw new JsonItemsError('the body is empty: send a JSON array', null);
   if ((state as State) !== 'end') throw new JsonItemsError("the JSON array ends early: missing ']'", index);
 }
+
+/** One step of reading a body's items, the end and a broken body included. */
+export type ItemStep =
+  | { readonly kind: 'value'; readonly position: number; readonly value: unknown }
+  /** An item that could not be read; `last` when the body's structure broke there and reading ends. */
+  | { readonly kind: 'problem'; readonly position: number; readonly message: string; readonly last: boolean }
+  /** No more items; `bodyProblem` when the body as a whole is broken (not an array, say). */
+  | { readonly kind: 'end'; readonly bodyProblem?: string };
+
+/** The next step of `items`: a broken body is a step, not a throw, so that bulk readers list it like any problem. */
+export async function nextItem(items: AsyncIterator<JsonItem>): Promise<ItemStep> {
+  let next: IteratorResult<JsonItem>;
+  try {
+    next = await items.next();
+  } catch (error) {
+    if (!(error instanceof JsonItemsError)) throw error;
+    if (error.position === null) return { kind: 'end', bodyProblem: error.message };
+    return { kind: 'problem', position: error.position, message: error.message, last: true };
+  }
+  if (next.done) return { kind: 'end' };
+  const item = next.value;
+  return 'problem' in item
+    ? { kind: 'problem', position: item.position, message: item.problem, last: false }
+    : { kind: 'value', position: item.position, value: item.value };
+}

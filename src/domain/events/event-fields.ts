@@ -42,6 +42,9 @@ export type ComparisonOperator = 'gt' | 'gte' | 'lt' | 'lte';
 export type FilterOperator = 'eq' | 'contains' | ComparisonOperator;
 export const COMPARISONS: readonly ComparisonOperator[] = ['gt', 'gte', 'lt', 'lte'];
 
+/** A query parameter with an operator suffix (`flow_key__contains`): the field, then the operator. */
+export const OPERATOR_SUFFIX = /^(.+)__(contains|gt|gte|lt|lte)$/;
+
 /** The event fields a filter may name. */
 export type FilterField =
   | 'connection_key'

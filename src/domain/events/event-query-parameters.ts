@@ -7,6 +7,7 @@ import {
   EVENTS_MAX_PAGE,
   filterOperators,
   INTEGER_FILTER_BOUNDS,
+  OPERATOR_SUFFIX,
   ORDER_BY_VALUES,
   parameterName,
 } from './event-fields.js';
@@ -32,7 +33,6 @@ const PARAMETER_RULES: ReadonlyMap<string, ParameterRule> = new Map<string, Para
 const RULE_ORDER = new Map([...PARAMETER_RULES.keys()].map((name, index) => [name, index]));
 
 const DECIMAL_INTEGER = /^-?\d+$/;
-const OPERATOR_SUFFIX = /^(.+)__(contains|gt|gte|lt|lte)$/;
 
 /**
  * Checks the raw query string against the parameters the list takes and returns each value:

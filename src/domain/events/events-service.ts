@@ -2,7 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { feedCursorExpired, invalidBody, invalidHeader, invalidQuery } from '../../errors/app-error.js';
 import { batchRefused, MAX_LISTED_PROBLEMS, type ItemProblem } from '../../errors/item-problems.js';
 import type { Clock } from '../../lib/clock.js';
-import { JsonItemsError, readJsonItems, type ByteSource, type JsonItem, type JsonItemsFormat } from '../../lib/json-items.js';
+import { nextItem, readJsonItems, type ByteSource, type JsonItemsFormat } from '../../lib/json-items.js';
 import type { DataVersions } from '../data-versions.port.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { createEventNormalizer, EventInputError } from './event-input.js';
@@ -243,31 +243,23 @@ export function createEventsService({
         let read = 0;
         while (!done && batch.length < size && !(clean && refused())) {
           if (++read % READ_PER_TURN === 0) await yieldToEventLoop();
-          let next: IteratorResult<JsonItem>;
-          try {
-            next = await items.next();
-          } catch (error) {
-            if (!(error instanceof JsonItemsError)) throw error;
-            if (error.position === null) bodyProblem = error.message;
-            else addProblem(error.position, null, error.message);
+          const step = await nextItem(items);
+          if (step.kind === 'end') {
             done = true;
+            if (step.bodyProblem !== undefined) bodyProblem = step.bodyProblem;
             break;
           }
-          if (next.done) {
-            done = true;
-            break;
-          }
-          const item = next.value;
-          if ('problem' in item) {
-            addProblem(item.position, null, item.problem);
+          if (step.kind === 'problem') {
+            addProblem(step.position, null, step.message);
+            done = step.last;
             continue;
           }
           try {
-            const event = normalize(item.value);
+            const event = normalize(step.value);
             if (problemCount === 0) batch.push(event);
           } catch (error) {
             if (!(error instanceof EventInputError)) throw error;
-            addProblem(item.position, error.field, error.message);
+            addProblem(step.position, error.field, error.message);
           }
         }
         return refused() ? [] : batch;

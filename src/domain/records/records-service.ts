@@ -2,7 +2,7 @@ import { invalidBody, invalidQuery, notFound, preconditionFailed } from '../../e
 import { MAX_LISTED_PROBLEMS, type ItemProblem } from '../../errors/item-problems.js';
 import type { Clock } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { JsonItemsError, readJsonItems, type ByteSource, type JsonItem, type JsonItemsFormat } from '../../lib/json-items.js';
+import { nextItem, readJsonItems, type ByteSource, type JsonItemsFormat } from '../../lib/json-items.js';
 import type { CompiledRecordType } from '../record-types/compiled-type.js';
 import { STATUS_KEY } from '../record-types/compiled-type.js';
 import { isPlainObject } from '../record-types/definition.js';
@@ -226,23 +226,15 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
         const batch: Array<{ position: number; row: StoredRecord }> = [];
         const found: Array<{ position: number; field: string | null; message: string }> = [];
         for (let read = 0; !done && read < size && !(clean && found.length > 0); read++) {
-          let next: IteratorResult<JsonItem>;
-          try {
-            next = await items.next();
-          } catch (error) {
-            if (!(error instanceof JsonItemsError)) throw error;
-            if (error.position === null) bodyProblem = error.message;
-            else found.push({ position: error.position, field: null, message: error.message });
+          const item = await nextItem(items);
+          if (item.kind === 'end') {
             done = true;
+            if (item.bodyProblem !== undefined) bodyProblem = item.bodyProblem;
             break;
           }
-          if (next.done) {
-            done = true;
-            break;
-          }
-          const item = next.value;
-          if ('problem' in item) {
-            found.push({ position: item.position, field: null, message: item.problem });
+          if (item.kind === 'problem') {
+            found.push({ position: item.position, field: null, message: item.message });
+            done = item.last;
             continue;
           }
           await loadType(item.value, scope);
