@@ -136,7 +136,7 @@ export interface paths {
         put?: never;
         /**
          * Create a record of a custom record type
-         * @description The body maps field UIDs to values. The record gets record_type "custom", uid = typeId, the type's initial status, parent_record null, child_records [], linked {} and fields keyed by field name. A 400 carries all three lists (invalid_fields, required_fields, type_errors), every problem at once.
+         * @description The body maps field UIDs to values. The record gets record_type "custom", uid = typeId, the type's initial status, parent_record null, child_records [], linked {} and fields keyed by field name. The ETag is the one a GET of the new record answers (If-Match with it makes a first PATCH safe). A 400 carries all three lists (invalid_fields, required_fields, type_errors), every problem at once.
          */
         post: operations["createRecord"];
         delete?: never;
@@ -1901,7 +1901,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -1924,6 +1924,8 @@ export interface operations {
                 headers: {
                     /** @description absolute URL of the created resource */
                     location?: string;
+                    /** @description the entity tag of this answer; send it back in If-None-Match (or If-Match on PATCH) */
+                    etag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2941,7 +2943,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -3199,7 +3201,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -3864,7 +3866,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -5028,7 +5030,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -6086,7 +6088,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -8121,7 +8123,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -9237,7 +9239,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -9661,7 +9663,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
                 "idempotency-key"?: string;
             };
             path: {
