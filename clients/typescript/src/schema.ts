@@ -1161,9 +1161,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1183,7 +1185,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1205,9 +1207,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1387,9 +1399,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1409,7 +1423,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1453,9 +1467,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1541,7 +1565,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": {
+                    "application/json": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */
@@ -1557,13 +1581,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": {
+                    "application/json": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */
@@ -1579,13 +1605,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": {
+                    "application/json": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */
@@ -1607,7 +1633,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": {
+                    "application/json": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */
@@ -1626,10 +1652,20 @@ export interface operations {
             /** @description rate_limited with Retry-After: the company is over its request rate, or already holds 50 streams open at once per company and process (WRS_STREAMS_PER_COMPANY) */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": {
+                    "application/json": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */
@@ -1651,7 +1687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": {
+                    "application/json": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */
@@ -1829,9 +1865,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1851,7 +1889,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1873,9 +1911,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2028,9 +2076,11 @@ export interface operations {
                     });
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2050,7 +2100,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2138,9 +2188,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2279,9 +2339,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2301,7 +2363,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may call this for its own record only */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2345,9 +2407,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2413,9 +2485,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2435,7 +2509,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2501,9 +2575,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2654,9 +2738,11 @@ export interface operations {
                     });
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2676,7 +2762,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token for another record, or one whose form does not let it see or change a field, or the status, that the body sets (the message names each); nothing is changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2742,9 +2828,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2849,9 +2945,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2871,7 +2969,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2915,9 +3013,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3063,9 +3171,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3085,7 +3195,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3173,9 +3283,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3321,9 +3441,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3343,7 +3465,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3431,9 +3553,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3476,9 +3608,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3498,7 +3632,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3542,9 +3676,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3728,9 +3872,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3750,7 +3896,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3772,9 +3918,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3958,9 +4114,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3980,7 +4138,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4090,9 +4248,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4181,6 +4349,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example %PDF-1.7
+                     *     1 0 obj
+                     *     << /Type /Catalog /Pages 2 0 R >>
+                     *     endobj
+                     *     2 0 obj
+                     *     << /Type /Pages /Kids [3 0 R] /Count 1 >>
+                     *     endobj
+                     *     3 0 obj
+                     *     << /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << >> >>
+                     *     endobj
+                     *     xref
+                     *     0 4
+                     *     0000000000 65535 f
+                     *     0000000009 00000 n
+                     *     0000000058 00000 n
+                     *     0000000115 00000 n
+                     *     trailer
+                     *     << /Size 4 /Root 1 0 R >>
+                     *     startxref
+                     *     203
+                     *     %%EOF
+                     */
                     "application/pdf": string;
                 };
             };
@@ -4213,9 +4404,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4235,7 +4428,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may call this for its own record only */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4279,9 +4472,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4359,9 +4562,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4381,7 +4586,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may call this for its own record only */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4425,9 +4630,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4537,9 +4752,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4559,7 +4776,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4581,9 +4798,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4688,9 +4915,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4710,7 +4939,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may read its own record's type only */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4754,9 +4983,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4825,9 +5064,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4847,7 +5088,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4869,9 +5110,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4958,9 +5209,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4980,7 +5233,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5002,9 +5255,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5125,9 +5388,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5147,7 +5412,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5213,9 +5478,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5296,9 +5571,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5318,7 +5595,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5362,9 +5639,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5405,9 +5692,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5427,7 +5716,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5471,9 +5760,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5590,9 +5889,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5612,7 +5913,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5656,9 +5957,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5750,9 +6061,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5772,7 +6085,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5816,9 +6129,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5903,9 +6226,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5925,7 +6250,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5969,9 +6294,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6060,9 +6395,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6257,9 +6626,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6326,6 +6697,38 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6591,9 +6994,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6616,6 +7021,38 @@ export interface operations {
             /** @description payload too large */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6706,9 +7143,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6806,9 +7277,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6899,9 +7404,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7013,9 +7552,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7038,6 +7579,38 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7179,9 +7752,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7204,6 +7779,38 @@ export interface operations {
             /** @description payload too large */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7312,9 +7919,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7337,6 +7946,38 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7430,9 +8071,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7575,9 +8250,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7600,6 +8277,38 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7855,9 +8564,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7921,9 +8664,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7946,6 +8691,38 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8095,9 +8872,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8351,9 +9162,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8439,6 +9252,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
         };
     };
     adminDeleteRecord: {
@@ -8487,9 +9332,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8534,6 +9381,38 @@ export interface operations {
             /** @description precondition failed: If-Match names no current tag; nothing was changed */
             412: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8614,9 +9493,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8704,9 +9617,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8787,9 +9734,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8901,9 +9882,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9020,9 +10035,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9076,7 +10125,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": {
+                    "application/json": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */
@@ -9092,13 +10141,47 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */
@@ -9211,9 +10294,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9334,9 +10451,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9381,6 +10500,38 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9490,9 +10641,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9515,6 +10668,38 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9613,9 +10798,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9638,6 +10825,38 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9734,9 +10953,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9781,6 +11002,38 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -9,7 +9,7 @@ import { identityOf } from '../../plugins/authenticate.js';
 import { publicBaseUrl, resourceUrl } from '../../public-base-url.js';
 import { createdWithLocation } from '../../schemas/created.js';
 import { IfMatchHeaders, IfNoneMatchHeaders, notModifiedResponse, withEtag } from '../../schemas/conditional.js';
-import { errorResponses } from '../../schemas/errors.js';
+import { ErrorResponse, errorResponses } from '../../schemas/errors.js';
 import { objectBodyValidator } from './object-body.js';
 import {
   CreateRecordBody,
@@ -153,6 +153,12 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; pageCach
           200: withEtag(withExample(RecordSchema, exampleRecord, 'the record as updated')),
           400: RecordBadRequest,
           ...errorResponses(401, 403, 404, 412),
+          403: {
+            ...ErrorResponse,
+            description:
+              'forbidden: a record token for another record, or one whose form does not let it see or change a field, ' +
+              'or the status, that the body sets (the message names each); nothing is changed',
+          },
         },
       },
     },
