@@ -41,13 +41,12 @@ function operationsOf(document: Document): { name: string; operation: OperationO
   );
 }
 
-/** A body with no example: 2xx media types, bar binary downloads (a PDF has no JSON example). */
+/** A 2xx body with no example (the PDF download's included: its example is a whole PDF). */
 function bodiesWithoutExample(operation: OperationObject): string[] {
   return Object.entries(operation.responses)
     .filter(([status]) => status.startsWith('2'))
     .flatMap(([status, response]) =>
       Object.entries(response.content ?? {})
-        .filter(([, media]) => media.schema?.format !== 'binary')
         .filter(([, media]) => media.example === undefined && Object.keys(media.examples ?? {}).length === 0)
         .map(([mediaType]) => `${status} ${mediaType}`),
     );
@@ -101,6 +100,19 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(without4xx, []);
   });
 
+  it('gives the PDF download an application/pdf example that is a whole PDF', () => {
+    const media = document.paths['/v1/records/{record}/files/{fileId}']?.get?.responses['200']?.content?.['application/pdf'];
+    assert.equal(media?.schema?.format, 'binary');
+    const pdf = String(media?.example ?? '');
+    assert.match(pdf, /^%PDF-1\.\d\n/);
+    assert.match(pdf, /\n%%EOF\n$/);
+    const startxref = Number(/startxref\n(\d+)\n/.exec(pdf)?.[1]);
+    assert.ok(pdf.startsWith('xref\n', startxref), 'startxref points at the cross-reference table');
+    const offsets = [...pdf.slice(startxref).matchAll(/^(\d{10}) 00000 n $/gm)].map((match) => Number(match[1]));
+    assert.ok(offsets.length >= 3);
+    offsets.forEach((offset, index) => assert.ok(pdf.startsWith(`${index + 1} 0 obj\n`, offset), `object ${index + 1} at its offset`));
+  });
+
   it('states the MIT license of package.json', () => {
     assert.equal(document.info.license?.name, 'MIT');
   });
@@ -110,6 +122,11 @@ describe('the servers of the OpenAPI document', () => {
   it('are WRS_PUBLIC_URL when it is set', async () => {
     const document = await servedDocument({ WRS_PUBLIC_URL: 'https://wrs.example.org' });
     assert.deepEqual(document.servers?.map((server) => server.url), ['https://wrs.example.org']);
+  });
+
+  it('keep the path of WRS_PUBLIC_URL (a service behind a prefix), without its trailing slash', async () => {
+    const document = await servedDocument({ WRS_PUBLIC_URL: 'https://api.example.org/wrs/' });
+    assert.deepEqual(document.servers?.map((server) => server.url), ['https://api.example.org/wrs']);
   });
 
   it('are the relative "/" otherwise, so a docs page calls whatever host serves the document', async () => {

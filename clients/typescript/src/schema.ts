@@ -136,7 +136,7 @@ export interface paths {
         put?: never;
         /**
          * Create a record of a custom record type
-         * @description The body maps field UIDs to values. The record gets record_type "custom", uid = typeId, the type's initial status, parent_record null, child_records [], linked {} and fields keyed by field name. A 400 carries all three lists (invalid_fields, required_fields, type_errors), every problem at once.
+         * @description The body maps field UIDs to values. The record gets record_type "custom", uid = typeId, the type's initial status, parent_record null, child_records [], linked {} and fields keyed by field name. The ETag is the one a GET of the new record answers (If-Match with it makes a first PATCH safe). A 400 carries all three lists (invalid_fields, required_fields, type_errors), every problem at once.
          */
         post: operations["createRecord"];
         delete?: never;
@@ -1161,9 +1161,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1183,7 +1185,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1205,9 +1207,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1387,9 +1399,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1409,7 +1423,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1453,9 +1467,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1541,7 +1565,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": {
+                    "application/json": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */
@@ -1557,13 +1581,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": {
+                    "application/json": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */
@@ -1579,13 +1605,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": {
+                    "application/json": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */
@@ -1607,7 +1633,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": {
+                    "application/json": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */
@@ -1626,10 +1652,20 @@ export interface operations {
             /** @description rate_limited with Retry-After: the company is over its request rate, or already holds 50 streams open at once per company and process (WRS_STREAMS_PER_COMPANY) */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": {
+                    "application/json": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */
@@ -1651,7 +1687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": {
+                    "application/json": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */
@@ -1829,9 +1865,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1851,7 +1889,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1873,9 +1911,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1901,7 +1949,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -1924,6 +1972,8 @@ export interface operations {
                 headers: {
                     /** @description absolute URL of the created resource */
                     location?: string;
+                    /** @description the entity tag of this answer; send it back in If-None-Match (or If-Match on PATCH) */
+                    etag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2026,9 +2076,11 @@ export interface operations {
                     });
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2048,7 +2100,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2136,9 +2188,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2277,9 +2339,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2299,7 +2363,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may call this for its own record only */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2343,9 +2407,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2411,9 +2485,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2433,7 +2509,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2499,9 +2575,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2652,9 +2738,11 @@ export interface operations {
                     });
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2674,7 +2762,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token for another record, or one whose form does not let it see or change a field, or the status, that the body sets (the message names each); nothing is changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2740,9 +2828,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2847,9 +2945,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2869,7 +2969,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2913,9 +3013,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2941,7 +3051,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -3061,9 +3171,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3083,7 +3195,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3171,9 +3283,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3199,7 +3321,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -3319,9 +3441,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3341,7 +3465,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3429,9 +3553,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3474,9 +3608,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3496,7 +3632,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3540,9 +3676,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3726,9 +3872,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3748,7 +3896,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3770,9 +3918,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3864,7 +4022,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -3956,9 +4114,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3978,7 +4138,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4088,9 +4248,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4179,6 +4349,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example %PDF-1.7
+                     *     1 0 obj
+                     *     << /Type /Catalog /Pages 2 0 R >>
+                     *     endobj
+                     *     2 0 obj
+                     *     << /Type /Pages /Kids [3 0 R] /Count 1 >>
+                     *     endobj
+                     *     3 0 obj
+                     *     << /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << >> >>
+                     *     endobj
+                     *     xref
+                     *     0 4
+                     *     0000000000 65535 f
+                     *     0000000009 00000 n
+                     *     0000000058 00000 n
+                     *     0000000115 00000 n
+                     *     trailer
+                     *     << /Size 4 /Root 1 0 R >>
+                     *     startxref
+                     *     203
+                     *     %%EOF
+                     */
                     "application/pdf": string;
                 };
             };
@@ -4211,9 +4404,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4233,7 +4428,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may call this for its own record only */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4277,9 +4472,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4357,9 +4562,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4379,7 +4586,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may call this for its own record only */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4423,9 +4630,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4535,9 +4752,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4557,7 +4776,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4579,9 +4798,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4686,9 +4915,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4708,7 +4939,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may read its own record's type only */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4752,9 +4983,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4823,9 +5064,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4845,7 +5088,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4867,9 +5110,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4956,9 +5209,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4978,7 +5233,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5000,9 +5255,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5028,7 +5293,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -5123,9 +5388,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5145,7 +5412,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5211,9 +5478,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5294,9 +5571,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5316,7 +5595,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5360,9 +5639,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5403,9 +5692,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5425,7 +5716,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5469,9 +5760,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5588,9 +5889,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5610,7 +5913,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5654,9 +5957,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5748,9 +6061,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5770,7 +6085,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5814,9 +6129,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5901,9 +6226,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5923,7 +6250,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the credential may not do this */
+            /** @description forbidden: a record token may not call this operation; only a company user may */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5967,9 +6294,19 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate limited */
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
             429: {
                 headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6058,9 +6395,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6086,7 +6457,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -6255,9 +6626,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6324,6 +6697,38 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6589,9 +6994,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6614,6 +7021,38 @@ export interface operations {
             /** @description payload too large */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6704,9 +7143,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6804,9 +7277,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6897,9 +7404,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7011,9 +7552,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7036,6 +7579,38 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7177,9 +7752,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7202,6 +7779,38 @@ export interface operations {
             /** @description payload too large */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7310,9 +7919,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7335,6 +7946,38 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7428,9 +8071,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7573,9 +8250,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7598,6 +8277,38 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7853,9 +8564,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7919,9 +8664,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7944,6 +8691,38 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8093,9 +8872,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8121,7 +8934,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -8349,9 +9162,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8437,6 +9252,38 @@ export interface operations {
                     };
                 };
             };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
         };
     };
     adminDeleteRecord: {
@@ -8485,9 +9332,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8532,6 +9381,38 @@ export interface operations {
             /** @description precondition failed: If-Match names no current tag; nothing was changed */
             412: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8612,9 +9493,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8702,9 +9617,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8785,9 +9734,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8899,9 +9882,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9018,9 +10035,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9074,7 +10125,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": {
+                    "application/json": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */
@@ -9090,13 +10141,47 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
                         /** @description human-readable description */
                         message: string;
                         /** @description stable machine-readable code, snake_case */
@@ -9209,9 +10294,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9237,7 +10356,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -9332,9 +10451,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9379,6 +10500,38 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9488,9 +10641,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9513,6 +10668,38 @@ export interface operations {
             /** @description not found */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9611,9 +10798,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9655,13 +10844,45 @@ export interface operations {
                     };
                 };
             };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
         };
     };
     adminOffboardCompany: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters). */
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -9732,9 +10953,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing or invalid credential */
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
             401: {
                 headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9779,6 +11002,38 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {

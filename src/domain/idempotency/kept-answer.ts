@@ -1,7 +1,7 @@
 /** The answer of a request with an Idempotency-Key, as it is replayed to a retry. */
 export interface KeptAnswer {
   readonly status: number;
-  /** The headers a client needs again (content-type, location), by lower-case name. */
+  /** The headers a client needs again (content-type, location, etag), by lower-case name. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
 }

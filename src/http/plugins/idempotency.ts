@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { NDJSON_MEDIA_TYPES } from '../../contracts/ndjson.js';
 import {
+  IDEMPOTENCY_KEY_FORMS,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_RULE,
   parseIdempotencyKey,
@@ -26,7 +27,7 @@ declare module 'fastify' {
 }
 
 /** The headers of an answer that a replay gives again. */
-const KEPT_HEADERS = ['content-type', 'location'] as const;
+const KEPT_HEADERS = ['content-type', 'location', 'etag'] as const;
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
 interface Running {
@@ -220,15 +221,17 @@ function fingerprintWhileRead(params: unknown, source: Readable, ndjson: boolean
   };
 }
 
+// The quoted form may be up to 512 characters (255 escaped ones and the quotes); the key it
+// names is checked before validation, with a message that says which rule it breaks.
 const KeyHeader = Type.String({
   minLength: 1,
-  maxLength: 255,
+  maxLength: 512,
   pattern: '^[\\x21-\\x7E]+$',
   description:
     `Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with ` +
     `the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. ` +
     `The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 ` +
-    `idempotency_key_in_use with Retry-After. ${IDEMPOTENCY_KEY_RULE}.`,
+    `idempotency_key_in_use with Retry-After. The key: ${IDEMPOTENCY_KEY_RULE}, ${IDEMPOTENCY_KEY_FORMS}.`,
 });
 
 const KEY_ANSWERS: Record<string, string> = {

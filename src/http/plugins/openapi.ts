@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { withAccessAnswers } from '../schemas/access-answers.js';
 
 interface OpenApiOperation {
   operationId?: string;
@@ -39,9 +40,27 @@ export const OPENAPI_TAGS = [
   { name: 'health', description: 'Liveness and readiness probes, without credentials.' },
 ];
 
+type Responses = Record<string, unknown>;
+
+/**
+ * The error answers of a route that produces another media type (an event stream, NDJSON):
+ * @fastify/swagger would list them under that type, but every error body is JSON.
+ */
+function errorsAsJson(responses: Responses | undefined, produces: readonly string[] | undefined): Responses | undefined {
+  if (!responses || !produces || produces.includes('application/json')) return responses;
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, answer]) => {
+      const written = answer as { description?: string; content?: unknown };
+      if (/^[23]/.test(status) || written.content !== undefined) return [status, answer];
+      return [status, { description: written.description, content: { 'application/json': { schema: answer } } }];
+    }),
+  );
+}
+
 /**
  * The OpenAPI 3.1 document is generated from the route schemas that validate requests; nothing
- * about the API is written twice. Security is derived from the path prefix.
+ * about the API is written twice. Security is derived from the path prefix, and with it the
+ * 401, 403 and 429 answers of every operation (schemas/access-answers.ts).
  *
  * `servers` is WRS_PUBLIC_URL when set; otherwise `/`, which a docs page resolves against the
  * document's own address (so it works on whatever host and port serve it) and which a generated
@@ -78,7 +97,9 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string | 
       if (route.config?.optionalBody && schema.operationId) optionalBodies.add(schema.operationId);
       const security = url.startsWith('/admin/') ? [{ operator: [] }] : url.startsWith('/v1/') ? [{ bearer: [] }] : [];
       const isPublicDocument = url === '/v1/openapi.json';
-      return { schema: { ...schema, security: isPublicDocument ? [] : security } as typeof schema, url };
+      if (isPublicDocument) return { schema: { ...schema, security: [] } as typeof schema, url };
+      const response = withAccessAnswers(url, route.config, errorsAsJson(schema.response as Responses | undefined, schema.produces));
+      return { schema: { ...schema, security, response } as typeof schema, url };
     },
     // @fastify/swagger marks every request body required; a route that reads an absent body says so.
     transformObject: (document) => {

@@ -6,7 +6,6 @@ import { tooManyRequests, type AppError } from '../../errors/app-error.js';
 import { throttledWarning } from '../../lib/throttled-warning.js';
 import { clientAddressKey } from './client-address.js';
 import { JSON_CONTENT_TYPE } from '../json-content-type.js';
-import { errorResponses } from '../schemas/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,15 +34,15 @@ export interface RateLimitObserver {
 export interface RateLimiting {
   /**
    * Registers, after authentication in a scope, the charge of the verified identity: a user's
-   * request to its company, a record token's to the token itself. Documents the 429 on the scope's routes.
+   * request to its company, a record token's to the token itself. (The OpenAPI plugin documents the 429.)
    */
   limitByIdentity(scope: FastifyInstance): void;
   /** Registers, after operator authentication, that the operator is trusted and not limited. */
   exemptOperator(scope: FastifyInstance): void;
 }
 
-/** What a listener without rate limits registers (every limit off): the 429 is still documented. */
-export const NOT_RATE_LIMITED: RateLimiting = Object.freeze({ limitByIdentity: documentRateLimited, exemptOperator: () => {} });
+/** What a listener without rate limits registers (every limit off). */
+export const NOT_RATE_LIMITED: RateLimiting = Object.freeze({ limitByIdentity: () => {}, exemptOperator: () => {} });
 
 type RateCheck = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
 type CountedCheck = Extract<RateCheck, { isAllowed: false }>;
@@ -141,7 +140,6 @@ export async function registerRateLimiting(
 
   return {
     limitByIdentity(scope) {
-      documentRateLimited(scope);
       scope.addHook('onRequest', (request, reply, done) => {
         if (request.rateLimitState === null || !request.identity) return done();
         request.rateLimitState = 'charged';
@@ -175,15 +173,6 @@ const SUBJECTS: ReadonlyArray<readonly [string, string]> = [
   [RECORD_TOKEN_KEY, 'this record token'],
   [ADDRESS_KEY, 'this client address'],
 ];
-
-/** Adds the 429 to the OpenAPI answers of every route the scope registers after it. */
-function documentRateLimited(scope: FastifyInstance): void {
-  scope.addHook('onRoute', (route) => {
-    const schema = route.schema as { response?: Record<string, unknown> } | undefined;
-    if (!schema || route.config?.rateLimit === false || schema.response?.[429]) return;
-    route.schema = { ...schema, response: { ...schema.response, ...errorResponses(429) } };
-  });
-}
 
 /** The IETF draft RateLimit header fields (draft-ietf-httpapi-ratelimit-headers). */
 function setRateLimitHeaders(reply: FastifyReply, result: CountedCheck): void {

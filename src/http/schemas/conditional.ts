@@ -4,7 +4,7 @@ const ETAG_HEADER = {
   etag: { type: 'string', description: 'the entity tag of this answer; send it back in If-None-Match (or If-Match on PATCH)' },
 };
 
-/** A `200` answer's schema, documented with its `ETag` header. */
+/** A `2xx` answer's schema, documented with its `ETag` header. */
 export function withEtag<T extends TSchema>(schema: T): T {
   return { ...schema, headers: { ...(schema.headers as object | undefined), ...ETAG_HEADER } };
 }

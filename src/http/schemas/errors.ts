@@ -12,7 +12,8 @@ export const ErrorResponse = Type.Object(
   { additionalProperties: true, $id: 'ErrorResponse', title: 'ErrorResponse' },
 );
 
-const DESCRIPTIONS: Record<number, string> = {
+/** The generic description of each error status (an operation may say more). */
+export const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: 'bad request',
   401: 'missing or invalid credential',
   403: 'the credential may not do this',
@@ -32,6 +33,6 @@ const DESCRIPTIONS: Record<number, string> = {
 /** Response schemas for the error statuses a route can answer, for validation and OpenAPI. */
 export function errorResponses(...statuses: number[]): Record<number, typeof ErrorResponse> {
   return Object.fromEntries(
-    statuses.map((status) => [status, { ...ErrorResponse, description: DESCRIPTIONS[status] ?? 'error' }]),
+    statuses.map((status) => [status, { ...ErrorResponse, description: ERROR_DESCRIPTIONS[status] ?? 'error' }]),
   );
 }

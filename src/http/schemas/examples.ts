@@ -170,3 +170,26 @@ export const exampleMintedToken = {
   user_id: 'user-1',
   expires_at: '2026-11-22T15:04:05.000Z',
 };
+
+/**
+ * A whole PDF (one blank A4 page) as the download's example: a mock server or a docs page
+ * that serves it gives a file a PDF reader opens. Its cross-reference table is counted here,
+ * so the offsets are right.
+ */
+export const examplePdf = ((): string => {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << >> >>',
+  ];
+  let pdf = '%PDF-1.7\n';
+  const offsets = objects.map((object, index) => {
+    const offset = pdf.length;
+    pdf += `${index + 1} 0 obj\n${object}\nendobj\n`;
+    return offset;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) pdf += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  return `${pdf}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+})();

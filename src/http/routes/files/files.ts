@@ -6,6 +6,7 @@ import { heldByClient, sendNotModified, strongEtag } from '../../conditional-req
 import { identityOf } from '../../plugins/authenticate.js';
 import { etagHeaders, IfNoneMatchHeaders, notModifiedResponse } from '../../schemas/conditional.js';
 import { errorResponses } from '../../schemas/errors.js';
+import { examplePdf } from '../../schemas/examples.js';
 
 const FileParams = Type.Object({
   record: Type.String({ minLength: 1, maxLength: 200 }),
@@ -30,7 +31,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
           200: {
             description: 'the file\'s bytes',
             headers: etagHeaders,
-            content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+            content: { 'application/pdf': { schema: { type: 'string', format: 'binary' }, example: examplePdf } },
           },
           ...notModifiedResponse,
           ...errorResponses(400, 401, 403, 404),

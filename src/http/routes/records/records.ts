@@ -9,7 +9,7 @@ import { identityOf } from '../../plugins/authenticate.js';
 import { publicBaseUrl, resourceUrl } from '../../public-base-url.js';
 import { createdWithLocation } from '../../schemas/created.js';
 import { IfMatchHeaders, IfNoneMatchHeaders, notModifiedResponse, withEtag } from '../../schemas/conditional.js';
-import { errorResponses } from '../../schemas/errors.js';
+import { ErrorResponse, errorResponses } from '../../schemas/errors.js';
 import { objectBodyValidator } from './object-body.js';
 import {
   CreateRecordBody,
@@ -79,13 +79,14 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; pageCach
         summary: 'Create a record of a custom record type',
         description:
           'The body maps field UIDs to values. The record gets record_type "custom", uid = typeId, the type\'s initial status, ' +
-          'parent_record null, child_records [], linked {} and fields keyed by field name. A 400 carries all three lists ' +
+          'parent_record null, child_records [], linked {} and fields keyed by field name. The ETag is the one a GET of the ' +
+          'new record answers (If-Match with it makes a first PATCH safe). A 400 carries all three lists ' +
           '(invalid_fields, required_fields, type_errors), every problem at once.',
         tags: ['records'],
         params: TypeIdParams,
         body: CreateRecordBody,
         response: {
-          201: createdWithLocation(withExample(RecordSchema, exampleRecord), 'record created'),
+          201: withEtag(createdWithLocation(withExample(RecordSchema, exampleRecord), 'record created')),
           400: RecordBadRequest,
           ...errorResponses(401, 403, 404),
         },
@@ -93,7 +94,14 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; pageCach
     },
     async (request, reply) => {
       const record = await records.create(identityOf(request).companyId, request.params.typeId, request.body);
-      return reply.code(201).header('location', resourceUrl(request, ctx.config, 'v1', 'records', record.id)).send(record);
+      // Serialised as GET serialises it, so the tag is the one a GET of the record answers.
+      const json = JSON.stringify(record);
+      return reply
+        .code(201)
+        .header('location', resourceUrl(request, ctx.config, 'v1', 'records', record.id))
+        .header('etag', strongEtag(tagOfRecordJson(json)))
+        .type(JSON_CONTENT_TYPE)
+        .send(json as never);
     },
   );
 
@@ -145,6 +153,12 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; pageCach
           200: withEtag(withExample(RecordSchema, exampleRecord, 'the record as updated')),
           400: RecordBadRequest,
           ...errorResponses(401, 403, 404, 412),
+          403: {
+            ...ErrorResponse,
+            description:
+              'forbidden: a record token for another record, or one whose form does not let it see or change a field, ' +
+              'or the status, that the body sets (the message names each); nothing is changed',
+          },
         },
       },
     },
