@@ -2801,7 +2801,26 @@ export interface operations {
                      *           "recordId": "019aa5c2-7f3e-7b21-9c4d-3e5f6a7b8c9d",
                      *           "type": "record",
                      *           "user_id": "user-1",
-                     *           "userId": "user-1"
+                     *           "userId": "user-1",
+                     *           "label": "sent to J. Smith, borrower",
+                     *           "fields": [
+                     *             "borrower",
+                     *             "amount"
+                     *           ],
+                     *           "status_editable": false,
+                     *           "access": {
+                     *             "fields": [
+                     *               {
+                     *                 "uid": "borrower",
+                     *                 "editable": false
+                     *               },
+                     *               {
+                     *                 "uid": "amount",
+                     *                 "editable": true
+                     *               }
+                     *             ],
+                     *             "status_editable": false
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -2843,6 +2862,22 @@ export interface operations {
                             user_id: string;
                             /** @description alias of user_id */
                             userId: string;
+                            /** @description the note given at minting, null when none */
+                            label: string | null;
+                            /** @description the field UIDs the mint narrowed the token to; null when it did not */
+                            fields: string[] | null;
+                            /** @description false when the mint forbade setting the status; null when it said nothing */
+                            status_editable: boolean | null;
+                            /** @description what the token may do: its record type's form (absent: every field and the status) narrowed by the mint. A PATCH naming anything else is 403 forbidden naming each such field, and changes nothing. */
+                            access: {
+                                /** @description the fields GET /records/{record} shows the token (no other key of fields); editable false: a PATCH of it is 403 */
+                                fields: {
+                                    uid: string;
+                                    editable: boolean;
+                                }[];
+                                /** @description false: a PATCH of status is 403 */
+                                status_editable: boolean;
+                            };
                         }[];
                     };
                 };
@@ -2950,7 +2985,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description optional; an absent body mints a token valid for one day */
+        /** @description optional; an absent body mints a token valid for one day that may do all its type's form allows */
         requestBody?: {
             content: {
                 "application/json": {
@@ -2968,6 +3003,12 @@ export interface operations {
                     record_id?: string;
                     /** @description alias of record_id */
                     recordId?: string;
+                    /** @description narrows the token to these field UIDs (each must be a field of the record's type, else 400): it sees only those of them its type's form shows, and may change only those the form marks editable. Absent: every field the form shows. */
+                    fields?: string[];
+                    /** @description false: the token may not set the status. true or absent: as the type's form says (no form: it may) */
+                    status_editable?: boolean;
+                    /** @description a note for the token list, such as "sent to J. Smith, borrower" */
+                    label?: string;
                 };
             };
         };
@@ -2997,6 +3038,25 @@ export interface operations {
                      *       "type": "record",
                      *       "user_id": "user-1",
                      *       "userId": "user-1",
+                     *       "label": "sent to J. Smith, borrower",
+                     *       "fields": [
+                     *         "borrower",
+                     *         "amount"
+                     *       ],
+                     *       "status_editable": false,
+                     *       "access": {
+                     *         "fields": [
+                     *           {
+                     *             "uid": "borrower",
+                     *             "editable": false
+                     *           },
+                     *           {
+                     *             "uid": "amount",
+                     *             "editable": true
+                     *           }
+                     *         ],
+                     *         "status_editable": false
+                     *       },
                      *       "token": "eyJhbGciOiJIUzI1NiJ9.eyJ0eXBlIjoicmVjb3JkIn0.c2lnbmF0dXJl"
                      *     }
                      */
@@ -3034,6 +3094,22 @@ export interface operations {
                         user_id: string;
                         /** @description alias of user_id */
                         userId: string;
+                        /** @description the note given at minting, null when none */
+                        label: string | null;
+                        /** @description the field UIDs the mint narrowed the token to; null when it did not */
+                        fields: string[] | null;
+                        /** @description false when the mint forbade setting the status; null when it said nothing */
+                        status_editable: boolean | null;
+                        /** @description what the token may do: its record type's form (absent: every field and the status) narrowed by the mint. A PATCH naming anything else is 403 forbidden naming each such field, and changes nothing. */
+                        access: {
+                            /** @description the fields GET /records/{record} shows the token (no other key of fields); editable false: a PATCH of it is 403 */
+                            fields: {
+                                uid: string;
+                                editable: boolean;
+                            }[];
+                            /** @description false: a PATCH of status is 403 */
+                            status_editable: boolean;
+                        };
                         /** @description the signed JWT: send it as "Authorization: Bearer <token>" */
                         token: string;
                     };
@@ -3208,7 +3284,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description optional; an absent body mints a token valid for one day */
+        /** @description optional; an absent body mints a token valid for one day that may do all its type's form allows */
         requestBody?: {
             content: {
                 "application/json": {
@@ -3226,6 +3302,12 @@ export interface operations {
                     record_id?: string;
                     /** @description alias of record_id */
                     recordId?: string;
+                    /** @description narrows the token to these field UIDs (each must be a field of the record's type, else 400): it sees only those of them its type's form shows, and may change only those the form marks editable. Absent: every field the form shows. */
+                    fields?: string[];
+                    /** @description false: the token may not set the status. true or absent: as the type's form says (no form: it may) */
+                    status_editable?: boolean;
+                    /** @description a note for the token list, such as "sent to J. Smith, borrower" */
+                    label?: string;
                 };
             };
         };
@@ -3255,6 +3337,25 @@ export interface operations {
                      *       "type": "record",
                      *       "user_id": "user-1",
                      *       "userId": "user-1",
+                     *       "label": "sent to J. Smith, borrower",
+                     *       "fields": [
+                     *         "borrower",
+                     *         "amount"
+                     *       ],
+                     *       "status_editable": false,
+                     *       "access": {
+                     *         "fields": [
+                     *           {
+                     *             "uid": "borrower",
+                     *             "editable": false
+                     *           },
+                     *           {
+                     *             "uid": "amount",
+                     *             "editable": true
+                     *           }
+                     *         ],
+                     *         "status_editable": false
+                     *       },
                      *       "token": "eyJhbGciOiJIUzI1NiJ9.eyJ0eXBlIjoicmVjb3JkIn0.c2lnbmF0dXJl"
                      *     }
                      */
@@ -3292,6 +3393,22 @@ export interface operations {
                         user_id: string;
                         /** @description alias of user_id */
                         userId: string;
+                        /** @description the note given at minting, null when none */
+                        label: string | null;
+                        /** @description the field UIDs the mint narrowed the token to; null when it did not */
+                        fields: string[] | null;
+                        /** @description false when the mint forbade setting the status; null when it said nothing */
+                        status_editable: boolean | null;
+                        /** @description what the token may do: its record type's form (absent: every field and the status) narrowed by the mint. A PATCH naming anything else is 403 forbidden naming each such field, and changes nothing. */
+                        access: {
+                            /** @description the fields GET /records/{record} shows the token (no other key of fields); editable false: a PATCH of it is 403 */
+                            fields: {
+                                uid: string;
+                                editable: boolean;
+                            }[];
+                            /** @description false: a PATCH of status is 403 */
+                            status_editable: boolean;
+                        };
                         /** @description the signed JWT: send it as "Authorization: Bearer <token>" */
                         token: string;
                     };
@@ -4525,6 +4642,31 @@ export interface operations {
                                 name: string;
                                 statuses: string[];
                             }[];
+                            /**
+                             * RecordTypeForm
+                             * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
+                             */
+                            form?: {
+                                /** @description the heading of the hosted form */
+                                title?: string;
+                                /** @description shown above the form's fields */
+                                instructions?: string;
+                                /** @description the fields a record token sees, in the form's order */
+                                fields: {
+                                    /** @description a field UID of the type */
+                                    uid: string;
+                                    /**
+                                     * @description false: shown, not changeable
+                                     * @default true
+                                     */
+                                    editable: boolean;
+                                }[];
+                                /**
+                                 * @description whether a record token may set the status
+                                 * @default false
+                                 */
+                                status_editable: boolean;
+                            };
                             /** @description bumped on every replacement */
                             version: number;
                             /** Format: date-time */
@@ -4677,6 +4819,31 @@ export interface operations {
                             name: string;
                             statuses: string[];
                         }[];
+                        /**
+                         * RecordTypeForm
+                         * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
+                         */
+                        form?: {
+                            /** @description the heading of the hosted form */
+                            title?: string;
+                            /** @description shown above the form's fields */
+                            instructions?: string;
+                            /** @description the fields a record token sees, in the form's order */
+                            fields: {
+                                /** @description a field UID of the type */
+                                uid: string;
+                                /**
+                                 * @description false: shown, not changeable
+                                 * @default true
+                                 */
+                                editable: boolean;
+                            }[];
+                            /**
+                             * @description whether a record token may set the status
+                             * @default false
+                             */
+                            status_editable: boolean;
+                        };
                         /** @description bumped on every replacement */
                         version: number;
                         /** Format: date-time */
@@ -7519,6 +7686,25 @@ export interface operations {
                      *           "statuses": []
                      *         }
                      *       ],
+                     *       "form": {
+                     *         "title": "Equipment loan",
+                     *         "instructions": "Check your name and enter the amount you need.",
+                     *         "fields": [
+                     *           {
+                     *             "uid": "borrower",
+                     *             "editable": false
+                     *           },
+                     *           {
+                     *             "uid": "amount",
+                     *             "editable": true
+                     *           },
+                     *           {
+                     *             "uid": "due",
+                     *             "editable": true
+                     *           }
+                     *         ],
+                     *         "status_editable": false
+                     *       },
                      *       "version": 1,
                      *       "created_at": "2026-11-21T15:04:05.123Z",
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
@@ -7542,6 +7728,31 @@ export interface operations {
                             name: string;
                             statuses: string[];
                         }[];
+                        /**
+                         * RecordTypeForm
+                         * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
+                         */
+                        form?: {
+                            /** @description the heading of the hosted form */
+                            title?: string;
+                            /** @description shown above the form's fields */
+                            instructions?: string;
+                            /** @description the fields a record token sees, in the form's order */
+                            fields: {
+                                /** @description a field UID of the type */
+                                uid: string;
+                                /**
+                                 * @description false: shown, not changeable
+                                 * @default true
+                                 */
+                                editable: boolean;
+                            }[];
+                            /**
+                             * @description whether a record token may set the status
+                             * @default false
+                             */
+                            status_editable: boolean;
+                        };
                         /** @description bumped on every replacement */
                         version: number;
                         /** Format: date-time */
@@ -7653,6 +7864,31 @@ export interface operations {
                         /** @description statuses of the records in the view; empty or absent: every record of the type */
                         statuses?: string[];
                     }[];
+                    /**
+                     * RecordTypeForm
+                     * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
+                     */
+                    form?: {
+                        /** @description the heading of the hosted form */
+                        title?: string;
+                        /** @description shown above the form's fields */
+                        instructions?: string;
+                        /** @description the fields a record token sees, in the form's order */
+                        fields: {
+                            /** @description a field UID of the type */
+                            uid: string;
+                            /**
+                             * @description false: shown, not changeable
+                             * @default true
+                             */
+                            editable?: boolean;
+                        }[];
+                        /**
+                         * @description whether a record token may set the status
+                         * @default false
+                         */
+                        status_editable?: boolean;
+                    };
                 };
             };
         };
@@ -7711,6 +7947,25 @@ export interface operations {
                      *           "statuses": []
                      *         }
                      *       ],
+                     *       "form": {
+                     *         "title": "Equipment loan",
+                     *         "instructions": "Check your name and enter the amount you need.",
+                     *         "fields": [
+                     *           {
+                     *             "uid": "borrower",
+                     *             "editable": false
+                     *           },
+                     *           {
+                     *             "uid": "amount",
+                     *             "editable": true
+                     *           },
+                     *           {
+                     *             "uid": "due",
+                     *             "editable": true
+                     *           }
+                     *         ],
+                     *         "status_editable": false
+                     *       },
                      *       "version": 1,
                      *       "created_at": "2026-11-21T15:04:05.123Z",
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
@@ -7734,6 +7989,31 @@ export interface operations {
                             name: string;
                             statuses: string[];
                         }[];
+                        /**
+                         * RecordTypeForm
+                         * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
+                         */
+                        form?: {
+                            /** @description the heading of the hosted form */
+                            title?: string;
+                            /** @description shown above the form's fields */
+                            instructions?: string;
+                            /** @description the fields a record token sees, in the form's order */
+                            fields: {
+                                /** @description a field UID of the type */
+                                uid: string;
+                                /**
+                                 * @description false: shown, not changeable
+                                 * @default true
+                                 */
+                                editable: boolean;
+                            }[];
+                            /**
+                             * @description whether a record token may set the status
+                             * @default false
+                             */
+                            status_editable: boolean;
+                        };
                         /** @description bumped on every replacement */
                         version: number;
                         /** Format: date-time */
@@ -7799,6 +8079,25 @@ export interface operations {
                      *           "statuses": []
                      *         }
                      *       ],
+                     *       "form": {
+                     *         "title": "Equipment loan",
+                     *         "instructions": "Check your name and enter the amount you need.",
+                     *         "fields": [
+                     *           {
+                     *             "uid": "borrower",
+                     *             "editable": false
+                     *           },
+                     *           {
+                     *             "uid": "amount",
+                     *             "editable": true
+                     *           },
+                     *           {
+                     *             "uid": "due",
+                     *             "editable": true
+                     *           }
+                     *         ],
+                     *         "status_editable": false
+                     *       },
                      *       "version": 1,
                      *       "created_at": "2026-11-21T15:04:05.123Z",
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
@@ -7822,6 +8121,31 @@ export interface operations {
                             name: string;
                             statuses: string[];
                         }[];
+                        /**
+                         * RecordTypeForm
+                         * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
+                         */
+                        form?: {
+                            /** @description the heading of the hosted form */
+                            title?: string;
+                            /** @description shown above the form's fields */
+                            instructions?: string;
+                            /** @description the fields a record token sees, in the form's order */
+                            fields: {
+                                /** @description a field UID of the type */
+                                uid: string;
+                                /**
+                                 * @description false: shown, not changeable
+                                 * @default true
+                                 */
+                                editable: boolean;
+                            }[];
+                            /**
+                             * @description whether a record token may set the status
+                             * @default false
+                             */
+                            status_editable: boolean;
+                        };
                         /** @description bumped on every replacement */
                         version: number;
                         /** Format: date-time */
@@ -8034,6 +8358,25 @@ export interface operations {
                      *               "statuses": []
                      *             }
                      *           ],
+                     *           "form": {
+                     *             "title": "Equipment loan",
+                     *             "instructions": "Check your name and enter the amount you need.",
+                     *             "fields": [
+                     *               {
+                     *                 "uid": "borrower",
+                     *                 "editable": false
+                     *               },
+                     *               {
+                     *                 "uid": "amount",
+                     *                 "editable": true
+                     *               },
+                     *               {
+                     *                 "uid": "due",
+                     *                 "editable": true
+                     *               }
+                     *             ],
+                     *             "status_editable": false
+                     *           },
                      *           "version": 1,
                      *           "created_at": "2026-11-21T15:04:05.123Z",
                      *           "updated_at": "2026-11-21T15:04:05.123Z"
@@ -8061,6 +8404,31 @@ export interface operations {
                                 name: string;
                                 statuses: string[];
                             }[];
+                            /**
+                             * RecordTypeForm
+                             * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
+                             */
+                            form?: {
+                                /** @description the heading of the hosted form */
+                                title?: string;
+                                /** @description shown above the form's fields */
+                                instructions?: string;
+                                /** @description the fields a record token sees, in the form's order */
+                                fields: {
+                                    /** @description a field UID of the type */
+                                    uid: string;
+                                    /**
+                                     * @description false: shown, not changeable
+                                     * @default true
+                                     */
+                                    editable: boolean;
+                                }[];
+                                /**
+                                 * @description whether a record token may set the status
+                                 * @default false
+                                 */
+                                status_editable: boolean;
+                            };
                             /** @description bumped on every replacement */
                             version: number;
                             /** Format: date-time */
