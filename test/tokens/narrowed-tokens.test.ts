@@ -106,6 +106,19 @@ describeEachDatabase('narrowed record tokens', (kind) => {
     assert.deepEqual(seen.fields, { Amount: 1200.5, Borrower: 'Ada' });
     const refused = expectStatus(await withToken(minted.token, 'PATCH', `/v1/records/${record.id}`, { f_due: '2025-01-01' }), 403, 'forbidden');
     assert.match(refused.message, /'f_due' \(not visible\)/);
+
+    // Its type, as the token reads it for the form page: only what it sees, and what it may change.
+    const type = expectStatus(await withToken(minted.token, 'GET', '/v1/record-types/formloan'), 200);
+    assert.deepEqual(type.fields.map((field: { uid: string }) => field.uid), ['f_borrower', 'f_amount']);
+    assert.deepEqual(type.form, {
+      title: 'Equipment loan',
+      instructions: 'Check your name and enter the amount you need.',
+      fields: [
+        { uid: 'f_borrower', editable: false },
+        { uid: 'f_amount', editable: true },
+      ],
+      status_editable: false,
+    });
   });
 
   it('status_editable false on a type without a form: every field, but not the status', async () => {
@@ -131,6 +144,8 @@ describeEachDatabase('narrowed record tokens', (kind) => {
     const updated = expectStatus(await withToken(minted.token, 'PATCH', `/v1/records/${record.id}`, { f_signed: true, status: 'done' }), 200);
     assert.equal(updated.status, 'done');
     assert.equal(updated.fields.Signed, true);
+    const type = expectStatus(await withToken(minted.token, 'GET', '/v1/record-types/loan'), 200);
+    assert.deepEqual(type, expectStatus(await t.as('acme', { method: 'GET', url: '/v1/record-types/loan' }), 200));
   });
 
   it('refuses a mint naming fields the type does not have, or with a bad label or status_editable', async () => {

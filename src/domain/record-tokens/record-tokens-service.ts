@@ -8,7 +8,7 @@ import type { TokenSigner } from '../auth/token-signer.js';
 import type { RecordsService } from '../records/records-service.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
-import { recordAccessOf } from '../records/record-access.js';
+import { accessibleFields, recordAccessOf } from '../records/record-access.js';
 import type { RecordType } from '../record-types/definition.js';
 import type { RecordTypesService } from '../record-types/record-types-service.js';
 import { assertFieldsOfType, parseMintRequest } from './mint-request.js';
@@ -172,11 +172,7 @@ function view(companyId: string, document: RecordTokenDocument, type: RecordType
 function accessView(type: RecordType | undefined, narrowing: RecordTokenNarrowing): TokenAccessView {
   const access = recordAccessOf(type, narrowing);
   if (!access) return { fields: (type?.fields ?? []).map((field) => ({ uid: field.uid, editable: true })), status_editable: true };
-  const order = type?.form ? type.form.fields.map((field) => field.uid) : (type?.fields ?? []).map((field) => field.uid);
-  return {
-    fields: order.filter((uid) => access.visible.has(uid)).map((uid) => ({ uid, editable: access.editable.has(uid) })),
-    status_editable: access.statusEditable,
-  };
+  return { fields: accessibleFields(type, access), status_editable: access.statusEditable };
 }
 
 function text(value: unknown): string | undefined {

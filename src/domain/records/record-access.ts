@@ -33,6 +33,31 @@ export function recordAccessOf(type: RecordType | undefined, narrowing: RecordTo
   };
 }
 
+/** The fields a token sees, in the form's order (the type's when it has no form), each with whether it may change it. */
+export function accessibleFields(type: RecordType | undefined, access: RecordAccess): Array<{ uid: string; editable: boolean }> {
+  const order = type?.form ? type.form.fields.map((field) => field.uid) : (type?.fields ?? []).map((field) => field.uid);
+  return order.filter((uid) => access.visible.has(uid)).map((uid) => ({ uid, editable: access.editable.has(uid) }));
+}
+
+/**
+ * The record type as the token sees it: only its visible fields, and a `form` that says what
+ * the token may change (title and instructions kept), so that a form page needs nothing else.
+ */
+export function typeAsSeen(type: RecordType, access: RecordAccess): RecordType {
+  const fields = accessibleFields(type, access);
+  const byUid = new Map(type.fields.map((field) => [field.uid, field]));
+  return {
+    ...type,
+    fields: fields.map(({ uid }) => byUid.get(uid)!),
+    form: {
+      ...(type.form?.title === undefined ? {} : { title: type.form.title }),
+      ...(type.form?.instructions === undefined ? {} : { instructions: type.form.instructions }),
+      fields,
+      status_editable: access.statusEditable,
+    },
+  };
+}
+
 /** The record as the token sees it: `fields` holds only the visible fields. */
 export function limitedRecord(record: RecordResource, type: RecordType | undefined, access: RecordAccess): RecordResource {
   if (record.fields === undefined) return record;
