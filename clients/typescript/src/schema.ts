@@ -182,13 +182,13 @@ export interface paths {
         };
         /**
          * List the live tokens of a record (without their token strings)
-         * @description Tokens neither revoked nor expired, oldest first. A record token may not call this (403).
+         * @description Tokens neither revoked nor expired, oldest first, each with its label and what it may do (access). A record token may not call this (403).
          */
         get: operations["listRecordTokens"];
         put?: never;
         /**
          * Mint a token that may read and update this record only
-         * @description The token is a JWT signed by the service, valid until expires_at or until revoked.
+         * @description The token is a JWT signed by the service, valid until expires_at or until revoked. It sees and may change what its record type's form allows (no form: every field and the status), narrowed by this body's fields and status_editable; the answer's access says what that is. With the token, GET /records/{record} answers only the visible fields, and a PATCH of a hidden or read-only field, or of status when it may not be set, is 403 forbidden naming each, and changes nothing.
          */
         post: operations["createRecordToken"];
         delete?: never;
@@ -347,7 +347,7 @@ export interface paths {
         };
         /**
          * Read a record type
-         * @description One custom record type of the caller's company; 404 when the company has none by that ID. `version` grows with each replacement. A record token may read the type its own record follows, and no other (403).
+         * @description One custom record type of the caller's company; 404 when the company has none by that ID. `version` grows with each replacement. A record token may read the type its own record follows, and no other (403); when its type has a form or its mint narrowed it, it gets the type as it sees it: only its visible fields, and a form listing them with editable and saying whether it may set the status.
          */
         get: operations["getRecordType"];
         put?: never;
