@@ -272,6 +272,7 @@ export async function createAppContext(config: Config, options: AppContextOption
   const recordTokens = createRecordTokensService({
     repository: recordTokensRepository,
     records,
+    recordTypes,
     signer: tokenSigner,
     clock,
     unitOfWork,

@@ -56,6 +56,55 @@ describeOnOneDatabase('hosted record form (/forms/#<record token>)', (kind) => {
     await context.close();
   });
 
+  it("a narrowed link shows the form's title and instructions, only its visible fields, read-only ones as such, and the status only when it may change", async () => {
+    const original = await replaceLoanType(suite.service, (type) => ({
+      ...type,
+      form: {
+        title: 'Equipment loan application',
+        instructions: 'Check your company name and enter the amount you need.',
+        fields: [{ uid: 'fld_borrower', editable: false }, { uid: 'fld_amount' }, { uid: 'fld_first_payment' }, { uid: 'fld_signed' }],
+        status_editable: true,
+      },
+    }));
+    try {
+      // The mint hides the signature from this link.
+      const { token } = await mintRecordToken(suite.service, 'demo-loan-11', 3600, {
+        fields: ['fld_borrower', 'fld_amount', 'fld_first_payment'],
+        label: 'sent to the borrower',
+      });
+      const before = await getRecord(suite.service, 'demo-loan-11');
+      const { context, page, errors } = await newPage(suite.browser, { width: 390, height: 844 });
+      await page.goto(`${suite.service.baseUrl}/forms/#${token}`);
+      await page.getByRole('heading', { level: 1, name: 'Equipment loan application' }).waitFor();
+      await formLoaded(page);
+      assert.match(await page.locator('main').innerText(), /Check your company name and enter the amount you need\./);
+      assert.equal(await page.getByLabel('Borrower').getAttribute('readonly'), '');
+      assert.equal(await page.getByLabel('Signed').count(), 0, 'the hidden field is not shown');
+      await page.getByLabel('Amount').fill('9999');
+      await page.getByLabel('Status').selectOption('funded');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      const after = await getRecord(suite.service, 'demo-loan-11');
+      assert.equal(after.status, 'funded');
+      assert.deepEqual(after.fields, { ...before.fields, Amount: 9999 });
+      await assertAccessible(page, 'hosted form of a narrowed link');
+      assertNoPageErrors(errors);
+      await context.close();
+
+      // The same type, a link that may not set the status: no status control, the status is shown.
+      const { token: noStatus } = await mintRecordToken(suite.service, 'demo-loan-11', 3600, { status_editable: false });
+      const second = await newPage(suite.browser);
+      await second.page.goto(`${suite.service.baseUrl}/forms/#${noStatus}`);
+      await formLoaded(second.page);
+      assert.equal(await second.page.getByRole('combobox', { name: 'Status' }).count(), 0);
+      assert.equal(await second.page.getByLabel('Signed').count(), 1);
+      assertNoPageErrors(second.errors);
+      await second.context.close();
+    } finally {
+      await putLoanType(suite.service, original);
+    }
+  });
+
   it('an unparseable number and an emptied required field are explained beside the fields, and nothing is sent', async () => {
     const { token } = await mintRecordToken(suite.service, 'demo-loan-03');
     const before = await getRecord(suite.service, 'demo-loan-03');

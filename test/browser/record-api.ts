@@ -19,8 +19,13 @@ export async function patchRecord(service: ConsoleService, recordId: string, bod
   assert.equal(response.statusCode, 200, response.body);
 }
 
-export async function mintRecordToken(service: ConsoleService, recordId: string, expiresIn = 3600): Promise<{ token: string; key: string }> {
-  const response = await service.t.as(DEMO_COMPANY_ID, { method: 'POST', url: `/v1/records/${recordId}/tokens`, payload: { expires_in: expiresIn } });
+export async function mintRecordToken(
+  service: ConsoleService,
+  recordId: string,
+  expiresIn = 3600,
+  narrowing: { fields?: string[]; status_editable?: boolean; label?: string } = {},
+): Promise<{ token: string; key: string }> {
+  const response = await service.t.as(DEMO_COMPANY_ID, { method: 'POST', url: `/v1/records/${recordId}/tokens`, payload: { expires_in: expiresIn, ...narrowing } });
   assert.equal(response.statusCode, 201, response.body);
   return response.json<{ token: string; key: string }>();
 }
@@ -41,6 +46,7 @@ interface RecordTypeDefinition {
   fields: { uid: string; field_name: string; type: string; required: boolean }[];
   statuses: string[];
   views: { id: string; name: string; statuses: string[] }[];
+  form?: { title?: string; instructions?: string; fields: { uid: string; editable?: boolean }[]; status_editable?: boolean };
 }
 
 /** Replaces the demo loan type through the operator API; answers the definition it replaced. */

@@ -65,6 +65,7 @@ describeOnOneDatabase('web console: the record page', (kind) => {
     await openRecord(page, 'demo-loan-02');
     const keysBefore = await liveTokenKeys(suite.service, 'demo-loan-02');
     await page.getByLabel('Valid for').selectOption({ label: '7 days' });
+    await page.getByLabel('For (optional)').fill('J. Smith, borrower');
     await page.getByRole('button', { name: 'Create form link' }).click();
     const linkInput = page.getByLabel(/New form link/);
     await linkInput.waitFor();
@@ -76,7 +77,7 @@ describeOnOneDatabase('web console: the record page', (kind) => {
     const minted = (await liveTokenKeys(suite.service, 'demo-loan-02')).filter((key) => !keysBefore.includes(key));
     assert.equal(minted.length, 1);
     const key = minted[0]!;
-    await page.locator(`tr[data-token-key="${key}"]`).waitFor();
+    await page.locator(`tr[data-token-key="${key}"]`).getByText('J. Smith, borrower').waitFor();
 
     const form = await newPage(suite.browser);
     await form.page.goto(link);

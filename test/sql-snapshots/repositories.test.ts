@@ -172,7 +172,7 @@ const scripts: Record<string, Script> = {
 
   'record-tokens': async (step, { db }) => {
     const tokens = createRecordTokensRepository(db);
-    const document = { key: 'k1', record_id: 'r1', user_id: 'u1', created_at: T0, expires_at: T1 };
+    const document = { key: 'k1', record_id: 'r1', user_id: 'u1', created_at: T0, expires_at: T1, visible_fields: ['f1'], status_editable: false, label: 'sent' };
     await step('insert', () => tokens.insert(C, document));
     await step('find', () => tokens.find(C, 'k1'));
     await step('listLive', () => tokens.listLive(C, 'r1', T0));

@@ -38,15 +38,19 @@ describeEachDatabase('record tokens', (kind) => {
     clock.set(START);
     const body = await mintToken(record.id, { expires_in: 3600 });
     assert.deepEqual(Object.keys(body).sort(), [
+      'access',
       'companyId',
       'company_id',
       'createdAt',
       'created_at',
       'expires',
       'expires_at',
+      'fields',
       'key',
+      'label',
       'recordId',
       'record_id',
+      'status_editable',
       'token',
       'type',
       'userId',
@@ -65,6 +69,10 @@ describeEachDatabase('record tokens', (kind) => {
       type: 'record',
       user_id: 'user-42',
       userId: 'user-42',
+      label: null,
+      fields: null,
+      status_editable: null,
+      access: { fields: LOAN_TYPE.fields.map((field) => ({ uid: field.uid, editable: true })), status_editable: true },
       token: undefined,
     });
     assert.equal((Date.parse(body.expires_at) - Date.parse(body.created_at)) / 1000, 3600);

@@ -5,6 +5,8 @@ interface FieldInputProps {
   value: InputValue;
   error: string | undefined;
   disabled?: boolean;
+  /** Shown, not changeable: the form link may not change this field. */
+  readOnly?: boolean;
   onChange(value: InputValue): void;
 }
 
@@ -12,20 +14,22 @@ interface FieldInputProps {
 export const fieldInputId = (uid: string) => `field-${uid.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
 /** One labelled input for a record field, by its type, with its error beside it. */
-export function FieldInput({ field, value, error, disabled, onChange }: FieldInputProps) {
+export function FieldInput({ field, value, error, disabled, readOnly, onChange }: FieldInputProps) {
   const id = fieldInputId(field.uid);
   const errorId = `${id}-error`;
   const common = {
     id,
     name: field.uid,
-    disabled,
+    // A checkbox cannot be read-only, so a read-only one is disabled.
+    disabled: disabled || (readOnly && field.type === 'boolean'),
     'aria-invalid': error ? ('true' as const) : undefined,
     'aria-describedby': error ? errorId : undefined,
   };
   const label = (
     <label for={id}>
       {field.field_name}
-      {field.required && (
+      {readOnly && <span class="muted"> (cannot be changed here)</span>}
+      {field.required && !readOnly && (
         <span class="required-mark">
           <span aria-hidden="true"> *</span>
           <span class="visually-hidden"> (required)</span>
@@ -50,9 +54,10 @@ export function FieldInput({ field, value, error, disabled, onChange }: FieldInp
   }
   const textProps = {
     ...common,
+    readOnly,
     autoComplete: 'off',
-    required: field.required,
-    'aria-required': field.required ? ('true' as const) : undefined,
+    required: field.required && !readOnly,
+    'aria-required': field.required && !readOnly ? ('true' as const) : undefined,
     value: typeof value === 'string' ? value : '',
     onInput: (event: { currentTarget: HTMLInputElement }) => onChange(event.currentTarget.value),
   };

@@ -5,14 +5,16 @@ import './record-editor.css';
 
 interface RecordEditorFormProps {
   editor: RecordEditor;
-  /** The console lets the status change; the hosted form shows it read-only. */
+  /** The console lets the status change; the hosted form only when the type's form allows it. */
   statusEditable: boolean;
+  /** Field UIDs shown read-only (the form link may not change them). */
+  readOnlyFields?: ReadonlySet<string>;
   /** Save is off while the page knows saving cannot work (the hosted form's link was refused). */
   saveDisabled?: boolean;
 }
 
 /** The record's id and status, its fields as inputs, Save, and what happened to the last save. */
-export function RecordEditorForm({ editor, statusEditable, saveDisabled }: RecordEditorFormProps) {
+export function RecordEditorForm({ editor, statusEditable, readOnlyFields, saveDisabled }: RecordEditorFormProps) {
   const { version, draft, errors, notice, busy } = editor;
   if (editor.loadProblem) return <LoadProblem problem={editor.loadProblem} />;
   if (!version) {
@@ -67,7 +69,14 @@ export function RecordEditorForm({ editor, statusEditable, saveDisabled }: Recor
             </div>
           )}
           {type.fields.map((field) => (
-            <FieldInput key={field.uid} field={field} value={draft.fields[field.uid] ?? ''} error={errors[field.uid]} onChange={(value) => editor.setField(field.uid, value)} />
+            <FieldInput
+              key={field.uid}
+              field={field}
+              value={draft.fields[field.uid] ?? ''}
+              error={errors[field.uid]}
+              readOnly={readOnlyFields?.has(field.uid)}
+              onChange={(value) => editor.setField(field.uid, value)}
+            />
           ))}
           <p class="muted form-legend">
             Fields marked <span aria-hidden="true">*</span>

@@ -182,13 +182,13 @@ export interface paths {
         };
         /**
          * List the live tokens of a record (without their token strings)
-         * @description Tokens neither revoked nor expired, oldest first. A record token may not call this (403).
+         * @description Tokens neither revoked nor expired, oldest first, each with its label and what it may do (access). A record token may not call this (403).
          */
         get: operations["listRecordTokens"];
         put?: never;
         /**
          * Mint a token that may read and update this record only
-         * @description The token is a JWT signed by the service, valid until expires_at or until revoked.
+         * @description The token is a JWT signed by the service, valid until expires_at or until revoked. It sees and may change what its record type's form allows (no form: every field and the status), narrowed by this body's fields and status_editable; the answer's access says what that is. With the token, GET /records/{record} answers only the visible fields, and a PATCH of a hidden or read-only field, or of status when it may not be set, is 403 forbidden naming each, and changes nothing.
          */
         post: operations["createRecordToken"];
         delete?: never;
@@ -347,7 +347,7 @@ export interface paths {
         };
         /**
          * Read a record type
-         * @description One custom record type of the caller's company; 404 when the company has none by that ID. `version` grows with each replacement. A record token may read the type its own record follows, and no other (403).
+         * @description One custom record type of the caller's company; 404 when the company has none by that ID. `version` grows with each replacement. A record token may read the type its own record follows, and no other (403); when its type has a form or its mint narrowed it, it gets the type as it sees it: only its visible fields, and a form listing them with editable and saying whether it may set the status.
          */
         get: operations["getRecordType"];
         put?: never;
@@ -2899,7 +2899,26 @@ export interface operations {
                      *           "recordId": "019aa5c2-7f3e-7b21-9c4d-3e5f6a7b8c9d",
                      *           "type": "record",
                      *           "user_id": "user-1",
-                     *           "userId": "user-1"
+                     *           "userId": "user-1",
+                     *           "label": "sent to J. Smith, borrower",
+                     *           "fields": [
+                     *             "borrower",
+                     *             "amount"
+                     *           ],
+                     *           "status_editable": false,
+                     *           "access": {
+                     *             "fields": [
+                     *               {
+                     *                 "uid": "borrower",
+                     *                 "editable": false
+                     *               },
+                     *               {
+                     *                 "uid": "amount",
+                     *                 "editable": true
+                     *               }
+                     *             ],
+                     *             "status_editable": false
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -2941,6 +2960,22 @@ export interface operations {
                             user_id: string;
                             /** @description alias of user_id */
                             userId: string;
+                            /** @description the note given at minting, null when none */
+                            label: string | null;
+                            /** @description the field UIDs the mint narrowed the token to; null when it did not */
+                            fields: string[] | null;
+                            /** @description false when the mint forbade setting the status; null when it said nothing */
+                            status_editable: boolean | null;
+                            /** @description what the token may do: its record type's form (absent: every field and the status) narrowed by the mint. A PATCH naming anything else is 403 forbidden naming each such field, and changes nothing. */
+                            access: {
+                                /** @description the fields GET /records/{record} shows the token (no other key of fields); editable false: a PATCH of it is 403 */
+                                fields: {
+                                    uid: string;
+                                    editable: boolean;
+                                }[];
+                                /** @description false: a PATCH of status is 403 */
+                                status_editable: boolean;
+                            };
                         }[];
                     };
                 };
@@ -3060,7 +3095,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description optional; an absent body mints a token valid for one day */
+        /** @description optional; an absent body mints a token valid for one day that may do all its type's form allows */
         requestBody?: {
             content: {
                 "application/json": {
@@ -3078,6 +3113,12 @@ export interface operations {
                     record_id?: string;
                     /** @description alias of record_id */
                     recordId?: string;
+                    /** @description narrows the token to these field UIDs (each must be a field of the record's type, else 400): it sees only those of them its type's form shows, and may change only those the form marks editable. Absent: every field the form shows. */
+                    fields?: string[];
+                    /** @description false: the token may not set the status. true or absent: as the type's form says (no form: it may) */
+                    status_editable?: boolean;
+                    /** @description a note for the token list, such as "sent to J. Smith, borrower" */
+                    label?: string;
                 };
             };
         };
@@ -3107,6 +3148,25 @@ export interface operations {
                      *       "type": "record",
                      *       "user_id": "user-1",
                      *       "userId": "user-1",
+                     *       "label": "sent to J. Smith, borrower",
+                     *       "fields": [
+                     *         "borrower",
+                     *         "amount"
+                     *       ],
+                     *       "status_editable": false,
+                     *       "access": {
+                     *         "fields": [
+                     *           {
+                     *             "uid": "borrower",
+                     *             "editable": false
+                     *           },
+                     *           {
+                     *             "uid": "amount",
+                     *             "editable": true
+                     *           }
+                     *         ],
+                     *         "status_editable": false
+                     *       },
                      *       "token": "eyJhbGciOiJIUzI1NiJ9.eyJ0eXBlIjoicmVjb3JkIn0.c2lnbmF0dXJl"
                      *     }
                      */
@@ -3144,6 +3204,22 @@ export interface operations {
                         user_id: string;
                         /** @description alias of user_id */
                         userId: string;
+                        /** @description the note given at minting, null when none */
+                        label: string | null;
+                        /** @description the field UIDs the mint narrowed the token to; null when it did not */
+                        fields: string[] | null;
+                        /** @description false when the mint forbade setting the status; null when it said nothing */
+                        status_editable: boolean | null;
+                        /** @description what the token may do: its record type's form (absent: every field and the status) narrowed by the mint. A PATCH naming anything else is 403 forbidden naming each such field, and changes nothing. */
+                        access: {
+                            /** @description the fields GET /records/{record} shows the token (no other key of fields); editable false: a PATCH of it is 403 */
+                            fields: {
+                                uid: string;
+                                editable: boolean;
+                            }[];
+                            /** @description false: a PATCH of status is 403 */
+                            status_editable: boolean;
+                        };
                         /** @description the signed JWT: send it as "Authorization: Bearer <token>" */
                         token: string;
                     };
@@ -3330,7 +3406,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description optional; an absent body mints a token valid for one day */
+        /** @description optional; an absent body mints a token valid for one day that may do all its type's form allows */
         requestBody?: {
             content: {
                 "application/json": {
@@ -3348,6 +3424,12 @@ export interface operations {
                     record_id?: string;
                     /** @description alias of record_id */
                     recordId?: string;
+                    /** @description narrows the token to these field UIDs (each must be a field of the record's type, else 400): it sees only those of them its type's form shows, and may change only those the form marks editable. Absent: every field the form shows. */
+                    fields?: string[];
+                    /** @description false: the token may not set the status. true or absent: as the type's form says (no form: it may) */
+                    status_editable?: boolean;
+                    /** @description a note for the token list, such as "sent to J. Smith, borrower" */
+                    label?: string;
                 };
             };
         };
@@ -3377,6 +3459,25 @@ export interface operations {
                      *       "type": "record",
                      *       "user_id": "user-1",
                      *       "userId": "user-1",
+                     *       "label": "sent to J. Smith, borrower",
+                     *       "fields": [
+                     *         "borrower",
+                     *         "amount"
+                     *       ],
+                     *       "status_editable": false,
+                     *       "access": {
+                     *         "fields": [
+                     *           {
+                     *             "uid": "borrower",
+                     *             "editable": false
+                     *           },
+                     *           {
+                     *             "uid": "amount",
+                     *             "editable": true
+                     *           }
+                     *         ],
+                     *         "status_editable": false
+                     *       },
                      *       "token": "eyJhbGciOiJIUzI1NiJ9.eyJ0eXBlIjoicmVjb3JkIn0.c2lnbmF0dXJl"
                      *     }
                      */
@@ -3414,6 +3515,22 @@ export interface operations {
                         user_id: string;
                         /** @description alias of user_id */
                         userId: string;
+                        /** @description the note given at minting, null when none */
+                        label: string | null;
+                        /** @description the field UIDs the mint narrowed the token to; null when it did not */
+                        fields: string[] | null;
+                        /** @description false when the mint forbade setting the status; null when it said nothing */
+                        status_editable: boolean | null;
+                        /** @description what the token may do: its record type's form (absent: every field and the status) narrowed by the mint. A PATCH naming anything else is 403 forbidden naming each such field, and changes nothing. */
+                        access: {
+                            /** @description the fields GET /records/{record} shows the token (no other key of fields); editable false: a PATCH of it is 403 */
+                            fields: {
+                                uid: string;
+                                editable: boolean;
+                            }[];
+                            /** @description false: a PATCH of status is 403 */
+                            status_editable: boolean;
+                        };
                         /** @description the signed JWT: send it as "Authorization: Bearer <token>" */
                         token: string;
                     };
@@ -4742,6 +4859,31 @@ export interface operations {
                                 name: string;
                                 statuses: string[];
                             }[];
+                            /**
+                             * RecordTypeForm
+                             * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
+                             */
+                            form?: {
+                                /** @description the heading of the hosted form */
+                                title?: string;
+                                /** @description shown above the form's fields */
+                                instructions?: string;
+                                /** @description the fields a record token sees, in the form's order */
+                                fields: {
+                                    /** @description a field UID of the type */
+                                    uid: string;
+                                    /**
+                                     * @description false: shown, not changeable
+                                     * @default true
+                                     */
+                                    editable: boolean;
+                                }[];
+                                /**
+                                 * @description whether a record token may set the status
+                                 * @default false
+                                 */
+                                status_editable: boolean;
+                            };
                             /** @description bumped on every replacement */
                             version: number;
                             /** Format: date-time */
@@ -4906,6 +5048,31 @@ export interface operations {
                             name: string;
                             statuses: string[];
                         }[];
+                        /**
+                         * RecordTypeForm
+                         * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
+                         */
+                        form?: {
+                            /** @description the heading of the hosted form */
+                            title?: string;
+                            /** @description shown above the form's fields */
+                            instructions?: string;
+                            /** @description the fields a record token sees, in the form's order */
+                            fields: {
+                                /** @description a field UID of the type */
+                                uid: string;
+                                /**
+                                 * @description false: shown, not changeable
+                                 * @default true
+                                 */
+                                editable: boolean;
+                            }[];
+                            /**
+                             * @description whether a record token may set the status
+                             * @default false
+                             */
+                            status_editable: boolean;
+                        };
                         /** @description bumped on every replacement */
                         version: number;
                         /** Format: date-time */
@@ -8196,6 +8363,25 @@ export interface operations {
                      *           "statuses": []
                      *         }
                      *       ],
+                     *       "form": {
+                     *         "title": "Equipment loan",
+                     *         "instructions": "Check your name and enter the amount you need.",
+                     *         "fields": [
+                     *           {
+                     *             "uid": "borrower",
+                     *             "editable": false
+                     *           },
+                     *           {
+                     *             "uid": "amount",
+                     *             "editable": true
+                     *           },
+                     *           {
+                     *             "uid": "due",
+                     *             "editable": true
+                     *           }
+                     *         ],
+                     *         "status_editable": false
+                     *       },
                      *       "version": 1,
                      *       "created_at": "2026-11-21T15:04:05.123Z",
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
@@ -8219,6 +8405,31 @@ export interface operations {
                             name: string;
                             statuses: string[];
                         }[];
+                        /**
+                         * RecordTypeForm
+                         * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
+                         */
+                        form?: {
+                            /** @description the heading of the hosted form */
+                            title?: string;
+                            /** @description shown above the form's fields */
+                            instructions?: string;
+                            /** @description the fields a record token sees, in the form's order */
+                            fields: {
+                                /** @description a field UID of the type */
+                                uid: string;
+                                /**
+                                 * @description false: shown, not changeable
+                                 * @default true
+                                 */
+                                editable: boolean;
+                            }[];
+                            /**
+                             * @description whether a record token may set the status
+                             * @default false
+                             */
+                            status_editable: boolean;
+                        };
                         /** @description bumped on every replacement */
                         version: number;
                         /** Format: date-time */
@@ -8364,6 +8575,31 @@ export interface operations {
                         /** @description statuses of the records in the view; empty or absent: every record of the type */
                         statuses?: string[];
                     }[];
+                    /**
+                     * RecordTypeForm
+                     * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
+                     */
+                    form?: {
+                        /** @description the heading of the hosted form */
+                        title?: string;
+                        /** @description shown above the form's fields */
+                        instructions?: string;
+                        /** @description the fields a record token sees, in the form's order */
+                        fields: {
+                            /** @description a field UID of the type */
+                            uid: string;
+                            /**
+                             * @description false: shown, not changeable
+                             * @default true
+                             */
+                            editable?: boolean;
+                        }[];
+                        /**
+                         * @description whether a record token may set the status
+                         * @default false
+                         */
+                        status_editable?: boolean;
+                    };
                 };
             };
         };
@@ -8422,6 +8658,25 @@ export interface operations {
                      *           "statuses": []
                      *         }
                      *       ],
+                     *       "form": {
+                     *         "title": "Equipment loan",
+                     *         "instructions": "Check your name and enter the amount you need.",
+                     *         "fields": [
+                     *           {
+                     *             "uid": "borrower",
+                     *             "editable": false
+                     *           },
+                     *           {
+                     *             "uid": "amount",
+                     *             "editable": true
+                     *           },
+                     *           {
+                     *             "uid": "due",
+                     *             "editable": true
+                     *           }
+                     *         ],
+                     *         "status_editable": false
+                     *       },
                      *       "version": 1,
                      *       "created_at": "2026-11-21T15:04:05.123Z",
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
@@ -8445,6 +8700,31 @@ export interface operations {
                             name: string;
                             statuses: string[];
                         }[];
+                        /**
+                         * RecordTypeForm
+                         * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
+                         */
+                        form?: {
+                            /** @description the heading of the hosted form */
+                            title?: string;
+                            /** @description shown above the form's fields */
+                            instructions?: string;
+                            /** @description the fields a record token sees, in the form's order */
+                            fields: {
+                                /** @description a field UID of the type */
+                                uid: string;
+                                /**
+                                 * @description false: shown, not changeable
+                                 * @default true
+                                 */
+                                editable: boolean;
+                            }[];
+                            /**
+                             * @description whether a record token may set the status
+                             * @default false
+                             */
+                            status_editable: boolean;
+                        };
                         /** @description bumped on every replacement */
                         version: number;
                         /** Format: date-time */
@@ -8510,6 +8790,25 @@ export interface operations {
                      *           "statuses": []
                      *         }
                      *       ],
+                     *       "form": {
+                     *         "title": "Equipment loan",
+                     *         "instructions": "Check your name and enter the amount you need.",
+                     *         "fields": [
+                     *           {
+                     *             "uid": "borrower",
+                     *             "editable": false
+                     *           },
+                     *           {
+                     *             "uid": "amount",
+                     *             "editable": true
+                     *           },
+                     *           {
+                     *             "uid": "due",
+                     *             "editable": true
+                     *           }
+                     *         ],
+                     *         "status_editable": false
+                     *       },
                      *       "version": 1,
                      *       "created_at": "2026-11-21T15:04:05.123Z",
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
@@ -8533,6 +8832,31 @@ export interface operations {
                             name: string;
                             statuses: string[];
                         }[];
+                        /**
+                         * RecordTypeForm
+                         * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
+                         */
+                        form?: {
+                            /** @description the heading of the hosted form */
+                            title?: string;
+                            /** @description shown above the form's fields */
+                            instructions?: string;
+                            /** @description the fields a record token sees, in the form's order */
+                            fields: {
+                                /** @description a field UID of the type */
+                                uid: string;
+                                /**
+                                 * @description false: shown, not changeable
+                                 * @default true
+                                 */
+                                editable: boolean;
+                            }[];
+                            /**
+                             * @description whether a record token may set the status
+                             * @default false
+                             */
+                            status_editable: boolean;
+                        };
                         /** @description bumped on every replacement */
                         version: number;
                         /** Format: date-time */
@@ -8813,6 +9137,25 @@ export interface operations {
                      *               "statuses": []
                      *             }
                      *           ],
+                     *           "form": {
+                     *             "title": "Equipment loan",
+                     *             "instructions": "Check your name and enter the amount you need.",
+                     *             "fields": [
+                     *               {
+                     *                 "uid": "borrower",
+                     *                 "editable": false
+                     *               },
+                     *               {
+                     *                 "uid": "amount",
+                     *                 "editable": true
+                     *               },
+                     *               {
+                     *                 "uid": "due",
+                     *                 "editable": true
+                     *               }
+                     *             ],
+                     *             "status_editable": false
+                     *           },
                      *           "version": 1,
                      *           "created_at": "2026-11-21T15:04:05.123Z",
                      *           "updated_at": "2026-11-21T15:04:05.123Z"
@@ -8840,6 +9183,31 @@ export interface operations {
                                 name: string;
                                 statuses: string[];
                             }[];
+                            /**
+                             * RecordTypeForm
+                             * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
+                             */
+                            form?: {
+                                /** @description the heading of the hosted form */
+                                title?: string;
+                                /** @description shown above the form's fields */
+                                instructions?: string;
+                                /** @description the fields a record token sees, in the form's order */
+                                fields: {
+                                    /** @description a field UID of the type */
+                                    uid: string;
+                                    /**
+                                     * @description false: shown, not changeable
+                                     * @default true
+                                     */
+                                    editable: boolean;
+                                }[];
+                                /**
+                                 * @description whether a record token may set the status
+                                 * @default false
+                                 */
+                                status_editable: boolean;
+                            };
                             /** @description bumped on every replacement */
                             version: number;
                             /** Format: date-time */

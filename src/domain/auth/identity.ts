@@ -1,3 +1,5 @@
+import type { RecordTokenNarrowing } from '../record-tokens/record-token.js';
+
 /**
  * Who a request acts as, decided once by the authentication layer. The company comes only
  * from here, never from a path, a query or a body.
@@ -11,9 +13,13 @@ export interface UserIdentity {
   readonly userId: string | null;
 }
 
-/** A record token: may read and update one record, and nothing else. */
+/**
+ * A record token: may read and update one record, and nothing else; of that record, only what
+ * its type's form and its mint's narrowing allow.
+ */
 export interface RecordTokenIdentity {
   readonly kind: 'record';
+  readonly narrowing: RecordTokenNarrowing;
   readonly companyId: string;
   readonly userId: string;
   readonly recordId: string;

@@ -8,8 +8,11 @@ import type { TokenSigner } from '../auth/token-signer.js';
 import type { RecordsService } from '../records/records-service.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
-import { parseMintRequest } from './mint-request.js';
-import type { RecordTokenDocument } from './record-token.js';
+import { accessibleFields, recordAccessOf } from '../records/record-access.js';
+import type { RecordType } from '../record-types/definition.js';
+import type { RecordTypesService } from '../record-types/record-types-service.js';
+import { assertFieldsOfType, parseMintRequest } from './mint-request.js';
+import type { RecordTokenDocument, RecordTokenNarrowing } from './record-token.js';
 import type { RecordTokensRepository } from './record-tokens-repository.port.js';
 
 /** A record token's document as the API shows it (never with the token string). */
@@ -28,6 +31,20 @@ export interface RecordTokenView {
   type: 'record';
   user_id: string;
   userId: string;
+  /** The minter's note, null when none. */
+  label: string | null;
+  /** The field UIDs the mint narrowed the token to; null when it did not. */
+  fields: string[] | null;
+  /** false when the mint forbade setting the status; null when it said nothing. */
+  status_editable: boolean | null;
+  /** What the token may do now: its record type's form (if any) narrowed by the mint. */
+  access: TokenAccessView;
+}
+
+export interface TokenAccessView {
+  /** The fields the token sees, in the type's order (the form's order when it has one); editable false: read-only. */
+  fields: Array<{ uid: string; editable: boolean }>;
+  status_editable: boolean;
 }
 
 export interface MintedRecordToken extends RecordTokenView {
@@ -43,6 +60,7 @@ export interface RecordTokensService extends RecordTokenResolver {
 export interface RecordTokensServiceDeps {
   repository: RecordTokensRepository;
   records: RecordsService;
+  recordTypes: RecordTypesService;
   signer: TokenSigner;
   clock: Clock;
   unitOfWork: UnitOfWork;
@@ -52,20 +70,27 @@ export interface RecordTokensServiceDeps {
 
 export const RECORD_TOKEN_TYPE = 'record';
 
-export function createRecordTokensService({ repository, records, signer, clock, unitOfWork, outbox }: RecordTokensServiceDeps): RecordTokensService {
+export function createRecordTokensService({ repository, records, recordTypes, signer, clock, unitOfWork, outbox }: RecordTokensServiceDeps): RecordTokensService {
   async function assertRecord(identity: Identity, recordId: string): Promise<string> {
     if (identity.kind !== 'user') throw forbidden('a record token cannot manage record tokens');
     if (!(await records.exists(identity.companyId, recordId))) throw notFound(`record '${recordId}' not found`);
     return identity.companyId;
   }
 
+  async function typeOfRecord(companyId: string, recordId: string): Promise<RecordType | undefined> {
+    const typeId = await records.typeIdOf(companyId, recordId);
+    return typeId === null ? undefined : (await recordTypes.compiled(companyId, typeId))?.type;
+  }
+
   return {
     async mint(identity, recordId, body) {
-      const { expiresIn } = parseMintRequest(body, recordId);
+      const { expiresIn, ...narrowing } = parseMintRequest(body, recordId);
       const companyId = await assertRecord(identity, recordId);
       if (identity.kind !== 'user' || !identity.userId) {
         throw forbidden('record tokens are minted on behalf of a user: the bearer token must name one (sub)');
       }
+      const type = await typeOfRecord(companyId, recordId);
+      assertFieldsOfType(narrowing.visible_fields, type, recordId);
       const key = uuidv7(clock.now().getTime());
       const signed = await signer.sign(
         { type: RECORD_TOKEN_TYPE, record_id: recordId, company_id: companyId, sub: identity.userId, jti: key },
@@ -77,8 +102,9 @@ export function createRecordTokensService({ repository, records, signer, clock, 
         user_id: identity.userId,
         created_at: signed.issuedAt.toISOString(),
         expires_at: signed.expiresAt.toISOString(),
+        ...narrowing,
       };
-      const minted = view(companyId, { ...document, revoked_at: null });
+      const minted = view(companyId, { ...document, revoked_at: null }, type);
       await unitOfWork.run(async (scope) => {
         await repository.insert(companyId, document, scope);
         await outbox.enqueue(scope, companyId, 'record_token.created', minted);
@@ -89,7 +115,8 @@ export function createRecordTokensService({ repository, records, signer, clock, 
     async listLive(identity, recordId) {
       const companyId = await assertRecord(identity, recordId);
       const documents = await repository.listLive(companyId, recordId, clock.now().toISOString());
-      return documents.map((document) => view(companyId, document));
+      const type = documents.length === 0 ? undefined : await typeOfRecord(companyId, recordId);
+      return documents.map((document) => view(companyId, document, type));
     },
 
     async revoke(identity, recordId, key) {
@@ -114,12 +141,13 @@ export function createRecordTokensService({ repository, records, signer, clock, 
       }
       if (document.revoked_at !== null) throw unauthorized('record token has been revoked');
       if (document.expires_at <= clock.now().toISOString()) throw unauthorized('record token has expired');
-      return { kind: 'record', companyId, userId, recordId, tokenKey: key };
+      const narrowing = { visible_fields: document.visible_fields, status_editable: document.status_editable };
+      return { kind: 'record', companyId, userId, recordId, tokenKey: key, narrowing };
     },
   };
 }
 
-function view(companyId: string, document: RecordTokenDocument): RecordTokenView {
+function view(companyId: string, document: RecordTokenDocument, type: RecordType | undefined): RecordTokenView {
   const createdMillis = Date.parse(document.created_at);
   return {
     company_id: companyId,
@@ -134,7 +162,17 @@ function view(companyId: string, document: RecordTokenDocument): RecordTokenView
     type: RECORD_TOKEN_TYPE,
     user_id: document.user_id,
     userId: document.user_id,
+    label: document.label,
+    fields: document.visible_fields,
+    status_editable: document.status_editable,
+    access: accessView(type, document),
   };
+}
+
+function accessView(type: RecordType | undefined, narrowing: RecordTokenNarrowing): TokenAccessView {
+  const access = recordAccessOf(type, narrowing);
+  if (!access) return { fields: (type?.fields ?? []).map((field) => ({ uid: field.uid, editable: true })), status_editable: true };
+  return { fields: accessibleFields(type, access), status_editable: access.statusEditable };
 }
 
 function text(value: unknown): string | undefined {

@@ -19,11 +19,30 @@ export interface ViewDefinition {
   readonly statuses: string[];
 }
 
+/** A field of the form an outsider fills in with a record token. */
+export interface FormFieldDefinition {
+  readonly uid: string;
+  /** Shown read-only when false. */
+  readonly editable: boolean;
+}
+
+/**
+ * What a record token of the type sees and may change: only the fields listed, and the status
+ * only when `status_editable`. A type without a form lets a record token see and change all.
+ */
+export interface FormDefinition {
+  readonly title?: string;
+  readonly instructions?: string;
+  readonly fields: FormFieldDefinition[];
+  readonly status_editable: boolean;
+}
+
 export interface RecordTypeDefinition {
   readonly name: string;
   readonly fields: FieldDefinition[];
   readonly statuses: string[];
   readonly views: ViewDefinition[];
+  readonly form?: FormDefinition;
 }
 
 export interface RecordType extends RecordTypeDefinition {
@@ -36,7 +55,7 @@ export interface RecordType extends RecordTypeDefinition {
 /** `status` is the reserved key of PATCH /records/{record}, so it cannot be a field UID. */
 export const RESERVED_FIELD_UIDS: readonly string[] = ['status'];
 
-export const DEFINITION_LIMITS = { fields: 500, statuses: 200, views: 200, text: 200 } as const;
+export const DEFINITION_LIMITS = { fields: 500, statuses: 200, views: 200, text: 200, instructions: 4000 } as const;
 
 const TYPE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
 
@@ -57,7 +76,7 @@ export function parseRecordTypeDefinition(typeId: string, input: unknown): Recor
     throw invalidBody('a record type definition must be a JSON object', { problems: ['body: must be a JSON object'] });
   }
   for (const key of Object.keys(input)) {
-    if (!['id', 'name', 'fields', 'statuses', 'views'].includes(key)) problems.push(`${clipped(key)}: unknown property`);
+    if (!['id', 'name', 'fields', 'statuses', 'views', 'form'].includes(key)) problems.push(`${clipped(key)}: unknown property`);
   }
   if (input.id !== undefined && input.id !== typeId) problems.push(`id: must equal the typeId of the path ('${typeId}')`);
 
@@ -65,11 +84,66 @@ export function parseRecordTypeDefinition(typeId: string, input: unknown): Recor
   const statuses = parseStatuses(input.statuses, problems);
   const fields = parseFields(input.fields, problems);
   const views = parseViews(input.views, statuses, problems);
+  const form = input.form === undefined || input.form === null ? undefined : parseForm(input.form, fields, problems);
 
   if (problems.length > 0) {
     throw invalidBody(`invalid record type definition: ${namesWithMore(problems, '; ')}`, { problems: boundedList(problems).listed });
   }
-  return { name: name!, fields, statuses, views };
+  return { name: name!, fields, statuses, views, ...(form ? { form } : {}) };
+}
+
+/** `editable` defaults to true (a field is listed to be filled in); `status_editable` to false. */
+function parseForm(value: unknown, typeFields: readonly FieldDefinition[], problems: string[]): FormDefinition | undefined {
+  if (!isPlainObject(value)) {
+    problems.push('form: must be an object {title, instructions, fields, status_editable}');
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    if (!['title', 'instructions', 'fields', 'status_editable'].includes(key)) problems.push(`form.${clipped(key)}: unknown property`);
+  }
+  const title = value.title === undefined ? undefined : text(value.title, 'form.title', problems);
+  let instructions: string | undefined;
+  if (value.instructions !== undefined) {
+    if (typeof value.instructions !== 'string') problems.push('form.instructions: must be a string');
+    else if (value.instructions.length > DEFINITION_LIMITS.instructions) {
+      problems.push(`form.instructions: at most ${DEFINITION_LIMITS.instructions} characters`);
+    } else if (value.instructions.trim() !== '') instructions = value.instructions;
+  }
+  const statusEditable = value.status_editable ?? false;
+  if (typeof statusEditable !== 'boolean') problems.push('form.status_editable: must be true or false');
+  const fields: FormFieldDefinition[] = [];
+  if (!Array.isArray(value.fields)) {
+    problems.push(`form.fields: must be an array of {uid, editable}${value.fields === undefined ? ' (missing)' : ''}`);
+  } else {
+    const known = new Set(typeFields.map((field) => field.uid));
+    const seen = new Set<string>();
+    value.fields.forEach((field, i) => {
+      const at = `form.fields[${i}]`;
+      if (!isPlainObject(field)) {
+        problems.push(`${at}: must be an object {uid, editable}`);
+        return;
+      }
+      for (const key of Object.keys(field)) {
+        if (!['uid', 'editable'].includes(key)) problems.push(`${at}.${clipped(key)}: unknown property`);
+      }
+      const uid = text(field.uid, `${at}.uid`, problems);
+      const editable = field.editable ?? true;
+      if (typeof editable !== 'boolean') problems.push(`${at}.editable: must be true or false`);
+      if (uid === undefined) return;
+      if (!known.has(uid)) problems.push(`${at}.uid: '${clipped(uid)}' is not a field of the type`);
+      else if (seen.has(uid)) problems.push(`${at}.uid: duplicate uid '${uid}'`);
+      else {
+        seen.add(uid);
+        fields.push({ uid, editable: editable !== false });
+      }
+    });
+  }
+  return {
+    ...(title === undefined ? {} : { title }),
+    ...(instructions === undefined ? {} : { instructions }),
+    fields,
+    status_editable: statusEditable === true,
+  };
 }
 
 function parseStatuses(value: unknown, problems: string[]): string[] {

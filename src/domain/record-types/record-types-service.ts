@@ -113,18 +113,19 @@ export function createRecordTypesService({ repository, unitOfWork, dataVersions,
   };
 }
 
-function storedDefinition({ fields, statuses, views }: RecordTypeDefinition) {
-  return { fields, statuses, views };
+function storedDefinition({ fields, statuses, views, form }: RecordTypeDefinition) {
+  return { fields, statuses, views, ...(form ? { form } : {}) };
 }
 
 function toRecordType(stored: StoredRecordType): RecordType {
-  const { fields, statuses, views } = JSON.parse(stored.definition) as Omit<RecordTypeDefinition, 'name'>;
+  const { fields, statuses, views, form } = JSON.parse(stored.definition) as Omit<RecordTypeDefinition, 'name'>;
   return {
     id: stored.id,
     name: stored.name,
     fields,
     statuses,
     views,
+    ...(form ? { form } : {}),
     version: stored.version,
     created_at: stored.createdAt,
     updated_at: stored.updatedAt,

@@ -12,7 +12,9 @@ import type { TransactionScope, UnitOfWork } from '../unit-of-work.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { importedRecordName, importProblem, importRefused, parseImportedRecord, type ImportReport } from './import.js';
 import type { RecordListQuery } from './list-query.js';
+import { assertMayChange, limitedRecord, recordAccessOf, type RecordAccess } from './record-access.js';
 import { recordMatches, type RecordMatch } from './record-tag.js';
+import type { RecordTokenNarrowing } from '../record-tokens/record-token.js';
 import { CUSTOM_RECORD_TYPE, toRecordResource, typeIdOf, type RecordResource } from './record.js';
 import type { RecordBound, RecordListFilter, RecordsRepository } from './records-repository.port.js';
 import type { StoredRecord } from './stored-record.js';
@@ -31,9 +33,14 @@ export interface RecordPage {
 
 export interface RecordsService {
   create(companyId: string, typeId: string, body: unknown): Promise<RecordResource>;
-  get(companyId: string, recordId: string): Promise<RecordResource>;
-  /** With `ifMatch`, a record whose current tag does not match is left as it is: a 412. */
-  update(companyId: string, recordId: string, body: unknown, ifMatch?: RecordMatch): Promise<RecordResource>;
+  /** With a record token's `narrowing`, the record as that token sees it (only its visible fields). */
+  get(companyId: string, recordId: string, narrowing?: RecordTokenNarrowing): Promise<RecordResource>;
+  /**
+   * With `ifMatch`, a record whose current tag does not match is left as it is: a 412. With a
+   * record token's `narrowing`, a change of anything the token may not change is a 403 (nothing
+   * is changed), and `ifMatch` and the answer are of the record as the token sees it.
+   */
+  update(companyId: string, recordId: string, body: unknown, ifMatch?: RecordMatch, narrowing?: RecordTokenNarrowing): Promise<RecordResource>;
   list(companyId: string, query: RecordListQuery): Promise<RecordPage>;
   /**
    * Imports records of any kind from a stream (NDJSON or one JSON array), checked and stored a
@@ -115,27 +122,33 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
       return resource;
     },
 
-    async get(companyId, recordId) {
+    async get(companyId, recordId, narrowing) {
       const found = await repository.findWithTypeVersion(companyId, recordId);
       if (!found) throw notFound(`record '${recordId}' not found`);
       const { record, typeVersion } = found;
       const type = record.type_id === null || typeVersion === undefined ? undefined : await recordTypes.compiledAt(companyId, record.type_id, typeVersion);
-      return toRecordResource(record, type);
+      const resource = toRecordResource(record, type);
+      const access = narrowing && recordAccessOf(type?.type, narrowing);
+      return access ? limitedRecord(resource, type?.type, access) : resource;
     },
 
-    async update(companyId, recordId, body, ifMatch) {
+    async update(companyId, recordId, body, ifMatch, narrowing) {
       if (!isPlainObject(body)) throw invalidBody('the body must be a JSON object mapping field UIDs (and status) to values');
       // Validated (and If-Match compared) against the record and type as the write's own
       // transaction reads them, the record locked: a concurrent PATCH or type replacement is
       // either seen here or waits for this write to commit.
       let type: CompiledRecordType | undefined;
+      let access: RecordAccess | undefined;
+      const seenBy = (resource: RecordResource) => (access ? limitedRecord(resource, type?.type, access) : resource);
       const updated = await unitOfWork.run(async (scope) => {
         const written = await repository.update(
           companyId,
           recordId,
           (row, storedType) => {
             type = storedType && recordTypes.compile(companyId, storedType);
-            if (ifMatch && !recordMatches(toRecordResource(row, type), ifMatch)) {
+            access = narrowing && recordAccessOf(type?.type, narrowing);
+            if (access) assertMayChange(body, type?.type, access);
+            if (ifMatch && !recordMatches(seenBy(toRecordResource(row, type)), ifMatch)) {
               throw preconditionFailed(`record '${recordId}' has changed: its ETag matches no tag of If-Match; nothing was changed`);
             }
             if (type) {
@@ -154,7 +167,7 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
         return resource;
       });
       if (!updated) throw notFound(`record '${recordId}' not found`);
-      return updated;
+      return seenBy(updated);
     },
 
     async list(companyId, query) {

@@ -64,6 +64,10 @@ const tokenSummary = {
   type: 'record',
   user_id: 'user-1',
   userId: 'user-1',
+  label: 'sent to J. Smith, borrower',
+  fields: ['borrower', 'amount'],
+  status_editable: false,
+  access: { fields: [{ uid: 'borrower', editable: false }, { uid: 'amount', editable: true }], status_editable: false },
 };
 
 export const exampleRecordTokenSummary = tokenSummary;
@@ -106,6 +110,16 @@ export const exampleRecordType = {
     { id: 'open', name: 'Open', statuses: ['new'] },
     { id: 'all', name: 'All', statuses: [] },
   ],
+  form: {
+    title: 'Equipment loan',
+    instructions: 'Check your name and enter the amount you need.',
+    fields: [
+      { uid: 'borrower', editable: false },
+      { uid: 'amount', editable: true },
+      { uid: 'due', editable: true },
+    ],
+    status_editable: false,
+  },
   version: 1,
   created_at: CREATED,
   updated_at: CREATED,

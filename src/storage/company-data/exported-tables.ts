@@ -79,7 +79,7 @@ export const EXPORTED_TABLES = [
   exported({
     table: 'record_tokens',
     key: ['key'],
-    columns: ['key', 'record_id', 'user_id', 'created_at', 'expires_at', 'revoked_at'],
+    columns: ['key', 'record_id', 'user_id', 'created_at', 'expires_at', 'revoked_at', 'visible_fields', 'status_editable', 'label'],
     pageRows: PAGE_ROWS,
   }, true),
   exported({

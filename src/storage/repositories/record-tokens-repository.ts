@@ -1,30 +1,49 @@
 import type { Kysely } from 'kysely';
+import type { RecordTokenDocument } from '../../domain/record-tokens/record-token.js';
 import type { RecordTokensRepository } from '../../domain/record-tokens/record-tokens-repository.port.js';
 import type { DB } from '../schema.js';
+import type { RecordTokensTable } from '../tables/record-tokens.js';
 import { executorOf } from '../unit-of-work.js';
 
-const COLUMNS = ['key', 'record_id', 'user_id', 'created_at', 'expires_at', 'revoked_at'] as const;
+const COLUMNS = ['key', 'record_id', 'user_id', 'created_at', 'expires_at', 'revoked_at', 'visible_fields', 'status_editable', 'label'] as const;
+
+type Row = Pick<RecordTokensTable, (typeof COLUMNS)[number]>;
+
+function toDocument(row: Row): RecordTokenDocument {
+  return {
+    ...row,
+    visible_fields: row.visible_fields === null ? null : (JSON.parse(row.visible_fields) as string[]),
+    status_editable: row.status_editable === null ? null : Number(row.status_editable) === 1,
+  };
+}
 
 export function createRecordTokensRepository(db: Kysely<DB>): RecordTokensRepository {
   return {
     async insert(companyId, document, scope) {
       await executorOf(db, scope)
         .insertInto('record_tokens')
-        .values({ ...document, company_id: companyId, revoked_at: null })
+        .values({
+          ...document,
+          company_id: companyId,
+          revoked_at: null,
+          visible_fields: document.visible_fields === null ? null : JSON.stringify(document.visible_fields),
+          status_editable: document.status_editable === null ? null : document.status_editable ? 1 : 0,
+        })
         .execute();
     },
 
     async find(companyId, key) {
-      return db
+      const row = await db
         .selectFrom('record_tokens')
         .select(COLUMNS)
         .where('company_id', '=', companyId)
         .where('key', '=', key)
         .executeTakeFirst();
+      return row && toDocument(row);
     },
 
     async listLive(companyId, recordId, now) {
-      return db
+      const rows = await db
         .selectFrom('record_tokens')
         .select(COLUMNS)
         .where('company_id', '=', companyId)
@@ -34,6 +53,7 @@ export function createRecordTokensRepository(db: Kysely<DB>): RecordTokensReposi
         .orderBy('created_at')
         .orderBy('key')
         .execute();
+      return rows.map(toDocument);
     },
 
     async revokeAllOfRecord(companyId, recordId, at, scope) {

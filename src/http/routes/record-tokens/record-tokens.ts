@@ -42,7 +42,11 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         ...mintSchema,
         operationId: 'createRecordToken',
         summary: 'Mint a token that may read and update this record only',
-        description: 'The token is a JWT signed by the service, valid until expires_at or until revoked.',
+        description:
+          'The token is a JWT signed by the service, valid until expires_at or until revoked. It sees and may change what its ' +
+          'record type\'s form allows (no form: every field and the status), narrowed by this body\'s fields and status_editable; ' +
+          'the answer\'s access says what that is. With the token, GET /records/{record} answers only the visible fields, and a PATCH ' +
+          'of a hidden or read-only field, or of status when it may not be set, is 403 forbidden naming each, and changes nothing.',
       },
     },
     async (request, reply) => {
@@ -82,7 +86,8 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
       schema: {
         operationId: 'listRecordTokens',
         summary: 'List the live tokens of a record (without their token strings)',
-        description: 'Tokens neither revoked nor expired, oldest first. A record token may not call this (403).',
+        description:
+          'Tokens neither revoked nor expired, oldest first, each with its label and what it may do (access). A record token may not call this (403).',
         tags: ['record-tokens'],
         params: RecordParams,
         response: {

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { errorResponses } from '../../schemas/errors.js';
+import { recordAccessOf, typeAsSeen } from '../../../domain/records/record-access.js';
 import { RECORD_TYPE_EXAMPLE, RecordType, TypeIdParams } from './schemas.js';
 
 /** Discovery: the company's custom record types, so a client learns the field UIDs of create and update bodies. */
@@ -41,7 +42,9 @@ export const recordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         summary: 'Read a record type',
         description:
           'One custom record type of the caller\'s company; 404 when the company has none by that ID. `version` ' +
-          'grows with each replacement. A record token may read the type its own record follows, and no other (403).',
+          'grows with each replacement. A record token may read the type its own record follows, and no other (403); ' +
+          'when its type has a form or its mint narrowed it, it gets the type as it sees it: only its visible fields, and a form ' +
+          'listing them with editable and saying whether it may set the status.',
         tags: ['record-types'],
         params: TypeIdParams,
         response: {
@@ -50,6 +53,11 @@ export const recordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         },
       },
     },
-    async (request) => ctx.recordTypes.get(identityOf(request).companyId, request.params.typeId),
+    async (request) => {
+      const identity = identityOf(request);
+      const type = await ctx.recordTypes.get(identity.companyId, request.params.typeId);
+      const access = identity.kind === 'record' ? recordAccessOf(type, identity.narrowing) : undefined;
+      return access ? typeAsSeen(type, access) : type;
+    },
   );
 };

@@ -1,5 +1,30 @@
 import { Type } from '@sinclair/typebox';
 
+const formDescription =
+  'what a record token of the type sees and may change (absent: every field and the status). ' +
+  'A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; ' +
+  'minting may narrow this further.';
+
+/** A type's form: the fields (and status) a record token sees and may change. */
+export const FormSchema = Type.Object(
+  {
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'the heading of the hosted form' })),
+    instructions: Type.Optional(Type.String({ maxLength: 4000, description: 'shown above the form\'s fields' })),
+    fields: Type.Array(
+      Type.Object(
+        {
+          uid: Type.String({ minLength: 1, maxLength: 200, description: 'a field UID of the type' }),
+          editable: Type.Optional(Type.Boolean({ default: true, description: 'false: shown, not changeable' })),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 500, description: 'the fields a record token sees, in the form\'s order' },
+    ),
+    status_editable: Type.Optional(Type.Boolean({ default: false, description: 'whether a record token may set the status' })),
+  },
+  { additionalProperties: false, title: 'RecordTypeForm', description: formDescription },
+);
+
 /** A custom record type as the API shows it, to operators and to company users alike. */
 export const RecordType = Type.Object(
   {
@@ -15,6 +40,7 @@ export const RecordType = Type.Object(
     ),
     statuses: Type.Array(Type.String(), { description: 'the first is the initial status' }),
     views: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), statuses: Type.Array(Type.String()) })),
+    form: Type.Optional(FormSchema),
     version: Type.Integer({ description: 'bumped on every replacement' }),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),

@@ -7,7 +7,7 @@ import { resourceUrl } from '../../public-base-url.js';
 import { createdWithLocation } from '../../schemas/created.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { objectBodyValidator } from './object-body.js';
-import { RecordType } from '../record-types/schemas.js';
+import { FormSchema, RecordType } from '../record-types/schemas.js';
 import { exampleRecordType, exampleRecordTypeList, withExample } from '../../schemas/examples.js';
 
 const Text = Type.String({ minLength: 1, maxLength: 200 });
@@ -38,6 +38,7 @@ const RecordTypeBody = Type.Object(
     fields: Type.Optional(Type.Array(FieldDefinition, { maxItems: 500 })),
     statuses: Type.Optional(Type.Array(Text, { maxItems: 200, description: 'the first is the initial status ("new" when none)' })),
     views: Type.Optional(Type.Array(ViewDefinition, { maxItems: 200 })),
+    form: Type.Optional(FormSchema),
   },
   { additionalProperties: false },
 );

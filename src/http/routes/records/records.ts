@@ -5,6 +5,7 @@ import type { PageLink } from '../../../domain/records/records-service.js';
 import { JSON_CONTENT_TYPE } from '../../json-content-type.js';
 import { tagOfRecordJson } from '../../../domain/records/record-tag.js';
 import { answeredNotModified, ifMatchOf, strongEtag, weakEtagOf } from '../../conditional-requests.js';
+import type { Identity } from '../../../domain/auth/identity.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { publicBaseUrl, resourceUrl } from '../../public-base-url.js';
 import { createdWithLocation } from '../../schemas/created.js';
@@ -126,7 +127,8 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; pageCach
       },
     },
     async (request, reply) => {
-      const record = await records.get(identityOf(request).companyId, request.params.record);
+      const identity = identityOf(request);
+      const record = await records.get(identity.companyId, request.params.record, narrowingOf(identity));
       // Serialised once, for both the body and its tag (the resource's keys are in the schema's order).
       const json = JSON.stringify(record);
       if (answeredNotModified(request, reply, strongEtag(tagOfRecordJson(json)))) return reply;
@@ -164,12 +166,15 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; pageCach
     },
     async (request, reply) => {
       const ifMatch = ifMatchOf(request);
-      const record = await records.update(identityOf(request).companyId, request.params.record, request.body, ifMatch);
+      const identity = identityOf(request);
+      const record = await records.update(identity.companyId, request.params.record, request.body, ifMatch, narrowingOf(identity));
       const json = JSON.stringify(record);
       return reply.header('etag', strongEtag(tagOfRecordJson(json))).type(JSON_CONTENT_TYPE).send(json as never);
     },
   );
 };
+
+const narrowingOf = (identity: Identity) => (identity.kind === 'record' ? identity.narrowing : undefined);
 
 function pageUrl(base: string, query: RecordListQuery, link: PageLink): string {
   const params = new URLSearchParams(query.linkParams.map(([name, value]): [string, string] => [name, value]));

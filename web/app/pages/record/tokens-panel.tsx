@@ -28,6 +28,7 @@ export function TokensPanel({ recordId }: { recordId: string }) {
   const sessionEnded = useSessionEnded();
   const [tokens, setTokens] = useState<RecordTokenSummary[]>();
   const [expiresIn, setExpiresIn] = useState(86_400);
+  const [label, setLabel] = useState('');
   const [minted, setMinted] = useState<MintedLink>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -45,13 +46,14 @@ export function TokensPanel({ recordId }: { recordId: string }) {
     setBusy(true);
     setError(undefined);
     setStatus(undefined);
-    const result = await call(() => client.POST('/v1/records/{record}/tokens', { params: { path: { record: recordId } }, body: { expires_in: expiresIn } }));
+    const result = await call(() => client.POST('/v1/records/{record}/tokens', { params: { path: { record: recordId } }, body: { expires_in: expiresIn, ...(label.trim() ? { label: label.trim() } : {}) } }));
     setBusy(false);
     if (!result.ok) {
       if (!signedOutOnUnauthorized(result.problem, sessionEnded)) setError(`No link was created: ${result.problem.message}`);
       return;
     }
     setMinted({ key: result.data.key, link: `${location.origin}/forms/#${result.data.token}`, expiresAt: result.data.expires_at });
+    setLabel('');
     setStatus('Form link created. Copy it now: it cannot be shown again.');
     await refresh();
   }
@@ -82,6 +84,15 @@ export function TokensPanel({ recordId }: { recordId: string }) {
             </option>
           ))}
         </select>
+        <label for="token-label">For (optional)</label>
+        <input
+          id="token-label"
+          type="text"
+          maxLength={200}
+          placeholder="e.g. J. Smith, borrower"
+          value={label}
+          onInput={(event) => setLabel(event.currentTarget.value)}
+        />
         <button type="submit" class="primary" disabled={busy}>
           Create form link
         </button>
@@ -115,6 +126,7 @@ function TokenList({ tokens, onRevoke }: { tokens: RecordTokenSummary[] | undefi
         <caption class="visually-hidden">Live form links</caption>
         <thead>
           <tr>
+            <th scope="col">For</th>
             <th scope="col">Created</th>
             <th scope="col">Expires</th>
             <th scope="col">By</th>
@@ -126,11 +138,12 @@ function TokenList({ tokens, onRevoke }: { tokens: RecordTokenSummary[] | undefi
         <tbody>
           {tokens.map((token) => (
             <tr key={token.key} data-token-key={token.key}>
+              <td>{token.label ?? <span class="muted">—</span>}</td>
               <td>{formatDateTime(token.created_at)}</td>
               <td>{formatDateTime(token.expires_at)}</td>
               <td>{token.user_id}</td>
               <td>
-                <button type="button" class="danger" onClick={() => onRevoke(token.key)} aria-label={`Revoke the link created ${formatDateTime(token.created_at)} (${token.key})`}>
+                <button type="button" class="danger" onClick={() => onRevoke(token.key)} aria-label={`Revoke the link ${token.label ? `for ${token.label}, ` : ''}created ${formatDateTime(token.created_at)} (${token.key})`}>
                   Revoke
                 </button>
               </td>
