@@ -246,6 +246,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     dataVersions,
     clock,
     observer: metrics.retention,
+    feedSignal,
     settings: config.retention,
   });
   const feedFollowers = createFeedFollowers({

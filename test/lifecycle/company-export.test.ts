@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { AppError } from '../../src/errors/app-error.js';
-import { BUSY_COMPANY, BUSY_EVENTS, COMPANY, feedPages, fillService, readPath, type SourceData } from '../cli/copy-database-fixtures.js';
+import { BUSY_COMPANY, BUSY_EVENTS, COMPANY, feedPages, fillService, readPath, RETENTION_COMPANY, type SourceData } from '../cli/copy-database-fixtures.js';
 import { describeEachDatabase, PG_URL, type DatabaseKind } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { expectStatus } from '../records/fixtures.js';
@@ -177,7 +177,7 @@ describe('company export: moving a company between SQLite and PostgreSQL', { ski
       });
 
       it('exports, imports and exports again the same lines; the company reads the same', async () => {
-        for (const company of [COMPANY, BUSY_COMPANY]) {
+        for (const company of [COMPANY, BUSY_COMPANY, RETENTION_COMPANY]) {
           const first = await exportOf(source, company);
           const report = await importText(target, first);
           assert.equal(report.source.database, from);
@@ -190,6 +190,15 @@ describe('company export: moving a company between SQLite and PostgreSQL', { ski
         for (const path of movedPaths(data)) {
           assert.deepEqual(await readPath(target, { company: COMPANY, path }), await readPath(source, { company: COMPANY, path }), path);
         }
+        // The company with a retention period keeps it, and its kept events; the removed one stays removed.
+        const settings = linesOf(await exportOf(source, RETENTION_COMPANY)).filter((line) => line.includes('"kind":"company_settings"'));
+        assert.deepEqual(settings.map((line) => JSON.parse(line).data), [{ retention_days: 30 }]);
+        const retentionPath = `/admin/v1/companies/${RETENTION_COMPANY}/retention`;
+        const moved = await readPath(target, { company: 'admin', path: retentionPath });
+        assert.deepEqual(moved, await readPath(source, { company: 'admin', path: retentionPath }));
+        assert.equal((moved.body as { retention_days: number }).retention_days, 30);
+        await retentionWatermarkAfterImport(source, target);
+
         const pdf = async (t: TestApp) => (await t.as(COMPANY, { url: data.pdfPath })).rawPayload;
         assert.deepEqual(await pdf(target), await pdf(source));
         // The target hands out feed positions of its own, in the source's feed order.
@@ -199,3 +208,23 @@ describe('company export: moving a company between SQLite and PostgreSQL', { ski
     });
   }
 });
+
+/**
+ * What the source's `events_removed` mark means after a move: the target never removed anything
+ * of its own feed, so it has no mark; its feed starts at the oldest event kept (what was
+ * exported), its own cursors are never refused, and its next sweep raises a mark of its own.
+ */
+async function retentionWatermarkAfterImport(source: TestApp, target: TestApp): Promise<void> {
+  const markOf = (t: TestApp) =>
+    t.ctx.database.db.selectFrom('events_removed').select('company_id').where('company_id', '=', RETENTION_COMPANY).executeTakeFirst();
+  assert.ok(await markOf(source), 'the source removed an event: it has a mark');
+  assert.equal(await markOf(target), undefined, "the source's positions are not the target's: no mark moves");
+  const pages = await feedPages(target, RETENTION_COMPANY, 1);
+  assert.deepEqual(pages.flatMap((page) => page.body.results.map((event) => event.id)), ['ret-kept']);
+  // A cursor of the target, from its start, reads on: nothing was removed from the target's feed.
+  const fromStart = await target.as(RETENTION_COMPANY, { url: `/v1/events/changes?after=${pages[0]!.after || pages[0]!.body.next_cursor}` });
+  assert.equal(fromStart.statusCode, 200, fromStart.body);
+  // The target's sweep (the period came with the company) finds nothing more to remove.
+  assert.equal((await target.ctx.retention.sweep()).removed, 0);
+  assert.equal(await markOf(target), undefined);
+}

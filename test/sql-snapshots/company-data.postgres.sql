@@ -1,6 +1,7 @@
 -- removeUserEvents
 begin;
-delete from "events" where "company_id" = $1 and "id" in (select "id" from "events" where "company_id" = $2 and "user_id" = $3 limit $4);
+select pg_advisory_xact_lock($1::int4, hashtext($2));
+delete from "events" where "company_id" = $1 and "id" in (select "id" from "events" where "company_id" = $2 and "user_id" = $3 limit $4) returning "connection_key", "flow_key", "step_key", "version_key";
 commit;
 
 -- removeUserRecordTokens

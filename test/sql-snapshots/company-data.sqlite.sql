@@ -1,6 +1,6 @@
 -- removeUserEvents
 begin immediate;
-delete from "events" where "company_id" = ? and "id" in (select "id" from "events" where "company_id" = ? and "user_id" = ? limit 1000);
+delete from "events" where "company_id" = ? and "id" in (select "id" from "events" where "company_id" = ? and "user_id" = ? limit 1000) returning "connection_key", "flow_key", "step_key", "version_key";
 commit;
 
 -- removeUserRecordTokens

@@ -1,5 +1,6 @@
 -- unitOfWork.run + write, then afterBulkWrite
 begin;
+select pg_advisory_xact_lock_shared($1::int4, hashtext($2));
 create temporary table if not exists "events_staging" on commit delete rows as
       select 0 as ordinal, "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", "body" from events with no data;
 copy events_staging (ordinal, company_id, id, connection_id, connection_key, created_at, excluded, flow_id, flow_key, flow_session, like_value, seconds_active, seconds_running, selected_decision, step_key, text, type, updated_at, user_id, version_id, version_key, version_object, body) from stdin;
@@ -36,6 +37,7 @@ with scanned as (select value from event_key_values where company_id = $1 and fi
 -- unitOfWork.run + feedPositionBefore + write (a replacement)
 begin;
 select pg_current_xact_id()::text as xid;
+select pg_advisory_xact_lock_shared($1::int4, hashtext($2));
 create temporary table if not exists "events_staging" on commit delete rows as
       select 0 as ordinal, "company_id", "id", "connection_id", "connection_key", "created_at", "excluded", "flow_id", "flow_key", "flow_session", "like_value", "seconds_active", "seconds_running", "selected_decision", "step_key", "text", "type", "updated_at", "user_id", "version_id", "version_key", "version_object", "body" from events with no data;
 copy events_staging (ordinal, company_id, id, connection_id, connection_key, created_at, excluded, flow_id, flow_key, flow_session, like_value, seconds_active, seconds_running, selected_decision, step_key, text, type, updated_at, user_id, version_id, version_key, version_object, body) from stdin;

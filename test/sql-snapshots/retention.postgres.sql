@@ -13,7 +13,12 @@ select "data_versions"."company_id" as "company_id", "company_settings"."retenti
 -- exclusively + unitOfWork.run + removeOldest
 select pg_try_advisory_lock($1::int4, $2::int4) as locked;
 begin;
-delete from "events" where "company_id" = $1 and "id" in (select "id" from "events" where "company_id" = $2 and "created_at" < $3 order by "created_at", "id" limit $4) returning feed_xid::text as "xid", "feed_seq";
+select pg_advisory_xact_lock($1::int4, hashtext($2));
+delete from "events" where "company_id" = $1 and "id" in (select "id" from "events" where "company_id" = $2 and "created_at" < $3 order by "created_at", "id" limit $4) returning feed_xid::text as "xid", "feed_seq", "connection_key", "flow_key", "step_key", "version_key";
+delete from "event_key_values" where "company_id" = $1 and "field" = $2 and "value" in ($3) and not exists (select 1 as "one" from "events" where "events"."company_id" = $4 and "events"."connection_key" = "event_key_values"."value");
+delete from "event_key_values" where "company_id" = $1 and "field" = $2 and "value" in ($3) and not exists (select 1 as "one" from "events" where "events"."company_id" = $4 and "events"."flow_key" = "event_key_values"."value");
+delete from "event_key_values" where "company_id" = $1 and "field" = $2 and "value" in ($3) and not exists (select 1 as "one" from "events" where "events"."company_id" = $4 and "events"."step_key" = "event_key_values"."value");
+delete from "event_key_values" where "company_id" = $1 and "field" = $2 and "value" in ($3) and not exists (select 1 as "one" from "events" where "events"."company_id" = $4 and "events"."version_key" = "event_key_values"."value");
 insert into "events_removed" ("company_id", "through_xid", "through_seq", "removed_at") values ($1, $2, $3, $4) on conflict ("company_id") do update set "through_xid" = case when (excluded.through_xid > events_removed.through_xid or
     (excluded.through_xid = events_removed.through_xid and excluded.through_seq > events_removed.through_seq)) then excluded.through_xid else events_removed.through_xid end, "through_seq" = case when (excluded.through_xid > events_removed.through_xid or
     (excluded.through_xid = events_removed.through_xid and excluded.through_seq > events_removed.through_seq)) then excluded.through_seq else events_removed.through_seq end, "removed_at" = excluded.removed_at;

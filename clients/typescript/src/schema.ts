@@ -94,7 +94,7 @@ export interface paths {
         };
         /**
          * Stream events live (Server-Sent Events)
-         * @description The change feed as text/event-stream: each message has id (a cursor), event: event and data (the Event as JSON). It starts after the Last-Event-ID header, else after the after parameter, else at the live end, and sends a : ping comment every 15 s. A client that reconnects with its last id misses nothing. A client that reads too slowly is disconnected and resumes the same way. A malformed cursor is a 400 before the stream starts. A company holds at most 50 streams open at once per company and process (WRS_STREAMS_PER_COMPANY): one more is a 429 rate_limited with Retry-After, and a place frees as soon as one of its streams ends.
+         * @description The change feed as text/event-stream: each message has id (a cursor), event: event and data (the Event as JSON). It starts after the Last-Event-ID header, else after the after parameter, else at the live end, and sends a : ping comment every 15 s. A client that reconnects with its last id misses nothing. A client that reads too slowly is disconnected and resumes the same way. A malformed cursor is a 400 before the stream starts; one from before events that retention removed is a 410 feed_cursor_expired, and a stream open when retention removes events it has not yet sent ends with an event: error message holding that same error (code and message), never skipping them. A company holds at most 50 streams open at once per company and process (WRS_STREAMS_PER_COMPANY): one more is a 429 rate_limited with Retry-After, and a place frees as soon as one of its streams ends.
          */
         get: operations["streamEvents"];
         put?: never;

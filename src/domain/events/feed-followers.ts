@@ -1,3 +1,4 @@
+import { AppError } from '../../errors/app-error.js';
 import type { ChangesPage, EventsService } from './events-service.js';
 import { comparePositions, type FeedPosition } from './feed-position.js';
 import type { FeedSignal } from './feed-signal.port.js';
@@ -12,6 +13,11 @@ export interface FollowOptions {
   readonly after: FeedPosition;
   /** Takes the next page in feed order; the same page object goes to every follower at its position. */
   readonly deliver: (page: ChangesPage) => DeliveryAnswer;
+  /**
+   * Retention removed events after the follower's position that it had not been handed: it is
+   * told (410 feed_cursor_expired) and followed no more, rather than skipping them.
+   */
+  readonly expired: (error: AppError) => void;
 }
 
 export interface Following {
@@ -28,7 +34,7 @@ export interface FeedFollowers {
 }
 
 export interface FeedFollowersDeps {
-  readonly events: Pick<EventsService, 'changes'>;
+  readonly events: Pick<EventsService, 'changes' | 'ensureFeedKept'>;
   readonly signal: FeedSignal;
   /** Events per read. */
   readonly pageSize: number;
@@ -44,6 +50,7 @@ interface Follower {
   position: FeedPosition;
   waiting: boolean;
   readonly deliver: FollowOptions['deliver'];
+  readonly expired: FollowOptions['expired'];
 }
 
 interface CompanyFollowers {
@@ -79,6 +86,16 @@ export function createFeedFollowers(deps: FeedFollowersDeps): FeedFollowers {
     setImmediate(() => void read(companyId, company));
   };
 
+  const expiryOf = async (companyId: string, at: FeedPosition): Promise<AppError | undefined> => {
+    try {
+      await deps.events.ensureFeedKept(companyId, at);
+      return undefined;
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'feed_cursor_expired') return error;
+      throw error;
+    }
+  };
+
   const read = async (companyId: string, company: CompanyFollowers): Promise<void> => {
     let heldBack = false;
     try {
@@ -88,6 +105,16 @@ export function createFeedFollowers(deps: FeedFollowersDeps): FeedFollowers {
           const { position: at, type } = group[0]!;
           const page = await deps.events.changes(companyId, { after: at, limit: deps.pageSize, type });
           heldBack ||= page.heldBack;
+          // After the read, as the changes route checks: a removal committed before it is seen.
+          const expiry = await expiryOf(companyId, at);
+          if (expiry !== undefined) {
+            for (const follower of group) {
+              if (!company.followers.has(follower) || comparePositions(follower.position, at) !== 0) continue;
+              company.followers.delete(follower);
+              follower.expired(expiry);
+            }
+            continue;
+          }
           if (page.events.length === 0) continue;
           const more = page.events.length === deps.pageSize;
           if (more) company.readAgain = true;
@@ -132,14 +159,14 @@ export function createFeedFollowers(deps: FeedFollowersDeps): FeedFollowers {
       return size;
     },
 
-    follow({ companyId, type, after, deliver }) {
+    follow({ companyId, type, after, deliver, expired }) {
       if (stopListening === undefined) startListening();
       let company = companies.get(companyId);
       if (!company) {
         company = { followers: new Set(), reading: false, readAgain: false, recheck: undefined };
         companies.set(companyId, company);
       }
-      const follower: Follower = { type, position: after, waiting: false, deliver };
+      const follower: Follower = { type, position: after, waiting: false, deliver, expired };
       company.followers.add(follower);
       size++;
       wake(companyId);

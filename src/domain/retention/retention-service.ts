@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../lib/clock.js';
 import type { DataVersions } from '../data-versions.port.js';
+import type { FeedSignal } from '../events/feed-signal.port.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { effectiveRetention, type EventRetention } from './event-retention.js';
 import type { RetentionObserver } from './retention-observer.port.js';
@@ -39,6 +40,8 @@ export interface RetentionServiceDeps {
   readonly dataVersions: DataVersions;
   readonly clock: Clock;
   readonly observer?: RetentionObserver;
+  /** Told after each batch that removed events, so that open streams of the company check their position at once. */
+  readonly feedSignal?: FeedSignal;
   readonly settings: {
     readonly defaultDays: number | undefined;
     readonly sweepIntervalMs: number;
@@ -47,7 +50,7 @@ export interface RetentionServiceDeps {
   };
 }
 
-export function createRetentionService({ repository, unitOfWork, dataVersions, clock, observer, settings }: RetentionServiceDeps): RetentionService {
+export function createRetentionService({ repository, unitOfWork, dataVersions, clock, observer, feedSignal, settings }: RetentionServiceDeps): RetentionService {
   let running: Promise<SweepOutcome> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
@@ -64,7 +67,10 @@ export function createRetentionService({ repository, unitOfWork, dataVersions, c
         return n;
       });
       removed += count;
-      if (count > 0) observer?.removed(count);
+      if (count > 0) {
+        observer?.removed(count);
+        feedSignal?.changed(companyId);
+      }
       if (count < settings.batchSize) break;
       // Even with no pause the next batch waits for the next turn of the event loop: writers
       // already waiting for SQLite's one writer connection get it first (measured: without

@@ -4,6 +4,7 @@ import { COMPANY_TABLES, type CompanyTable } from '../company-tables.js';
 import { dialectOf } from '../dialect.js';
 import type { DB } from '../schema.js';
 import { executorOf } from '../unit-of-work.js';
+import { lockKeyValuesForRemoval, pruneKeyValues, REMOVED_KEY_COLUMNS } from './key-value-pruning.js';
 
 /**
  * Deletes a company's rows a batch at a time. A table's batch is picked by its physical row
@@ -30,14 +31,18 @@ export function createCompanyDataRemover(db: Kysely<DB>): CompanyDataRemover {
     },
 
     async removeUserEvents(scope, companyId, userId, limit) {
-      const result = await executorOf(db, scope)
+      const trx = executorOf(db, scope);
+      await lockKeyValuesForRemoval(trx, companyId);
+      const removed = await trx
         .deleteFrom('events')
         .where('company_id', '=', companyId)
         .where('id', 'in', (eb) =>
           eb.selectFrom('events').select('id').where('company_id', '=', companyId).where('user_id', '=', userId).limit(limit),
         )
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
+        .returning(REMOVED_KEY_COLUMNS)
+        .execute();
+      await pruneKeyValues(trx, companyId, removed);
+      return removed.length;
     },
 
     async removeUserRecordTokens(scope, companyId, userId, limit) {

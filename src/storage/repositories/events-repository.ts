@@ -25,6 +25,7 @@ import { createEventPageAnchors, readWithVersion, type EventPageAnchors, type Pa
 import { createDataVersionsRepository } from './data-versions-repository.js';
 import { createPostgresStatistics } from './postgres-statistics.js';
 import { createEventWriter, lastSqlitePosition, rememberKeyValues } from './event-writes.js';
+import { lockKeyValuesForAdding } from './key-value-pruning.js';
 
 /**
  * Event pages (at once and in chunks) are read where `reads` sends them: a standby that has
@@ -74,6 +75,7 @@ export function createEventsRepository(database: Database, reads: ReadRouting = 
 
     async write(prepared, scope) {
       const trx = executorOf(db, scope);
+      await lockKeyValuesForAdding(trx, scope, prepared.companyId);
       const written = await writer.write(trx, prepared);
       const added = await rememberKeyValues(trx, prepared, scope);
       statistics?.addingDictionaryValues(added);

@@ -4,6 +4,7 @@ import type { FeedPosition } from '../../domain/events/feed-position.js';
 import type { Database } from '../database.js';
 import type { DB } from '../schema.js';
 import { executorOf } from '../unit-of-work.js';
+import { lockKeyValuesForRemoval, pruneKeyValues, REMOVED_KEY_COLUMNS } from './key-value-pruning.js';
 
 /** The advisory lock a PostgreSQL replica holds while it sweeps (two int4 keys: "wrs", then "retention"). */
 const SWEEP_LOCK = sql`${0x777273}::int4, ${1}::int4`;
@@ -53,6 +54,7 @@ export function createRetentionRepository(database: Database): RetentionReposito
 
     async removeOldest(scope, companyId, before, limit, removedAt) {
       const trx = executorOf(db, scope);
+      await lockKeyValuesForRemoval(trx, companyId);
       // The oldest first, along the (company_id, created_at, id) index: each batch reads only its own rows.
       const oldest = trx
         .selectFrom('events')
@@ -64,9 +66,10 @@ export function createRetentionRepository(database: Database): RetentionReposito
         .limit(limit);
       const removal = trx.deleteFrom('events').where('company_id', '=', companyId).where('id', 'in', oldest);
       const rows = postgres
-        ? await removal.returning([sql<string>`feed_xid::text`.as('xid'), 'feed_seq']).execute()
-        : (await removal.returning(['feed_seq']).execute()).map((row) => ({ xid: '0', feed_seq: row.feed_seq }));
+        ? await removal.returning([sql<string>`feed_xid::text`.as('xid'), 'feed_seq', ...REMOVED_KEY_COLUMNS]).execute()
+        : (await removal.returning(['feed_seq', ...REMOVED_KEY_COLUMNS]).execute()).map((row) => ({ ...row, xid: '0' }));
       if (rows.length === 0) return 0;
+      await pruneKeyValues(trx, companyId, rows);
       let xid = 0;
       let seq = 0;
       for (const row of rows) {

@@ -1,4 +1,5 @@
 import type { ChangesPage } from '../../../domain/events/events-service.js';
+import type { AppError } from '../../../errors/app-error.js';
 
 const formatted = new WeakMap<ChangesPage, string>();
 
@@ -19,3 +20,8 @@ export function sseMessages(page: ChangesPage): string {
 }
 
 export const SSE_PING = ': ping\n\n';
+
+/** The stream's last message when it is ended by an error: `event: error`, the error body as data. */
+export function sseError(error: AppError): string {
+  return `event: error\ndata: ${JSON.stringify({ message: error.message, code: error.code })}\n\n`;
+}

@@ -9,7 +9,7 @@ import { identityOf } from '../../plugins/authenticate.js';
 import { whenResponseCloses } from '../../response-closed.js';
 import { ErrorResponse, errorResponses } from '../../schemas/errors.js';
 import { StreamHeaders, StreamQuery } from './schemas.js';
-import { SSE_PING, sseMessages } from './sse-messages.js';
+import { SSE_PING, sseError, sseMessages } from './sse-messages.js';
 
 const EXAMPLE_STREAM =
   'id: 48LPEsD_fp2YKPctUE8Q68ljrwE5SoJH\nevent: event\ndata: {"id":"019aa5c1-0d2e-7a10-8b3c-4d5e6f708192","type":"user_flow_session_started", ...}\n\n: ping\n\n';
@@ -56,7 +56,9 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
           'The change feed as text/event-stream: each message has id (a cursor), event: event and data (the Event as JSON). ' +
           'It starts after the Last-Event-ID header, else after the after parameter, else at the live end, and sends a ' +
           `: ping comment every ${heartbeatMs / 1000} s. A client that reconnects with its last id misses nothing. A client ` +
-          'that reads too slowly is disconnected and resumes the same way. A malformed cursor is a 400 before the stream starts.' +
+          'that reads too slowly is disconnected and resumes the same way. A malformed cursor is a 400 before the stream starts; ' +
+          'one from before events that retention removed is a 410 feed_cursor_expired, and a stream open when retention removes ' +
+          'events it has not yet sent ends with an event: error message holding that same error (code and message), never skipping them.' +
           (perCompany > 0
             ? ` A company holds at most ${perCompanyRule}: one more is a 429 rate_limited with Retry-After, and a place frees as soon as one of its streams ends.`
             : ''),
@@ -154,6 +156,11 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
           const answer = stream.send(sseMessages(page));
           if (answer === 'full') whenDrained();
           return answer;
+        },
+        expired: (error) => {
+          // The answer has begun (200): the refusal a reconnection would get comes as the last message.
+          if (!body.destroyed && !body.writableEnded) body.write(sseError(error));
+          stream.end();
         },
       });
       return reply
