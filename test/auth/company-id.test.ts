@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { httpRequest } from '../hardening/helpers/http.js';
+import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { cliEnv, runCli } from '../helpers/cli-process.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, signUserToken, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app.js';
@@ -170,6 +171,7 @@ describeEachDatabase('the company-ID rule', (kind) => {
   });
 });
 
+/** The refusals run in this process; the accepted ID, the real CLI in a process of its own. */
 describe('the company-ID rule in the CLI (--company)', () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
@@ -181,9 +183,9 @@ describe('the company-ID rule in the CLI (--company)', () => {
 
   it('wrs token and the operator commands refuse a company ID that breaks the rule (exit 2)', async () => {
     const runs = await Promise.all([
-      runCli(['token', '--company', ' acme'], env),
-      runCli(['token', '--company', 'acme/..'], env),
-      runCli(['record-type', 'list', '--company', 'ac\u200bme'], env),
+      runCliInProcess(['token', '--company', ' acme'], env),
+      runCliInProcess(['token', '--company', 'acme/..'], env),
+      runCliInProcess(['record-type', 'list', '--company', 'ac\u200bme'], env),
     ]);
     for (const [run, reason] of [[runs[0]!, /blank/], [runs[1]!, /'\.' or '\.\.'/], [runs[2]!, /visible characters/]] as const) {
       assert.equal(run.status, 2, run.stderr);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt, exportSPKI, generateKeyPair } from 'jose';
+import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { cliEnv, runCli } from '../helpers/cli-process.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -74,7 +75,7 @@ describe('wrs token with an external identity provider configured', () => {
     const { publicKey } = await generateKeyPair('ES256', { extractable: true });
     const dir = mkdtempSync(join(tmpdir(), 'wrs-idp-'));
     try {
-      const run = await runCli(
+      const run = await runCliInProcess(
         ['token', '--company', COMPANY],
         cliEnv(join(dir, 'cli.db'), { WRS_JWT_PUBLIC_KEY: await exportSPKI(publicKey) }),
       );

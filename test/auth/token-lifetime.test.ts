@@ -7,6 +7,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt, SignJWT } from 'jose';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { ManualClock } from '../../src/lib/clock.js';
+import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { cliEnv, runCli } from '../helpers/cli-process.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, TEST_ADMIN_TOKEN, TEST_JWT_SECRET, type TestApp } from '../helpers/test-app.js';
@@ -203,7 +204,7 @@ describe('wrs token under WRS_JWT_MAX_LIFETIME_S', () => {
     assert.equal(run.status, 0, run.stderr);
     const claims = decodeJwt(run.stdout.trim());
     assert.equal(claims.exp! - claims.iat!, 600);
-    const refused = await runCli(['token', '--company', 'acme', '--expires-in', '3600'], env);
+    const refused = await runCliInProcess(['token', '--company', 'acme', '--expires-in', '3600'], env);
     assert.equal(refused.status, 2, 'a usage error');
     assert.match(refused.stderr, /--expires-in 3600 s is longer than WRS_JWT_MAX_LIFETIME_S \(600 s\)/);
     assert.equal(refused.stdout, '');

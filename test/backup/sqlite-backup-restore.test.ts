@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
 import { SqliteDatabase } from '../../src/storage/sqlite-driver.js';
+import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { cliEnv, parseStartScreen, runCli, startServe, type CliRun, type RunningProcess } from '../helpers/cli-process.js';
 import { serviceClient } from './service-client.js';
 
@@ -43,6 +44,7 @@ function integrityOf(path: string): string {
   }
 }
 
+/** The backup and the two restores run the real CLI in a process of its own; the refusals run in this process. */
 describe('wrs backup and wrs restore: a SQLite database backed up while several clients write to it', () => {
   let dir: string;
   let live: string;
@@ -107,9 +109,9 @@ describe('wrs backup and wrs restore: a SQLite database backed up while several 
   });
 
   it('never overwrites a file, and refuses to restore over a database a service has open', async () => {
-    const again = expectRun(await runCli(['backup', backupFile], cliEnv(live)), 1);
+    const again = expectRun(await runCliInProcess(['backup', backupFile], cliEnv(live)), 1);
     assert.match(again.stderr, /^no backup written: .*wrs-backup\.db already exists/);
-    const refused = expectRun(await runCli(['restore', backupFile], cliEnv(live)), 1);
+    const refused = expectRun(await runCliInProcess(['restore', backupFile], cliEnv(live)), 1);
     assert.equal(refused.stderr, `nothing restored: a process has ${live} open (a running wrs serve, or another wrs command); stop it, then restore\n`);
     assert.equal(refused.stdout, '');
   });
@@ -138,16 +140,16 @@ describe('wrs backup and wrs restore: a SQLite database backed up while several 
     const db = new SqliteDatabase(other);
     db.exec('create table things (id integer primary key)');
     db.close();
-    const refused = expectRun(await runCli(['restore', other], cliEnv(live)), 1);
+    const refused = expectRun(await runCliInProcess(['restore', other], cliEnv(live)), 1);
     assert.match(refused.stderr, /^nothing restored: .*other\.db is not a wrs database/);
-    const missing = expectRun(await runCli(['restore', join(dir, 'missing.db')], cliEnv(live)), 1);
+    const missing = expectRun(await runCliInProcess(['restore', join(dir, 'missing.db')], cliEnv(live)), 1);
     assert.match(missing.stderr, /^nothing restored: no backup file at /);
     assert.equal(sha256(readFileSync(live)), restoredBytes, 'the database in place is unchanged');
   });
 
   it('says on PostgreSQL that the commands are for SQLite, and where the recipe is', async () => {
     for (const command of ['backup', 'restore']) {
-      const run = expectRun(await runCli([command, join(dir, 'x.db')], { ...cliEnv(live), WRS_DATABASE_URL: 'postgres://wrs@127.0.0.1:1/wrs' }), 1);
+      const run = expectRun(await runCliInProcess([command, join(dir, 'x.db')], { ...cliEnv(live), WRS_DATABASE_URL: 'postgres://wrs@127.0.0.1:1/wrs' }), 1);
       assert.match(run.stderr, new RegExp(`^wrs ${command} is for a SQLite database; .* PostgreSQL\\. .*pg_basebackup.* docs/backup\\.md`));
     }
   });

@@ -10,6 +10,7 @@ import { Webhook } from 'standardwebhooks';
 import { SqliteDatabase } from '../../src/storage/sqlite-driver.js';
 import { anEvent, ingestOk } from '../events/event-fixtures.js';
 import { settleFeed } from '../events/feed-fixtures.js';
+import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { cliEnv, runCli, type CliRun } from '../helpers/cli-process.js';
 import { createTestDatabase, PG_URL, type TestDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -48,10 +49,11 @@ async function rowsInTarget(url: string, table: string): Promise<number | null> 
   }
 }
 
+/** The refusals run in this process, but for the unreachable target, a real process; the copies below all are. */
 describe('wrs copy-database: a source or target it cannot use', () => {
   let dir: string;
   let wrsFile: string;
-  const copy = (args: string[]) => runCli(['copy-database', ...args], cliEnv(join(dir, 'configured.db')));
+  const copy = (args: string[]) => runCliInProcess(['copy-database', ...args], cliEnv(join(dir, 'configured.db')));
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'wrs-copy-refusals-'));
@@ -76,7 +78,7 @@ describe('wrs copy-database: a source or target it cannot use', () => {
   });
 
   it('refuses an unreachable target, with its password masked', async () => {
-    const run = await copy(['--from', `sqlite:${wrsFile}`, '--to', 'postgres://wrs:hunter2@127.0.0.1:1/wrs']);
+    const run = await runCli(['copy-database', '--from', `sqlite:${wrsFile}`, '--to', 'postgres://wrs:hunter2@127.0.0.1:1/wrs'], cliEnv(join(dir, 'configured.db')));
     expectPlainFailure(run, /^cannot connect to postgres:\/\/wrs:\*\*\*@127\.0\.0\.1:1\/wrs: .*ECONNREFUSED/);
     assert.doesNotMatch(run.stderr, /hunter2/);
   });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { cliEnv, runCli, type CliRun } from '../helpers/cli-process.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -7,7 +8,10 @@ import { expectStatus } from '../records/fixtures.js';
 import { crashingContext, ingestUserEvents, lapseLeases } from '../lifecycle/lifecycle-fixtures.js';
 import { createRecord, defineRecordType, INVOICE_TYPE } from '../pdf/fixtures/records.js';
 
-/** `wrs erase`, `wrs offboard` and `wrs delete-record`, run as the real CLI against the database the app serves. */
+/**
+ * `wrs erase`, `wrs offboard` and `wrs delete-record` against the database the app serves: each
+ * command's first run is the real CLI in a process of its own, the others run in this process.
+ */
 describeEachDatabase('wrs erase and wrs offboard', (kind) => {
   let t: TestApp;
   let env: NodeJS.ProcessEnv;
@@ -18,8 +22,8 @@ describeEachDatabase('wrs erase and wrs offboard', (kind) => {
   });
   after(() => t.close());
 
-  const expectExit = async (status: number, args: string[]): Promise<CliRun> => {
-    const run = await runCli(args, env);
+  const expectExit = async (status: number, args: string[], options: { process?: true } = {}): Promise<CliRun> => {
+    const run = await (options.process ? runCli(args, env) : runCliInProcess(args, env));
     assert.equal(run.status, status, `wrs ${args.join(' ')}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
     return run;
   };
@@ -27,7 +31,7 @@ describeEachDatabase('wrs erase and wrs offboard', (kind) => {
   it('erases a person and prints the counts; the audit entry says the CLI asked', async () => {
     await ingestUserEvents(t, 'cli-erase', 'u-1', 9, 'cli-u1');
     await ingestUserEvents(t, 'cli-erase', 'u-2', 2, 'cli-u2');
-    const run = await expectExit(0, ['erase', '--company', 'cli-erase', '--user-id', 'u-1']);
+    const run = await expectExit(0, ['erase', '--company', 'cli-erase', '--user-id', 'u-1'], { process: true });
     assert.match(run.stdout, /^erasure \S+ of company "cli-erase" done: removed 9 events and 0 record tokens in 3 batches/);
     const [entry] = expectStatus(await t.admin({ method: 'GET', url: '/admin/v1/companies/cli-erase/erasures' }), 200).results;
     assert.equal(entry.requested_by, 'cli');
@@ -68,7 +72,7 @@ describeEachDatabase('wrs erase and wrs offboard', (kind) => {
   it('offboards a company and prints the rows per table', async () => {
     await ingestUserEvents(t, 'cli-leaving', 'u-1', 6, 'cli-leaving-u1');
     await ingestUserEvents(t, 'cli-staying', 'u-1', 2, 'cli-staying-u1');
-    const run = await expectExit(0, ['offboard', '--company', 'cli-leaving']);
+    const run = await expectExit(0, ['offboard', '--company', 'cli-leaving'], { process: true });
     assert.match(run.stdout, /^company "cli-leaving" offboarded: \d+ rows removed in \d+ batches\n/);
     assert.match(run.stdout, /\n  events\t6\n/);
     const report = expectStatus(await t.admin({ method: 'GET', url: '/admin/v1/companies/cli-leaving/offboarding' }), 200);
@@ -83,7 +87,7 @@ describeEachDatabase('wrs erase and wrs offboard', (kind) => {
   it('deletes a record with wrs delete-record; a second time it is not found', async () => {
     await defineRecordType(t, 'cli-delete', 'invoice', INVOICE_TYPE);
     const record = await createRecord(t, 'cli-delete', 'invoice', { f_customer: 'Ada' });
-    const run = await expectExit(0, ['delete-record', '--company', 'cli-delete', '--id', record.id]);
+    const run = await expectExit(0, ['delete-record', '--company', 'cli-delete', '--id', record.id], { process: true });
     assert.match(run.stdout, new RegExp(`^record "${record.id}" of company "cli-delete" deleted at \\d{4}-`));
     expectStatus(await t.as('cli-delete', { method: 'GET', url: `/v1/records/${record.id}` }), 404);
     const again = await expectExit(1, ['delete-record', '--company', 'cli-delete', '--id', record.id, '--json']);

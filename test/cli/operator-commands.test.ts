@@ -6,21 +6,25 @@ import { after, before, describe, it } from 'node:test';
 import { lobCheck } from '../checks/check-factory.js';
 import { minimalTemplate } from '../pdf/fixtures/templates.js';
 import { LOAN_TYPE } from '../records/fixtures.js';
+import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { cliEnv, runCli, type CliRun } from '../helpers/cli-process.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * The operator commands, run as the real CLI in child processes against one SQLite file that
- * the app built here (the HTTP API) reads and writes too. Each test uses its own company, so
- * the tests run side by side.
+ * The operator commands against one SQLite file that the app built here (the HTTP API) reads and
+ * writes too. Each test uses its own company, so the tests run side by side. The commands run in
+ * this process, except the runs marked `process: true` (one or more of each command family) and
+ * those reading stdin, which start the real CLI in a child process.
  */
 describe('wrs operator commands', { concurrency: 3 }, () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
   let t: TestApp;
 
-  const wrs = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliRun> =>
-    runCli(args, { ...env, ...options.env }, options.stdin);
+  const wrs = (args: string[], options: { stdin?: string; env?: Record<string, string>; process?: true } = {}): Promise<CliRun> =>
+    options.process || options.stdin !== undefined
+      ? runCli(args, { ...env, ...options.env }, options.stdin)
+      : runCliInProcess(args, { ...env, ...options.env });
 
   /** Runs the CLI and expects exit status `status`; answers the run. */
   const expectExit = async (status: number, args: string[], options?: Parameters<typeof wrs>[1]): Promise<CliRun> => {
@@ -60,7 +64,7 @@ describe('wrs operator commands', { concurrency: 3 }, () => {
 
     // Written through HTTP, read through the CLI.
     await t.admin({ method: 'PUT', url: `/admin/v1/companies/${co}/record-types/lease`, payload: { name: 'Lease' } });
-    const got = await expectExit(0, ['record-type', 'get', '--company', co, '--id', 'lease', '--json']);
+    const got = await expectExit(0, ['record-type', 'get', '--company', co, '--id', 'lease', '--json'], { process: true });
     assert.deepEqual(JSON.parse(got.stdout), (await t.admin({ url: `/admin/v1/companies/${co}/record-types/lease` })).json());
     const listed = await expectExit(0, ['record-type', 'list', '--company', co, '--json']);
     assert.deepEqual(JSON.parse(listed.stdout), (await t.admin({ url: `/admin/v1/companies/${co}/record-types` })).json());
@@ -93,7 +97,9 @@ describe('wrs operator commands', { concurrency: 3 }, () => {
     assert.match(imported.stdout, /imported 1,200 records into company "cli-records" in [\d.]+ s \([\d,]+ records\/s\)/);
     await t.admin({ method: 'PUT', url: `/admin/v1/companies/${co}/record-types/loan`, payload: LOAN_TYPE });
     const loan = { id: 'loan-1', record_type: 'custom', uid: 'loan', fields: { Amount: 10, Borrower: 'Ada' } };
-    const array = await expectExit(0, ['import', 'records', file('records.json', `\n [${JSON.stringify(loan)}]`), '--company', co, '--json']);
+    const array = await expectExit(0, ['import', 'records', file('records.json', `\n [${JSON.stringify(loan)}]`), '--company', co, '--json'], {
+      process: true,
+    });
     assert.deepEqual(JSON.parse(array.stdout), { imported: 1 });
 
     const read = (await t.as(co, { url: '/v1/records/loan-1' })).json();
@@ -138,7 +144,7 @@ describe('wrs operator commands', { concurrency: 3 }, () => {
     assert.equal(summary.pages, 1);
     const stored = await t.admin({ url: `/admin/v1/companies/${co}/templates/invoice` });
     assert.deepEqual(stored.json(), template);
-    const got = await expectExit(0, ['template', 'get', '--company', co, '--id', 'invoice', '--json']);
+    const got = await expectExit(0, ['template', 'get', '--company', co, '--id', 'invoice', '--json'], { process: true });
     assert.deepEqual(JSON.parse(got.stdout), template);
 
     // The body schema's outline: the route's message, naming the file instead of "body".
@@ -164,7 +170,7 @@ describe('wrs operator commands', { concurrency: 3 }, () => {
   it('checks add: Lob-shaped checks of both mail types, all or none, every problem listed as the POST route lists it', async () => {
     const co = 'cli-checks';
     const checks = [lobCheck({ id: 'chk_cli1' }), lobCheck({ id: 'chk_cli2', amount: 10.25, mail_type: 'ups_next_day_air' })];
-    const added = await expectExit(0, ['checks', 'add', '--company', co, file('checks.json', checks)]);
+    const added = await expectExit(0, ['checks', 'add', '--company', co, file('checks.json', checks)], { process: true });
     assert.equal(added.stdout.trim(), 'added 2 checks to company "cli-checks" (embedded provider)');
     const listed = (await t.as(co, { url: '/v1/checks?sort_by=date_created' })).json();
     assert.deepEqual(listed.results.map((check: { id: string }) => check.id).sort(), ['chk_cli1', 'chk_cli2']);
@@ -223,12 +229,12 @@ describe('wrs operator commands', { concurrency: 3 }, () => {
 
   it('usage errors exit 2, config errors 78', async () => {
     assert.match((await expectExit(2, ['checks', 'add', join(dir, 'x.json')])).stderr, /--company is required/);
-    assert.match((await expectExit(2, ['record-type'])).stderr, /record-type takes one of: put, get, delete, list/);
+    assert.match((await expectExit(2, ['record-type'], { process: true })).stderr, /record-type takes one of: put, get, delete, list/);
     // No option takes the Lob key itself (it would show in `ps`).
     assert.match((await expectExit(2, ['provider', 'lob', '--company', 'x', '--key', 'test_0123456789abcdef'])).stderr, /Unknown option '--key'/);
     assert.match((await expectExit(2, ['provider', 'show', '--company', 'c'.repeat(201)])).stderr, /--company must be at most 200 characters/);
     assert.match(
-      (await expectExit(78, ['provider', 'show', '--company', 'x'], { env: { WRS_ENCRYPTION_KEY: 'not-hex' } })).stderr,
+      (await expectExit(78, ['provider', 'show', '--company', 'x'], { env: { WRS_ENCRYPTION_KEY: 'not-hex' }, process: true })).stderr,
       /WRS_ENCRYPTION_KEY/,
     );
   });

@@ -4,18 +4,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ingestOk, listIds } from '../events/event-fixtures.js';
+import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { cliEnv, runCli, type CliRun } from '../helpers/cli-process.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { daily } from '../retention/retention-fixtures.js';
 
-/** `wrs retention ...`, run as the real CLI against the SQLite file the app here serves. */
+/**
+ * `wrs retention ...` against the SQLite file the app here serves: the first run is the real CLI
+ * in a process of its own, the others run in this process.
+ */
 describe('wrs retention commands', () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
   let t: TestApp;
 
-  const expectExit = async (status: number, args: string[]): Promise<CliRun> => {
-    const run = await runCli(args, env);
+  const expectExit = async (status: number, args: string[], options: { process?: true } = {}): Promise<CliRun> => {
+    const run = await (options.process ? runCli(args, env) : runCliInProcess(args, env));
     assert.equal(run.status, status, `wrs ${args.join(' ')}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
     return run;
   };
@@ -31,7 +35,7 @@ describe('wrs retention commands', () => {
   });
 
   it('sets, shows and clears a period as the operator API does, and sweeps', async () => {
-    const shown = await expectExit(0, ['retention', 'show', '--company', 'cli-ret']);
+    const shown = await expectExit(0, ['retention', 'show', '--company', 'cli-ret'], { process: true });
     assert.match(shown.stdout, /company "cli-ret" keeps its events forever \(no setting of its own, and WRS_EVENT_RETENTION_DAYS is not set\)/);
 
     const set = await expectExit(0, ['retention', 'set', '--company', 'cli-ret', '--days', '30', '--json']);

@@ -4,7 +4,7 @@ import { createAppContext, type AppContext, type AppContextOptions } from '../..
 import { loadConfig } from '../../src/config/config.js';
 import { buildApp, type BuildAppOptions } from '../../src/http/app.js';
 import type { Clock } from '../../src/lib/clock.js';
-import { createTestDatabase, type DatabaseKind, type TestDatabase } from './databases.js';
+import { createMigratedTestDatabase, type DatabaseKind, type TestDatabase } from './databases.js';
 
 export const TEST_JWT_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -55,7 +55,7 @@ export function createReplicaContext(database: TestDatabase, env: Record<string,
 
 /** Builds the real app on a fresh database of the given kind (or a given one); call close() in `after`. */
 export async function createTestApp(kind: DatabaseKind, options: TestAppOptions = {}): Promise<TestApp> {
-  const database = options.database ?? (await createTestDatabase(kind));
+  const database = options.database ?? (await createMigratedTestDatabase(kind));
   const config = loadConfig({
     ...baseTestEnv(database),
     WRS_PUBLIC_URL: 'http://wrs.test',

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { anEvent, ingestOk } from '../events/event-fixtures.js';
+import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { cliEnv, runCli, type CliRun } from '../helpers/cli-process.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { createRecord, defineRecordType, INVOICE_TYPE } from '../pdf/fixtures/records.js';
@@ -15,6 +16,10 @@ function expectRun(run: CliRun, status: number): CliRun {
   return run;
 }
 
+/**
+ * An export to stdout and the first import run the real CLI in a process of its own; the other
+ * runs are in this process (an export streams to stdout itself, so those always take a process).
+ */
 describe('wrs export and wrs import company', () => {
   let dir: string;
   let source: TestApp;
@@ -36,7 +41,7 @@ describe('wrs export and wrs import company', () => {
 
   it('exports to a file, imports it into another database, which then exports the same lines', async () => {
     const file = join(dir, 'acme.ndjson');
-    const exported = expectRun(await runCli(['export', '--company', 'acme', '--out', file], cliEnv(sourceFile())), 0);
+    const exported = expectRun(await runCliInProcess(['export', '--company', 'acme', '--out', file], cliEnv(sourceFile())), 0);
     assert.equal(exported.stdout, '');
     assert.match(exported.stderr, /^exported \d+ items of company acme to .*acme\.ndjson in [\d.]+ s \(company_settings 0, record_types 1, records 1, .*events 2\)\n$/);
     assert.equal(existsSync(`${file}.partial`), false);
@@ -52,7 +57,7 @@ describe('wrs export and wrs import company', () => {
     const again = expectRun(await runCli(['export', '--company', 'acme'], cliEnv(targetFile())), 0);
     assertSameExport(text, again.stdout);
 
-    const twice = expectRun(await runCli(['import', 'company', file], cliEnv(targetFile())), 1);
+    const twice = expectRun(await runCliInProcess(['import', 'company', file], cliEnv(targetFile())), 1);
     assert.match(twice.stderr, /acme\.ndjson: company 'acme' already has data on this deployment \(in .*\); an import only fills a company that has none: nothing was imported/);
     assert.doesNotMatch(twice.stderr, /\n\s+at /);
   });
@@ -61,16 +66,16 @@ describe('wrs export and wrs import company', () => {
     const file = join(dir, 'damaged.ndjson');
     const text = expectRun(await runCli(['export', '--company', 'acme'], cliEnv(sourceFile())), 0).stdout;
     writeFileSync(file, text.replace('"cli-2"', '"cli-3"'));
-    const run = expectRun(await runCli(['import', 'company', file], cliEnv(join(dir, 'empty.db'))), 1);
+    const run = expectRun(await runCliInProcess(['import', 'company', file], cliEnv(join(dir, 'empty.db'))), 1);
     assert.match(run.stderr, /damaged\.ndjson: its checksum does not match its lines \(the file was altered or damaged\): nothing was imported\n$/);
     const empty = expectRun(await runCli(['export', '--company', 'acme'], cliEnv(join(dir, 'empty.db'))), 0);
     assert.equal(empty.stdout.trim().split('\n').length, 2);
   });
 
   it('names a missing --company and a missing FILE as usage errors', async () => {
-    expectRun(await runCli(['export'], cliEnv(sourceFile())), 2);
-    expectRun(await runCli(['import', 'company'], cliEnv(sourceFile())), 2);
-    const missing = expectRun(await runCli(['import', 'company', join(dir, 'nope.ndjson')], cliEnv(sourceFile())), 1);
+    expectRun(await runCliInProcess(['export'], cliEnv(sourceFile())), 2);
+    expectRun(await runCliInProcess(['import', 'company'], cliEnv(sourceFile())), 2);
+    const missing = expectRun(await runCliInProcess(['import', 'company', join(dir, 'nope.ndjson')], cliEnv(sourceFile())), 1);
     assert.match(missing.stderr, /cannot read .*nope\.ndjson/);
   });
 });

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { cliEnv, runCli } from '../helpers/cli-process.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -49,6 +50,7 @@ describeEachDatabase('webhooks: operator API', (kind) => {
   });
 });
 
+/** The first command runs the real CLI in a process of its own, the others run in this process. */
 describe('webhooks: operator CLI', () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
@@ -84,18 +86,18 @@ describe('webhooks: operator CLI', () => {
     assert.equal(listed.status, 0, listed.stderr);
     assert.match(listed.stdout, new RegExp(`^${hook.id}\\tdisabled\\t${receiver.base}/gone\\t\\*$`, 'm'));
     assert.ok(!listed.stdout.includes(hook.secret.slice(6)));
-    const json = await runCli(['webhooks', 'list', '--company', 'cli-hooks', '--json'], env);
+    const json = await runCliInProcess(['webhooks', 'list', '--company', 'cli-hooks', '--json'], env);
     assert.equal(JSON.parse(json.stdout).results[0].id, hook.id);
 
-    const failed = await runCli(['webhooks', 'failed', '--company', 'cli-hooks'], env);
+    const failed = await runCliInProcess(['webhooks', 'failed', '--company', 'cli-hooks'], env);
     assert.equal(failed.status, 0, failed.stderr);
     assert.match(failed.stdout, /company "cli-hooks": 1 failed delivery/);
     assert.match(failed.stdout, /record\.created\t.*\t1 attempt\tthe receiver answered 410 Gone/);
-    const failedJson = JSON.parse((await runCli(['webhooks', 'failed', '--company', 'cli-hooks', '--json'], env)).stdout);
+    const failedJson = JSON.parse((await runCliInProcess(['webhooks', 'failed', '--company', 'cli-hooks', '--json'], env)).stdout);
     assert.equal(failedJson.results[0].last_status_code, 410);
 
-    const none = await runCli(['webhooks', 'failed', '--company', 'nobody'], env);
+    const none = await runCliInProcess(['webhooks', 'failed', '--company', 'nobody'], env);
     assert.match(none.stdout, /company "nobody" has no failed webhook deliveries/);
-    assert.equal((await runCli(['webhooks', 'list'], env)).status, 2);
+    assert.equal((await runCliInProcess(['webhooks', 'list'], env)).status, 2);
   });
 });
