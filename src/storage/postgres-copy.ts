@@ -56,7 +56,7 @@ export class CopyData {
 
   addRow(row: readonly unknown[]): void {
     let line = copyValue(row[0]);
-    for (let i = 1; i < row.length; i++) line += '\t' + copyValue(row[i]);
+    for (let i = 1; i < row.length; i++) line += `\t${copyValue(row[i])}`;
     line += '\n';
     const room = line.length * MAX_BYTES_PER_UNIT;
     if (this.at + room > this.bytes.length) {
