@@ -71,7 +71,7 @@ async function timed(request: () => Promise<unknown>, stop: { count?: number; un
   return latencies;
 }
 
-const reader = (company: string, headers: Record<string, string>) => async () => {
+const reader = (headers: Record<string, string>) => async () => {
   const response = await app.inject({ method: 'GET', url: '/v1/events?limit=100', headers: { ...headers, 'cache-control': 'no-cache' } });
   if (response.statusCode !== 200) throw new Error(response.body);
 };
@@ -84,7 +84,7 @@ try {
   await ingest('leaving', OFFBOARD_EVENTS, (index) => `user-${index % 500}`);
   await ingest('other', 5000, (index) => `user-${index % 50}`);
   console.log(`ingested ${OFFBOARD_EVENTS} events of "leaving" in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  const readOther = reader('other', await bearer('other'));
+  const readOther = reader(await bearer('other'));
   await timed(readOther, { count: 50 });
   const alone = await timed(readOther, { count: 400 });
   started = performance.now();
@@ -112,7 +112,7 @@ try {
   await ingest('busy', ERASED_EVENTS, () => 'erased-person');
   await ingest('busy', 20_000, (index) => `user-${index % 200}`);
   const busy = await bearer('busy');
-  const readBusy = reader('busy', busy);
+  const readBusy = reader(busy);
   const ingestBusy = async () => {
     const response = await app.inject({ method: 'POST', url: '/admin/v1/companies/busy/events', headers: admin, payload: events(100, (index) => `user-${index}`) });
     if (response.statusCode !== 200) throw new Error(response.body);

@@ -7,6 +7,7 @@ export interface CliCommand {
   readonly name: string;
   readonly usage: string;
   readonly summary: string;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a command that returns nothing exits 0; undefined would make every such command return it
   run(argv: string[]): Promise<number | void>;
 }
 

@@ -44,6 +44,7 @@ export function parseIdCommand(argv: string[], files: 0 | 1, fileHolds: string) 
  * cannot be read are reported on stderr and exit 1, optionally prefixed with the input's name;
  * usage and config errors go on to main.ts (exit 2 and 78).
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: takes a Command's run, which may return nothing (exit 0)
 export async function reportingFailures(run: () => Promise<number | void>, subject?: string): Promise<number> {
   try {
     return (await run()) ?? 0;

@@ -32,8 +32,8 @@ export function batchFreshReads<Group, Key, Value>(
       else underWay.delete(group);
     };
     answered.then(
-      (valueOf) => {
-        batch.answer(valueOf);
+      (valueFor) => {
+        batch.answer(valueFor);
         next();
       },
       (error: unknown) => {
@@ -89,10 +89,10 @@ class Batch<Key, Value> {
     return caller.promise;
   }
 
-  answer(valueOf: (key: Key) => Value): void {
+  answer(valueFor: (key: Key) => Value): void {
     for (const [key, caller] of this.callers) {
       try {
-        caller.resolve(valueOf(key));
+        caller.resolve(valueFor(key));
       } catch (error) {
         caller.reject(error);
       }

@@ -9,13 +9,15 @@ export function prototypeKeyPath(value: unknown): string | undefined {
     const [node, path] = stack.pop()!;
     if (node === null || typeof node !== 'object') continue;
     if (Array.isArray(node)) {
-      node.forEach((child, index) => stack.push([child, `${path}[${index}]`]));
+      node.forEach((child, index) => {
+        stack.push([child, `${path}[${index}]`]);
+      });
       continue;
     }
     const at = (key: string) => (path === '' ? key : `${path}.${key}`);
     if (Object.hasOwn(node, '__proto__')) return at('__proto__');
-    const constructor = Object.hasOwn(node, 'constructor') ? (node as { constructor: unknown }).constructor : undefined;
-    if (constructor !== null && typeof constructor === 'object' && Object.hasOwn(constructor, 'prototype')) return at('constructor.prototype');
+    const constructorValue = Object.hasOwn(node, 'constructor') ? (node as { constructor: unknown }).constructor : undefined;
+    if (constructorValue !== null && typeof constructorValue === 'object' && Object.hasOwn(constructorValue, 'prototype')) return at('constructor.prototype');
     for (const [key, child] of Object.entries(node)) stack.push([child, at(key)]);
   }
   return undefined;

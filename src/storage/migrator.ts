@@ -9,6 +9,7 @@ const migrationFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 
  * Runs the numbered migrations in `storage/migrations` (NNNN_name.ts, each with up and down).
  * Kysely's migrator takes a lock, so replicas starting together apply each migration once.
  */
+// biome-ignore lint/suspicious/noExplicitAny: migrations run against Kysely<any>, not against today's schema
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const migrator = new Migrator({ db, provider: migrationProvider() });
   const { error, results } = await migrator.migrateToLatest();

@@ -33,7 +33,7 @@ export async function runCopyIn(client: pg.PoolClient, text: string, data: Buffe
 const SPECIAL = /[\\\t\n\r]/;
 const SPECIALS = /[\\\t\n\r]/g;
 const ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-const escape = (character: string) => ESCAPES[character]!;
+const escapeCharacter = (character: string) => ESCAPES[character]!;
 /** UTF-8 takes at most three bytes for each UTF-16 code unit. */
 const MAX_BYTES_PER_UNIT = 3;
 
@@ -56,7 +56,7 @@ export class CopyData {
 
   addRow(row: readonly unknown[]): void {
     let line = copyValue(row[0]);
-    for (let i = 1; i < row.length; i++) line += '\t' + copyValue(row[i]);
+    for (let i = 1; i < row.length; i++) line += `\t${copyValue(row[i])}`;
     line += '\n';
     const room = line.length * MAX_BYTES_PER_UNIT;
     if (this.at + room > this.bytes.length) {
@@ -83,5 +83,5 @@ function copyValue(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
   if (typeof value === 'boolean') return value ? 't' : 'f';
   const text = typeof value === 'string' ? value : String(value);
-  return SPECIAL.test(text) ? text.replace(SPECIALS, escape) : text;
+  return SPECIAL.test(text) ? text.replace(SPECIALS, escapeCharacter) : text;
 }

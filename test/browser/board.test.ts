@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { describeOnOneDatabase } from '../helpers/databases.js';
 import { assertAccessible, assertNoPageErrors, DEMO_COMPANY_ID, newPage, screenshot, signIn, browserSuite } from './harness.js';

@@ -91,7 +91,7 @@ describeOnOneDatabase('web console: events explorer', (kind) => {
     const refusal = await suite.service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: '/v1/events?flow_session=1.5' });
     assert.equal(refusal.statusCode, 400);
     const alert = page.getByRole('alert');
-    assert.match(await alert.innerText(), new RegExp(escape(refusal.json().message)));
+    assert.match(await alert.innerText(), new RegExp(escapeRegExp(refusal.json().message)));
     assert.equal(await page.getByLabel('Value of filter 1').getAttribute('aria-invalid'), 'true');
     assert.equal(await resultRows(page).count(), 0);
     await assertAccessible(page, 'events explorer with a refused query');
@@ -180,4 +180,4 @@ async function column(page: Page, index: number): Promise<string[]> {
   return resultRows(page).locator(`td:nth-child(${index + 1})`).allInnerTexts();
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

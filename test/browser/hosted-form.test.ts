@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { describeOnOneDatabase } from '../helpers/databases.js';
 import { assertAccessible, assertNoPageErrors, newPage, screenshot, browserSuite, jumpPastExpiry } from './harness.js';

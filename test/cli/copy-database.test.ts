@@ -137,9 +137,9 @@ describe('wrs copy-database into PostgreSQL', { skip: PG_URL ? false : 'WRS_TEST
   it('copies every table, prints the rows of each, and logs its progress as plain lines when stderr is not a terminal', () => {
     expectRun(run, 0);
     assert.match(run.stdout, /^copied [\d,]+ rows from sqlite:.*wrs\.db to postgres:\/\/.* in [\d.]+ s \([\d,]+ rows\/s\); row counts verified\n/);
-    assert.match(run.stdout, /\n  events +4,5\d\d\n/);
-    assert.match(run.stdout, /\n  blobs +1\n/);
-    assert.match(run.stdout, /\n  webhook_deliveries +\d+\n/);
+    assert.match(run.stdout, /\n {2}events +4,5\d\d\n/);
+    assert.match(run.stdout, /\n {2}blobs +1\n/);
+    assert.match(run.stdout, /\n {2}webhook_deliveries +\d+\n/);
     assert.match(run.stderr, new RegExp(`^copying [\\d,]+ rows in ${COPIED_TABLES.length} tables\n`));
     assert.match(run.stderr, /\nevents: 4,5\d\d\/4,5\d\d rows; all tables 4,5\d\d\/[\d,]+ \([\d,]+ rows\/s\)\n/);
     assert.doesNotMatch(run.stderr, /\r|\u001b\[/, 'no bar drawing in a log');

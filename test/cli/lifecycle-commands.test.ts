@@ -74,7 +74,7 @@ describeEachDatabase('wrs erase and wrs offboard', (kind) => {
     await ingestUserEvents(t, 'cli-staying', 'u-1', 2, 'cli-staying-u1');
     const run = await expectExit(0, ['offboard', '--company', 'cli-leaving'], { process: true });
     assert.match(run.stdout, /^company "cli-leaving" offboarded: \d+ rows removed in \d+ batches\n/);
-    assert.match(run.stdout, /\n  events\t6\n/);
+    assert.match(run.stdout, /\n {2}events\t6\n/);
     const report = expectStatus(await t.admin({ method: 'GET', url: '/admin/v1/companies/cli-leaving/offboarding' }), 200);
     assert.equal(report.requested_by, 'cli');
     assert.equal(report.removed.events, 6);

@@ -72,7 +72,7 @@ describeEachDatabase('events stream: GET /v1/events/stream', (kind) => {
     assert.deepEqual(idsOf(await byHeader.waitFor(3)), ['r2', 'r3', 'r4']);
     const byQuery = await open('resume-co', `/v1/events/stream?after=${afterFirst}`);
     assert.deepEqual(idsOf(await byQuery.waitFor(3)), ['r2', 'r3', 'r4']);
-    const typed = await open('resume-co', '/v1/events/stream?type=even&after=' + afterFirst);
+    const typed = await open('resume-co', `/v1/events/stream?type=even&after=${afterFirst}`);
     assert.deepEqual(idsOf(await typed.waitFor(1)), ['r3']);
     await ingestOk(t, 'resume-co', [anEvent({ id: 'r5', type: 'odd' }), anEvent({ id: 'r6', type: 'even' })]);
     assert.deepEqual(idsOf(await typed.waitFor(2)), ['r3', 'r6']);

@@ -9,8 +9,7 @@ const CSP_KEYWORDS = new Set(["'self'", "'none'", "'unsafe-inline'", 'data:']);
 function cspSources(header: string): string[] {
   return header
     .split(';')
-    .map((directive) => directive.trim().split(/\s+/).slice(1))
-    .flat()
+    .flatMap((directive) => directive.trim().split(/\s+/).slice(1))
     .filter(Boolean);
 }
 

@@ -3,7 +3,6 @@ import { after, before, it } from 'node:test';
 import { sql, type Kysely } from 'kysely';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { precompiled, precompiledStatement } from '../../src/storage/precompiled-query.js';
-import type { DB } from '../../src/storage/schema.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../helpers/databases.js';
 
 // A query compiled once and run with each call's parameters must answer exactly what the same

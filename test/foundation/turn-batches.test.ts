@@ -9,7 +9,16 @@ describe('turnBatches', () => {
   it('runs the tasks asked for in one turn together, after that turn, in the order asked', async () => {
     const inTurn = turnBatches();
     const ran: string[] = [];
-    const answers = [inTurn(() => (ran.push('a'), 1)), inTurn(() => (ran.push('b'), 2))];
+    const answers = [
+      inTurn(() => {
+        ran.push('a');
+        return 1;
+      }),
+      inTurn(() => {
+        ran.push('b');
+        return 2;
+      }),
+    ];
     ran.push('caller goes on');
     assert.deepEqual(await Promise.all(answers), [1, 2]);
     assert.deepEqual(ran, ['caller goes on', 'a', 'b']);

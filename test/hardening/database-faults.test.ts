@@ -122,7 +122,7 @@ async function holdWriteLock(path: string, holdMs?: number): Promise<{ release()
   const waiters: (() => void)[] = [];
   worker.on('message', (message: string) => {
     messages.push(message);
-    waiters.splice(0).forEach((wake) => wake());
+    for (const wake of waiters.splice(0)) wake();
   });
   const waitFor = (message: string) =>
     new Promise<void>((resolve, reject) => {

@@ -70,7 +70,7 @@ async function ingestWriter(port: number, ledger: Ledger, running: () => boolean
     const batch = `batch${n}`;
     const refused = n % 4 === 3;
     try {
-      const response = await httpRequestText(port, '/admin/v1/companies/' + COMPANY + '/events', batchBody(batch, refused));
+      const response = await httpRequestText(port, `/admin/v1/companies/${COMPANY}/events`, batchBody(batch, refused));
       if (response.status === 200) {
         assert.deepEqual(JSON.parse(response.body), { ingested: BATCH_EVENTS });
         ledger.ackedBatches.push(batch);
@@ -190,7 +190,7 @@ async function eventCountsByBatch(port: number, token: string): Promise<Map<stri
 describeEachDatabase('durability: SIGKILL in the middle of a stream of writes', (kind) => {
   let database: TestDatabase;
   let dir: string;
-  let servers: ServerProcess[] = [];
+  const servers: ServerProcess[] = [];
   let env: Record<string, string>;
 
   before(async () => {

@@ -274,7 +274,7 @@ describeEachDatabase('Idempotency-Key', (kind) => {
 
     it('ingests once: the same events as NDJSON or a JSON array, in any key order, are the same body', async () => {
       const before = await eventsCount('acme');
-      const ndjson = events.map((event) => JSON.stringify(event)).join('\n') + '\n';
+      const ndjson = `${events.map((event) => JSON.stringify(event)).join('\n')}\n`;
       const first = await ingest('acme', 'ingest-1', ndjson, 'application/x-ndjson');
       assert.deepEqual(expectStatus(first, 200), { ingested: 2 });
       const reordered = JSON.stringify(events.map((event) => Object.fromEntries(Object.entries(event).reverse())), null, 2);

@@ -118,7 +118,7 @@ describeEachDatabase('company export', (kind) => {
     const lines = linesOf(text);
     const cut = text.slice(0, Math.floor(text.length / 2));
     await expectRefused(importText(target, cut), 'invalid_export_file', /truncated; nothing was imported/);
-    await expectRefused(importText(target, lines.slice(0, -1).join('\n') + '\n'), 'invalid_export_file', /without its trailer line: it is truncated/);
+    await expectRefused(importText(target, `${lines.slice(0, -1).join('\n')}\n`), 'invalid_export_file', /without its trailer line: it is truncated/);
     const altered = text.replace('"status":"sent"', '"status":"paid"');
     assert.notEqual(altered, text);
     await expectRefused(importText(target, altered), 'invalid_export_file', /checksum does not match its lines \(the file was altered or damaged\): nothing was imported/);

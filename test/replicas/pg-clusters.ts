@@ -52,14 +52,14 @@ export async function startPrimaryAndStandby(): Promise<PrimaryAndStandby> {
   try {
     const primary = cluster(base, 'primary', await freePort());
     run('initdb', ['-D', primary.dir, '-U', 'postgres', '-A', 'trust', '-N', '--no-instructions'], base);
-    appendFileSync(primary.dir + '/postgresql.conf', settings(base, primary.port));
-    appendFileSync(primary.dir + '/pg_hba.conf', 'host replication all 127.0.0.1/32 trust\n');
+    appendFileSync(`${primary.dir}/postgresql.conf`, settings(base, primary.port));
+    appendFileSync(`${primary.dir}/pg_hba.conf`, 'host replication all 127.0.0.1/32 trust\n');
     started.push(primary);
     primary.start();
     const standby = cluster(base, 'standby', await freePort());
     run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', standby.dir, '-R', '-X', 'stream', '-c', 'fast'], base);
     // The copied postgresql.conf names the primary's port: a later line wins.
-    appendFileSync(standby.dir + '/postgresql.conf', `port = ${standby.port}\n`);
+    appendFileSync(`${standby.dir}/postgresql.conf`, `port = ${standby.port}\n`);
     started.push(standby);
     standby.start();
     await primary.query('create database wrs', [], 'postgres');

@@ -47,7 +47,9 @@ function heldOutbox(deliveries: ClaimedDelivery[]) {
       );
     },
   } as Pick<DeliveriesRepository, 'claim' | 'finish'> as DeliveriesRepository;
-  return { repository, written, releaseWrites: () => held.splice(0).forEach((release) => release()), heldWrites: () => held.length };
+  return { repository, written, releaseWrites: () => {
+      for (const release of held.splice(0)) release();
+    }, heldWrites: () => held.length };
 }
 
 async function until(condition: () => boolean, what: string): Promise<void> {

@@ -134,7 +134,9 @@ export async function startReceiverProcess(): Promise<ReceiverProcess> {
   });
   const waiting: Array<{ resolve: (message: any) => void; reject: (error: Error) => void }> = [];
   child.on('message', (message) => waiting.shift()?.resolve(message));
-  child.on('exit', (code) => waiting.splice(0).forEach(({ reject }) => reject(new Error(`the receivers' process exited (${code})`))));
+  child.on('exit', (code) => {
+    for (const { reject } of waiting.splice(0)) reject(new Error(`the receivers' process exited (${code})`));
+  });
   const next = () => new Promise<any>((resolve, reject) => waiting.push({ resolve, reject }));
   const urls = (await next()) as Record<Misbehaviour, string>;
   return {

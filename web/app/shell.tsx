@@ -37,7 +37,13 @@ export function Shell() {
     [session],
   );
 
-  if (!value) return <SignIn reason={signedOutReason} onSignedIn={(next) => (setSignedOutReason(undefined), setSession(next))} />;
+  if (!value) {
+    const signedIn = (next: Session) => {
+      setSignedOutReason(undefined);
+      setSession(next);
+    };
+    return <SignIn reason={signedOutReason} onSignedIn={signedIn} />;
+  }
   return (
     <ConsoleContext.Provider value={value}>
       <LocationProvider scope="/app">

@@ -27,7 +27,7 @@ export function takeTokenFromAddress(): string | undefined {
 export function formLinkOf(token: string | undefined, nowMs = Date.now()): FormLink {
   if (!token) return { kind: 'missing' };
   const claims = claimsOf(token);
-  if (!claims || claims.type !== 'record' || typeof claims.record_id !== 'string' || claims.record_id === '') return { kind: 'invalid' };
+  if (claims?.type !== 'record' || typeof claims.record_id !== 'string' || claims.record_id === '') return { kind: 'invalid' };
   const expiresAt = typeof claims.exp === 'number' ? claims.exp : undefined;
   if (expiresAt !== undefined && hasPassed(expiresAt, nowMs)) return { kind: 'expired', expiresAt };
   return { kind: 'valid', token, recordId: claims.record_id, expiresAt };

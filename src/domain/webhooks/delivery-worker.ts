@@ -161,7 +161,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     const { webhook } = delivery;
     const attempts = delivery.attempts + 1;
-    if (!webhook || !webhook.enabled) {
+    if (!webhook?.enabled) {
       finish(delivery, failed(attempts, NO_ANSWER, webhook ? 'the webhook is disabled' : 'the webhook was deleted'));
       return;
     }

@@ -12,6 +12,7 @@ import { isUniqueViolation } from '../database-errors.js';
 const INSERT_CHUNK = 500;
 const LOOKUP_CHUNK = 500;
 
+// biome-ignore lint/suspicious/noExplicitAny: the selection differs per query that shares the filters
 type ChecksQuery = SelectQueryBuilder<DB, 'checks', any>;
 
 export function createChecksRepository(db: Kysely<DB>): ChecksRepository {

@@ -243,6 +243,7 @@ function after(eb: ExpressionBuilder<DB, 'events'>, order: EventOrder, seek: See
 }
 
 /** ORDER BY the sort field (nulls last when it is nullable), then id in the same direction. */
+// biome-ignore lint/suspicious/noExplicitAny: the ordering applies to any events-shaped query (table named at run time)
 function ordered<QB extends SelectQueryBuilder<any, any, any>>(select: QB, table: string, order: EventOrder): QB {
   const { field, direction } = order;
   const column = sql.ref(`${table}.${SORT_COLUMNS[field]}`);

@@ -1,8 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
-import type { EventsRepository, FeedPage, VersionedEventPage } from '../../domain/events/events-repository.port.js';
-import type { FeedPosition } from '../../domain/events/feed-position.js';
-import type { TransactionScope } from '../../domain/unit-of-work.js';
+import type { EventListQuery } from '../../domain/events/event-query.js';
+import type { EventsRepository, VersionedEventPage } from '../../domain/events/events-repository.port.js';
 import type { Database } from '../database.js';
 import { gatheredReadOf } from '../gathered-reads.js';
 import { primaryReads, type ReadRouting } from '../read-routing.js';

@@ -55,6 +55,7 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
     db.updateTable('records').set({ status: status!, fields: fields!, updated_at: updatedAt! }).where('company_id', '=', companyId!).where('id', '=', id!),
   );
 
+  // biome-ignore lint/complexity/noBannedTypes: {} is Kysely's type for a query with nothing selected yet
   function filtered(db: Kysely<DB>, companyId: string, filter: RecordListFilter): SelectQueryBuilder<DB, 'records', {}> {
     let query = db.selectFrom('records').where('records.company_id', '=', companyId);
     if (filter.recordType !== undefined) query = query.where('records.record_type', '=', filter.recordType);

@@ -75,7 +75,7 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
           429: {
             ...ErrorResponse,
             description:
-              'rate_limited with Retry-After: the company is over its request rate' + (perCompany > 0 ? `, or already holds ${perCompanyRule}` : ''),
+              `rate_limited with Retry-After: the company is over its request rate${perCompany > 0 ? `, or already holds ${perCompanyRule}` : ''}`,
           },
         },
       },

@@ -60,6 +60,7 @@ export function DeleteRecordPanel({ version }: { version: RecordVersion }) {
         </button>
       )}
       {confirming && (
+        // biome-ignore lint/a11y/useSemanticElements: a confirmation row of a message and two buttons, not form fields; a fieldset would bring its own border and legend
         <div class="notice warning" role="group" aria-label={`Confirm deleting ${name}`}>
           <p>Delete {name}? Its files and form links go with it, and it cannot be undone.</p>
           <div class="row">

@@ -70,6 +70,7 @@ export function WebhookCard({ webhook, onChanged, onDeleted }: WebhookCardProps)
         )}
       </div>
       {confirmingDelete && (
+        // biome-ignore lint/a11y/useSemanticElements: a confirmation row of a message and two buttons, not form fields; a fieldset would bring its own border and legend
         <div class="notice warning row" role="group" aria-label={`Confirm deleting ${label}`}>
           <span>Delete this webhook? Nothing more will be delivered to it, and its deliveries are gone.</span>
           <button type="button" class="danger" disabled={busy} onClick={remove}>
