@@ -85,7 +85,10 @@ function eventObject(database: Database): RawBuilder<unknown> {
 
 async function inDatabasePerEvent(): Promise<string> {
   const snapshot = await database.openSnapshot();
-  const rows = snapshot.chunks<{ j: string }>(sql`select ${eventObject(database)} as j from (${pageSql}) as page order by created_at, id`.compile(database.db), CHUNK);
+  const rows = snapshot.chunks<{ j: string }>(
+    sql`select ${eventObject(database)} as j from (${pageSql}) as page order by created_at, id`.compile(database.db),
+    CHUNK,
+  );
   const parts: string[] = [];
   for (let chunk = await rows.next(); chunk.length > 0; chunk = await rows.next()) parts.push(chunk.map((row) => row.j).join(','));
   await snapshot.release();
@@ -99,9 +102,16 @@ async function inDatabaseWhole(): Promise<string> {
   return `${head}${rows[0]!.page.slice(1, -1)}]}`;
 }
 
-const ways = { 'stored JSON (the service)': storedJson, 'node, from the columns': inNode, 'database, one text per event': inDatabasePerEvent, 'database, one text per page': inDatabaseWhole };
+const ways = {
+  'stored JSON (the service)': storedJson,
+  'node, from the columns': inNode,
+  'database, one text per event': inDatabasePerEvent,
+  'database, one text per page': inDatabaseWhole,
+};
 const reference = await storedJson();
-console.log(`${database.dialect}: ${EVENTS} events, ${(reference.length / 2 ** 20).toFixed(1)} MB of JSON, fastest and median of ${ROUNDS} rounds (the machine is shared)`);
+console.log(
+  `${database.dialect}: ${EVENTS} events, ${(reference.length / 2 ** 20).toFixed(1)} MB of JSON, fastest and median of ${ROUNDS} rounds (the machine is shared)`,
+);
 for (const [name, way] of Object.entries(ways)) {
   const times: number[] = [];
   let body = '';
@@ -118,7 +128,9 @@ for (const [name, way] of Object.entries(ways)) {
     while (body[at] === reference[at]) at++;
     firstDifference = ` (first difference at byte ${at}: node ${JSON.stringify(reference.slice(at - 20, at + 20))}, database ${JSON.stringify(body.slice(at - 20, at + 20))})`;
   }
-  console.log(`- ${name}: ${times[0]!.toFixed(1)} / ${times[Math.floor(ROUNDS / 2)]!.toFixed(1)} ms; same bytes as the service: ${same ? 'yes' : `NO${firstDifference}`}`);
+  console.log(
+    `- ${name}: ${times[0]!.toFixed(1)} / ${times[Math.floor(ROUNDS / 2)]!.toFixed(1)} ms; same bytes as the service: ${same ? 'yes' : `NO${firstDifference}`}`,
+  );
 }
 await database.db.deleteFrom('events').where('company_id', '=', company).execute();
 await database.db.deleteFrom('event_key_values').where('company_id', '=', company).execute();

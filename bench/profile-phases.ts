@@ -24,7 +24,9 @@ if (!Number.isInteger(top) || top < 1) throw new Error(`--top is a whole number 
 for (const summary of phaseProfiles(profile, phases)) {
   if (values.phase && summary.name !== values.phase) continue;
   const seconds = (micros: number) => (micros / 1e6).toFixed(2);
-  console.log(`\n## ${summary.name}: ${seconds(summary.wallMicros)} s, busy ${seconds(summary.busyMicros)} s (${percent(summary.busyMicros, summary.wallMicros)}), garbage collection ${percent(summary.gcMicros, summary.busyMicros)} of busy`);
+  console.log(
+    `\n## ${summary.name}: ${seconds(summary.wallMicros)} s, busy ${seconds(summary.busyMicros)} s (${percent(summary.busyMicros, summary.wallMicros)}), garbage collection ${percent(summary.gcMicros, summary.busyMicros)} of busy`,
+  );
   for (const fn of summary.functions.slice(0, top)) {
     console.log(`  ${percent(fn.selfMicros, summary.busyMicros).padStart(6)}  ${fn.name}`);
   }

@@ -325,7 +325,10 @@ async function main(): Promise<void> {
   console.log(fullReport);
   const outDir = values.out ?? 'bench/results';
   mkdirSync(outDir, { recursive: true });
-  const file = join(outDir, `${new Date().toISOString().slice(0, 10)}-${dbKind}${values.soak ? '-soak' : ''}${webhooksOnly ? '-webhooks' : ''}${fairnessOnly ? '-fairness' : ''}${eventsOption === undefined ? '' : `-${eventsOption}-events`}${smoke ? '-smoke' : ''}.md`);
+  const file = join(
+    outDir,
+    `${new Date().toISOString().slice(0, 10)}-${dbKind}${values.soak ? '-soak' : ''}${webhooksOnly ? '-webhooks' : ''}${fairnessOnly ? '-fairness' : ''}${eventsOption === undefined ? '' : `-${eventsOption}-events`}${smoke ? '-smoke' : ''}.md`,
+  );
   writeFileSync(file, fullReport);
   console.error(`results written to ${file}`);
 }

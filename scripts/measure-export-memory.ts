@@ -85,7 +85,9 @@ function child(args: string[]): Promise<Measured> {
     const process_ = spawn(process.execPath, [...process.execArgv, SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     process_.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    process_.on('exit', (status) => (status === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!) as Measured) : reject(new Error(`child ${args[0]} exited ${status}`))));
+    process_.on('exit', (status) =>
+      status === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!) as Measured) : reject(new Error(`child ${args[0]} exited ${status}`)),
+    );
   });
 }
 
@@ -130,8 +132,13 @@ async function main(): Promise<void> {
       await ctx.events.ingest(SMALL, Readable.from(eventLines(10_000)), { format: 'ndjson' });
       await ctx.events.ingest(BIG, Readable.from(eventLines(events)), { format: 'ndjson' });
     });
-    console.log(`loaded ${events.toLocaleString('en-US')} + 10,000 events into ${values.pg ? 'PostgreSQL' : 'SQLite'} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    for (const [company, count] of [[SMALL, 10_000], [BIG, events]] as const) {
+    console.log(
+      `loaded ${events.toLocaleString('en-US')} + 10,000 events into ${values.pg ? 'PostgreSQL' : 'SQLite'} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    for (const [company, count] of [
+      [SMALL, 10_000],
+      [BIG, events],
+    ] as const) {
       const file = join(dir, `${company}.ndjson`);
       const exported = await child(['--child-export', sourceUrl, company, file]);
       console.log(

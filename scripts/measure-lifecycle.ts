@@ -45,12 +45,25 @@ let sequence = 0;
 function events(count: number, userOf: (index: number) => string) {
   return Array.from({ length: count }, (_, index) => {
     const at = new Date(Date.UTC(2026, 0, 1) + sequence++ * 1000).toISOString();
-    return { id: `m-${sequence}`, created_at: at, updated_at: at, type: 'user_flow_step_completed', user_id: userOf(index), flow_key: 'onboarding', excluded: false };
+    return {
+      id: `m-${sequence}`,
+      created_at: at,
+      updated_at: at,
+      type: 'user_flow_step_completed',
+      user_id: userOf(index),
+      flow_key: 'onboarding',
+      excluded: false,
+    };
   });
 }
 async function ingest(company: string, count: number, userOf: (index: number) => string) {
   for (let done = 0; done < count; done += INGEST_CHUNK) {
-    const response = await app.inject({ method: 'POST', url: `/admin/v1/companies/${company}/events`, headers: admin, payload: events(Math.min(INGEST_CHUNK, count - done), userOf) });
+    const response = await app.inject({
+      method: 'POST',
+      url: `/admin/v1/companies/${company}/events`,
+      headers: admin,
+      payload: events(Math.min(INGEST_CHUNK, count - done), userOf),
+    });
     if (response.statusCode !== 200) throw new Error(response.body);
   }
 }
@@ -91,7 +104,14 @@ try {
   let offboarding: Promise<unknown>;
   if (process.env.OFFBOARD_WITH === 'cli') {
     const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'offboard', '--company', 'leaving'], {
-      env: { ...process.env, WRS_DATABASE_URL: config.databaseUrl, WRS_JWT_SECRET: config.jwt.secret, WRS_ADMIN_TOKEN: config.adminToken, WRS_ENCRYPTION_KEY: '00'.repeat(32), NODE_ENV: 'test' },
+      env: {
+        ...process.env,
+        WRS_DATABASE_URL: config.databaseUrl,
+        WRS_JWT_SECRET: config.jwt.secret,
+        WRS_ADMIN_TOKEN: config.adminToken,
+        WRS_ENCRYPTION_KEY: '00'.repeat(32),
+        NODE_ENV: 'test',
+      },
       stdio: 'inherit',
     });
     offboarding = once(cli, 'exit');
@@ -103,10 +123,14 @@ try {
   await offboarding;
   const report = await ctx.offboardings.get('leaving');
   const offboardSeconds = (performance.now() - started) / 1000;
-  console.log(`offboarding: ${report.removed.events} events, ${Object.values(report.removed).reduce((a, b) => a + b, 0)} rows, ${report.batches} batches in ${offboardSeconds.toFixed(1)} s`);
+  console.log(
+    `offboarding: ${report.removed.events} events, ${Object.values(report.removed).reduce((a, b) => a + b, 0)} rows, ${report.batches} batches in ${offboardSeconds.toFixed(1)} s`,
+  );
   console.log('  other company reads alone ', summary(alone));
   console.log('  other company reads during', summary(during));
-  console.log(`  ratio p50 ${(percentile(during, 0.5) / percentile(alone, 0.5)).toFixed(2)}, p95 ${(percentile(during, 0.95) / percentile(alone, 0.95)).toFixed(2)}`);
+  console.log(
+    `  ratio p50 ${(percentile(during, 0.5) / percentile(alone, 0.5)).toFixed(2)}, p95 ${(percentile(during, 0.95) / percentile(alone, 0.95)).toFixed(2)}`,
+  );
 
   // Erasure, with the same company's reads and ingests going on.
   await ingest('busy', ERASED_EVENTS, () => 'erased-person');
@@ -114,7 +138,12 @@ try {
   const busy = await bearer('busy');
   const readBusy = reader(busy);
   const ingestBusy = async () => {
-    const response = await app.inject({ method: 'POST', url: '/admin/v1/companies/busy/events', headers: admin, payload: events(100, (index) => `user-${index}`) });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/admin/v1/companies/busy/events',
+      headers: admin,
+      payload: events(100, (index) => `user-${index}`),
+    });
     if (response.statusCode !== 200) throw new Error(response.body);
   };
   const readsAlone = await timed(readBusy, { count: 300 });
@@ -128,7 +157,9 @@ try {
   console.log('  same company reads during  ', summary(readsDuring));
   console.log('  same company ingests alone ', summary(ingestsAlone));
   console.log('  same company ingests during', summary(ingestsDuring));
-  console.log(`  ratio reads p50 ${(percentile(readsDuring, 0.5) / percentile(readsAlone, 0.5)).toFixed(2)}, ingests p50 ${(percentile(ingestsDuring, 0.5) / percentile(ingestsAlone, 0.5)).toFixed(2)}`);
+  console.log(
+    `  ratio reads p50 ${(percentile(readsDuring, 0.5) / percentile(readsAlone, 0.5)).toFixed(2)}, ingests p50 ${(percentile(ingestsDuring, 0.5) / percentile(ingestsAlone, 0.5)).toFixed(2)}`,
+  );
 } finally {
   await app.close();
   await ctx.close();

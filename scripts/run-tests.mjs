@@ -35,9 +35,8 @@ if (process.env.WRS_TEST_PG_URL) {
 } else {
   console.log('PostgreSQL tests: SKIPPED (set WRS_TEST_PG_URL=postgres://... to run them); SQLite only');
 }
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', ...files],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
-);
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
+  stdio: 'inherit',
+  env: { ...process.env, NODE_ENV: 'test' },
+});
 process.exit(result.status ?? 1);

@@ -342,10 +342,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     clock,
     globalLobKey: config.lob.apiKey,
     local: createLocalCheckProvider(checksRepository),
-    lob: (apiKey) =>
-      createLobCheckProvider(
-        createLobClient({ apiKey, baseUrl: config.lob.baseUrl, timeoutMs: config.lob.timeoutMs, retry: lobRetry, clock }),
-      ),
+    lob: (apiKey) => createLobCheckProvider(createLobClient({ apiKey, baseUrl: config.lob.baseUrl, timeoutMs: config.lob.timeoutMs, retry: lobRetry, clock })),
   });
   const checks = createChecksService({
     repository: checksRepository,

@@ -13,8 +13,7 @@ export type PageRead = (companyId: string, flowKey: string | null) => Promise<st
 export function openPageRead(url: string, options: { stored: boolean }): PageRead {
   const { stored } = options;
   const selected = stored ? 'body' : EVENT_COLUMNS.join(', ');
-  const body = (rows: unknown[]) =>
-    stored ? `{"count":${rows.length},"results":[${rows.join(',')}]}` : JSON.stringify({ count: rows.length, results: rows });
+  const body = (rows: unknown[]) => (stored ? `{"count":${rows.length},"results":[${rows.join(',')}]}` : JSON.stringify({ count: rows.length, results: rows }));
 
   if (url.startsWith('sqlite:')) {
     const db = new SqliteDatabase(url.slice('sqlite:'.length), { readonly: true });

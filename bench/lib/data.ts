@@ -33,9 +33,7 @@ export function eventsPerCompany(plan: DataPlan): number[] {
   const large = Math.round(plan.events * plan.largeCompanyShare);
   const rest = plan.events - large;
   const others = plan.companies - 1;
-  return Array.from({ length: plan.companies }, (_, i) =>
-    i === 0 ? large : Math.floor(rest / others) + (i - 1 < rest % others ? 1 : 0),
-  );
+  return Array.from({ length: plan.companies }, (_, i) => (i === 0 ? large : Math.floor(rest / others) + (i - 1 < rest % others ? 1 : 0)));
 }
 
 /** Flow keys of a company: `flow_key` exact-filter scenarios pick from these. */
@@ -143,9 +141,7 @@ export function recordsPerCompany(plan: DataPlan): number[] {
   const large = Math.round(plan.records * plan.largeCompanyShare);
   const rest = plan.records - large;
   const others = plan.companies - 1;
-  return Array.from({ length: plan.companies }, (_, i) =>
-    i === 0 ? large : Math.floor(rest / others) + (i - 1 < rest % others ? 1 : 0),
-  );
+  return Array.from({ length: plan.companies }, (_, i) => (i === 0 ? large : Math.floor(rest / others) + (i - 1 < rest % others ? 1 : 0)));
 }
 
 /** The id `companyRecords` gives a company's `index`th record. */

@@ -115,8 +115,32 @@ interface Size {
   warmupSeconds: number;
 }
 
-const FULL_SIZE: Size = { phaseSeconds: 3, rampMs: 1000, attackerWebhooks: 4, changeEveryMs: 100, hangingChanges: 20, lagSamples: 5, streams: 300, renders: 80, victimRenders: 3, settleMs: 1000, warmupSeconds: 2 };
-const SMOKE_SIZE: Size = { phaseSeconds: 0.5, rampMs: 100, attackerWebhooks: 2, changeEveryMs: 200, hangingChanges: 2, lagSamples: 1, streams: 30, renders: 2, victimRenders: 1, settleMs: 100, warmupSeconds: 0.2 };
+const FULL_SIZE: Size = {
+  phaseSeconds: 3,
+  rampMs: 1000,
+  attackerWebhooks: 4,
+  changeEveryMs: 100,
+  hangingChanges: 20,
+  lagSamples: 5,
+  streams: 300,
+  renders: 80,
+  victimRenders: 3,
+  settleMs: 1000,
+  warmupSeconds: 2,
+};
+const SMOKE_SIZE: Size = {
+  phaseSeconds: 0.5,
+  rampMs: 100,
+  attackerWebhooks: 2,
+  changeEveryMs: 200,
+  hangingChanges: 2,
+  lagSamples: 1,
+  streams: 30,
+  renders: 2,
+  victimRenders: 1,
+  settleMs: 100,
+  warmupSeconds: 0.2,
+};
 
 const RECORD_BODY = { f_title: 'Fairness item', f_amount: 1, f_urgent: false, f_due: '2026-12-01' };
 /** Stored for both companies, so that each renders its own. */
@@ -168,7 +192,13 @@ async function inVictimProcess(job: VictimJob): Promise<Samples[]> {
 
 /** The victim's reads, each one request at a time on its own kept-alive connection, for `seconds`. */
 function victimReads(ctx: FairnessContext, seconds: number): Promise<Samples[]> {
-  return inVictimProcess({ kind: 'reads', baseUrl: ctx.service.baseUrl, token: ctx.tokenOf(ctx.victim), seconds, paths: VICTIM_READS.map((read) => read.path) });
+  return inVictimProcess({
+    kind: 'reads',
+    baseUrl: ctx.service.baseUrl,
+    token: ctx.tokenOf(ctx.victim),
+    seconds,
+    paths: VICTIM_READS.map((read) => read.path),
+  });
 }
 
 interface Comparison {
@@ -345,7 +375,12 @@ async function hangingWebhooks(ctx: FairnessContext, size: Size, receivers: Atta
     const detail = `attacker: ${hooks.length} webhooks to a receiver that never answers, ${queued} deliveries queued; ${stats.deliveries} attempts reached it (webhook timeout ${ctx.smoke ? SMOKE_WEBHOOK_TIMEOUT_MS : FAIRNESS_WEBHOOK_TIMEOUT_MS} ms)`;
     const lagAlone: Samples = { latenciesMs: aloneLags.lagsMs, errors: 0 };
     const lagDuring: Samples = { latenciesMs: duringLags.lagsMs, errors: 0 };
-    const lagRow = ratioRow("fairness-hanging-webhooks: another company's webhook delivery lag (commit → arrival), during / alone", lagAlone, lagDuring, detail);
+    const lagRow = ratioRow(
+      "fairness-hanging-webhooks: another company's webhook delivery lag (commit → arrival), during / alone",
+      lagAlone,
+      lagDuring,
+      detail,
+    );
     const p99 = lagRow.p99Ms ?? 0;
     lagRow.detail = `${detail}; ${duringLags.late} of the victim's deliveries had not arrived after the wait (counted at the wait)`;
     lagRow.target = `p99 < ${LAG_TARGET_MS} ms (issue 47)`;
@@ -395,7 +430,13 @@ async function streamFlood(ctx: FairnessContext, size: Size): Promise<ScenarioRo
     while (ingesting) {
       const lines = Array.from({ length: 20 }, () => {
         sequence++;
-        return JSON.stringify({ id: `fairness-${process.pid}-${Date.now()}-${sequence}`, type: 'step_completed', flow_key: 'fairness-flow', step_key: `step-${sequence % 10}`, user_id: 'fairness-user' });
+        return JSON.stringify({
+          id: `fairness-${process.pid}-${Date.now()}-${sequence}`,
+          type: 'step_completed',
+          flow_key: 'fairness-flow',
+          step_key: `step-${sequence % 10}`,
+          user_id: 'fairness-user',
+        });
       });
       const response = await fetch(`${ctx.service.baseUrl}/admin/v1/companies/${ctx.attacker}/events`, {
         method: 'POST',
@@ -472,7 +513,10 @@ function keepStepsInFlight(ctx: FairnessContext, size: Size, inputs?: Record<str
     async stop(): Promise<string> {
       flooding = false;
       await Promise.all(loops);
-      return [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${n} ${status}`).join(', ');
+      return [...statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([status, n]) => `${n} ${status}`)
+        .join(', ');
     },
   };
 }

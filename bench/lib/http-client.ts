@@ -1,11 +1,7 @@
 import { request, type Agent } from 'node:http';
 
 /** Streams NDJSON lines to a URL with backpressure, so a million events never sit in memory. */
-export async function postNdjson(
-  url: string,
-  token: string,
-  lines: Iterable<Record<string, unknown>>,
-): Promise<{ status: number; body: string }> {
+export async function postNdjson(url: string, token: string, lines: Iterable<Record<string, unknown>>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,
@@ -44,12 +40,7 @@ export async function postNdjson(
   });
 }
 
-export async function jsonRequest(
-  method: string,
-  url: string,
-  token: string,
-  body?: unknown,
-): Promise<{ status: number; json: any }> {
+export async function jsonRequest(method: string, url: string, token: string, body?: unknown): Promise<{ status: number; json: any }> {
   const response = await fetch(url, {
     method,
     headers: {

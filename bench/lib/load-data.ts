@@ -1,13 +1,4 @@
-import {
-  LARGE_COMPANY,
-  RECORD_TYPE_IDS,
-  companyEvents,
-  companyId,
-  companyRecords,
-  flowKeys,
-  recordTypeDefinition,
-  type DataPlan,
-} from './data.js';
+import { LARGE_COMPANY, RECORD_TYPE_IDS, companyEvents, companyId, companyRecords, flowKeys, recordTypeDefinition, type DataPlan } from './data.js';
 import { jsonRequest, postNdjson } from './http-client.js';
 import type { ScenarioRow } from './report.js';
 import { SeededRandom } from './random.js';
@@ -55,7 +46,12 @@ export async function loadDataSet(options: LoadOptions): Promise<LoadedData> {
     expectOk('ingesting events', status, body);
   }
   let seconds = (performance.now() - started) / 1000;
-  rows.push({ name: 'ingest events (NDJSON stream)', unit: 'events/s', value: plan.events / seconds, detail: `${plan.events} events in ${seconds.toFixed(1)} s` });
+  rows.push({
+    name: 'ingest events (NDJSON stream)',
+    unit: 'events/s',
+    value: plan.events / seconds,
+    detail: `${plan.events} events in ${seconds.toFixed(1)} s`,
+  });
 
   started = performance.now();
   for (let i = 0; i < plan.companies; i++) {
@@ -63,7 +59,12 @@ export async function loadDataSet(options: LoadOptions): Promise<LoadedData> {
     expectOk('importing records', status, body);
   }
   seconds = (performance.now() - started) / 1000;
-  rows.push({ name: 'import records (NDJSON stream)', unit: 'records/s', value: plan.records / seconds, detail: `${plan.records} records in ${seconds.toFixed(1)} s` });
+  rows.push({
+    name: 'import records (NDJSON stream)',
+    unit: 'records/s',
+    value: plan.records / seconds,
+    detail: `${plan.records} records in ${seconds.toFixed(1)} s`,
+  });
 
   const checks = Array.from(localChecks(Math.min(1000, plan.records)));
   const added = await jsonRequest('POST', admin(LARGE_COMPANY, '/checks'), adminToken, checks);
@@ -93,8 +94,22 @@ function* localChecks(count: number): Generator<Record<string, unknown>> {
       check_number: 10_000 + i,
       mail_type: random.chance(0.8) ? 'usps_first_class' : 'ups_next_day_air',
       bank_account: 'bank_8cad8df5354d33f',
-      to: { name: 'Harry Zhang', address_line1: '210 King St', address_city: 'San Francisco', address_state: 'CA', address_zip: '94107', address_country: 'US' },
-      from: { name: 'Leore Avidar', address_line1: '185 Berry St Ste 6100', address_city: 'San Francisco', address_state: 'CA', address_zip: '94107', address_country: 'US' },
+      to: {
+        name: 'Harry Zhang',
+        address_line1: '210 King St',
+        address_city: 'San Francisco',
+        address_state: 'CA',
+        address_zip: '94107',
+        address_country: 'US',
+      },
+      from: {
+        name: 'Leore Avidar',
+        address_line1: '185 Berry St Ste 6100',
+        address_city: 'San Francisco',
+        address_state: 'CA',
+        address_zip: '94107',
+        address_country: 'US',
+      },
       date_created: created,
       send_date: scheduled ? new Date(Date.parse(created) + 3 * 86_400_000).toISOString() : created,
     };

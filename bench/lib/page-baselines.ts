@@ -46,7 +46,10 @@ export async function measureVersionedPageBaseline(ctx: ScenarioContext, measure
   const baseline = await startPrebuiltServer(ctx, { WRS_PREBUILT_VERSION_DB: ctx.databaseUrl, WRS_PREBUILT_COMPANY: ctx.largeCompany });
   try {
     const measured = await measure(baseline, `${baseline.baseUrl}/small`);
-    return { row: row('baseline: data version read on the driver + prebuilt bytes, 100-event page', measured), requestsPerSecond: measured.best.requestsPerSecond };
+    return {
+      row: row('baseline: data version read on the driver + prebuilt bytes, 100-event page', measured),
+      requestsPerSecond: measured.best.requestsPerSecond,
+    };
   } finally {
     await baseline.stop();
   }

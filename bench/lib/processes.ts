@@ -31,12 +31,7 @@ export function rssOf(pid: number): number {
 }
 
 /** Starts a server process and waits until `readyPath` answers 200. */
-export async function startProcess(
-  args: string[],
-  env: Record<string, string>,
-  port: number,
-  readyPath = '/healthz',
-): Promise<RunningProcess> {
+export async function startProcess(args: string[], env: Record<string, string>, port: number, readyPath = '/healthz'): Promise<RunningProcess> {
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -64,18 +64,29 @@ export async function repeatedPageScenarios<M extends Measured>(
       await runLoad({ url, headers, connections: settings.connections, durationSeconds: settings.warmupSeconds });
     }
     let notModified = 0;
-    const m = await harness.measure(service, { ...settings, warmupSeconds: 0 }, {
-      url,
-      headers,
-      requests: [
-        {
-          onResponse: (status) => {
-            if (status === 304) notModified++;
+    const m = await harness.measure(
+      service,
+      { ...settings, warmupSeconds: 0 },
+      {
+        url,
+        headers,
+        requests: [
+          {
+            onResponse: (status) => {
+              if (status === 304) notModified++;
+            },
           },
-        },
-      ],
-    });
-    rows.push(harness.row('events-304: the same with If-None-Match (304, no body)', m, { read: true, ratio: ratioToRaw(m), baseline: 'raw', errors: m.errors - notModified }));
+        ],
+      },
+    );
+    rows.push(
+      harness.row('events-304: the same with If-None-Match (304, no body)', m, {
+        read: true,
+        ratio: ratioToRaw(m),
+        baseline: 'raw',
+        errors: m.errors - notModified,
+      }),
+    );
   }
   return rows;
 }

@@ -88,7 +88,10 @@ export function formatReport(input: ReportInput): string {
         row.errors === undefined ? '' : String(row.errors),
         row.target ?? '',
         row.met === undefined ? '' : row.met ? 'yes' : 'NO',
-      ].join(' | ').replace(/^/, '| ').replace(/$/, ' |'),
+      ]
+        .join(' | ')
+        .replace(/^/, '| ')
+        .replace(/$/, ' |'),
     ),
     '',
   ];

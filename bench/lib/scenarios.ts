@@ -41,9 +41,11 @@ async function measure(process: RunningProcess, settings: BenchSettings, load: O
   let addedRss = 0;
   let errors = 0;
   for (let run = 0; run < settings.runs; run++) {
-    const { result, peakRss: peak, startRss } = await withPeakRss(process, () =>
-      runLoad({ ...load, connections: settings.connections, durationSeconds: settings.durationSeconds }),
-    );
+    const {
+      result,
+      peakRss: peak,
+      startRss,
+    } = await withPeakRss(process, () => runLoad({ ...load, connections: settings.connections, durationSeconds: settings.durationSeconds }));
     errors += result.errors + result.non2xx;
     peakRss = Math.max(peakRss, peak);
     addedRss = Math.max(addedRss, peak - startRss);
@@ -111,12 +113,12 @@ export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]>
   const rawStoredRow = rawStored && row('baseline: raw driver + stored JSON joined, events exact filter', rawStored);
   if (rawStoredRow) rows.push(rawStoredRow);
 
-  const pages = selected('events-exact') || selected('events-10000')
-    ? await measurePageBaselines(ctx, (process, url, connections = settings.connections) => measure(process, { ...settings, connections }, { url }), row)
-    : undefined;
+  const pages =
+    selected('events-exact') || selected('events-10000')
+      ? await measurePageBaselines(ctx, (process, url, connections = settings.connections) => measure(process, { ...settings, connections }, { url }), row)
+      : undefined;
   if (pages) rows.push(...pages.rows);
-  const prebuiltRatio = (measured: Measured, baseline: number | undefined) =>
-    baseline === undefined ? undefined : measured.best.requestsPerSecond / baseline;
+  const prebuiltRatio = (measured: Measured, baseline: number | undefined) => (baseline === undefined ? undefined : measured.best.requestsPerSecond / baseline);
   // The raw driver's own share of the prebuilt bytes: the floor under the service's.
   rawRow.prebuiltRatio = prebuiltRatio(rawMeasured, pages?.smallRequestsPerSecond);
   if (rawStored && rawStoredRow) rawStoredRow.prebuiltRatio = prebuiltRatio(rawStored, pages?.smallRequestsPerSecond);
@@ -159,8 +161,19 @@ export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]>
       let next = 0;
       return [{ method: 'GET', setupRequest: (request) => ({ ...request, path: path(ids[next++ % ids.length]!) }) }];
     };
-    const rawSpread = await measureBaseline('raw-record-server.ts', onDatabase, settings, '/', cycling((id) => `/?company=${ctx.largeCompany}&id=${id}`));
-    rows.push(row(`baseline: raw driver point read + JSON.stringify, ${ids.length} records in turn`, rawSpread, { ratio: rawSpread.best.requestsPerSecond / bareMeasured.best.requestsPerSecond, baseline: 'bare' }));
+    const rawSpread = await measureBaseline(
+      'raw-record-server.ts',
+      onDatabase,
+      settings,
+      '/',
+      cycling((id) => `/?company=${ctx.largeCompany}&id=${id}`),
+    );
+    rows.push(
+      row(`baseline: raw driver point read + JSON.stringify, ${ids.length} records in turn`, rawSpread, {
+        ratio: rawSpread.best.requestsPerSecond / bareMeasured.best.requestsPerSecond,
+        baseline: 'bare',
+      }),
+    );
     const m = await measure(service, settings, { url: `${base}/v1/records/${recordId}`, headers: auth, requests: cycling((id) => `/v1/records/${id}`) });
     const ratio = m.best.requestsPerSecond / bareMeasured.best.requestsPerSecond;
     const target = ctx.dbKind === 'postgres' ? 0.2 : 0.5;
@@ -194,18 +207,26 @@ export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]>
         detail:
           (rawStored ? `${(m.best.requestsPerSecond / rawStored.best.requestsPerSecond).toFixed(2)}x the raw stored-JSON page, ` : '') +
           `${(m.best.requestsPerSecond / framework.best.requestsPerSecond).toFixed(2)}x it behind Fastify`,
-        ratio, baseline: 'raw', prebuiltRatio: prebuilt, target: '>= 0.9x raw, >= 0.5x prebuilt', met: ratio >= 0.9 && (prebuilt ?? 0) >= 0.5 && m.errors === 0,
+        ratio,
+        baseline: 'raw',
+        prebuiltRatio: prebuilt,
+        target: '>= 0.9x raw, >= 0.5x prebuilt',
+        met: ratio >= 0.9 && (prebuilt ?? 0) >= 0.5 && m.errors === 0,
       }),
     );
   }
 
-  const repeatFloor = selected('events-repeat') ? await measureVersionedPageBaseline(ctx, (process, url) => measure(process, settings, { url }), row) : undefined;
+  const repeatFloor = selected('events-repeat')
+    ? await measureVersionedPageBaseline(ctx, (process, url) => measure(process, settings, { url }), row)
+    : undefined;
   if (repeatFloor) rows.push(repeatFloor.row);
   rows.push(...(await repeatedPageScenarios(ctx, rawMeasured, { measure, row, selected }, repeatFloor)));
 
   if (selected('events-contains')) {
     const m = await measure(service, settings, { url: `${base}/v1/events?limit=100&flow_key__contains=no-such-flow-zzz`, headers: uncached });
-    rows.push(row('events-contains: __contains matching nothing, large company', m, { read: true, target: 'p99 < 25 ms', met: m.best.p99Ms < 25 && m.errors === 0 }));
+    rows.push(
+      row('events-contains: __contains matching nothing, large company', m, { read: true, target: 'p99 < 25 ms', met: m.best.p99Ms < 25 && m.errors === 0 }),
+    );
   }
 
   if (selected('events-deep')) {
@@ -217,7 +238,11 @@ export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]>
       // The floor at 10: the raw driver's exact-filter page (a page read from an anchor costs what page 1 costs).
       const rawTen = await measureBaseline('raw-events-server.ts', onStoredJson, { ...settings, connections: tenConnections }, rawPagePath);
       rows.push(row(`baseline: raw driver + stored JSON joined, events exact filter, ${tenConnections} connections`, rawTen));
-      const ten = await measure(service, { ...settings, connections: tenConnections }, { url: `${base}/v1/events?limit=100&flow_session__gt=10&page=50`, headers: uncached });
+      const ten = await measure(
+        service,
+        { ...settings, connections: tenConnections },
+        { url: `${base}/v1/events?limit=100&flow_session__gt=10&page=50`, headers: uncached },
+      );
       // Not a read held to the tail bound: that bound is set at the full run's 50 connections.
       rows.push(row(`events-deep: the same, ${tenConnections} connections`, ten, { target: 'p99 < 15 ms', met: ten.best.p99Ms < 15 && ten.errors === 0 }));
     }
@@ -233,7 +258,9 @@ export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]>
     const prebuilt = prebuiltRatio(one, pages?.largeRequestsPerSecond);
     rows.push(
       row('events-10000: GET /v1/events?limit=10000, 1 connection', one, {
-        detail: `adds ${one.addedRssMb.toFixed(0)} MB RSS`, prebuiltRatio: prebuilt, target: 'adds < 50 MB RSS, >= 0.3x prebuilt',
+        detail: `adds ${one.addedRssMb.toFixed(0)} MB RSS`,
+        prebuiltRatio: prebuilt,
+        target: 'adds < 50 MB RSS, >= 0.3x prebuilt',
         met: one.addedRssMb < 50 && (prebuilt ?? 0) >= 0.3 && one.errors === 0,
       }),
     );

@@ -57,10 +57,11 @@ export async function startReceiver() {
     },
     span: () => (last - first) / 1000,
     latencies: () => [...latencies].sort((a, b) => a - b),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -184,7 +185,13 @@ export async function webhookScenarios(ctx: WebhookBenchContext): Promise<Scenar
     for (const id of hooks.splice(0)) await jsonRequest('DELETE', `${base}/v1/webhooks/${id}`, token);
 
     enterPhase('webhook-ingest-cost');
-    rows.push(await ingestCost(ctx, () => subscribe(['events.ingested']), (id) => jsonRequest('DELETE', `${base}/v1/webhooks/${id}`, token)));
+    rows.push(
+      await ingestCost(
+        ctx,
+        () => subscribe(['events.ingested']),
+        (id) => jsonRequest('DELETE', `${base}/v1/webhooks/${id}`, token),
+      ),
+    );
   } finally {
     await receiver.close();
   }
@@ -198,18 +205,22 @@ const INGEST_BATCH_EVENTS = 5000;
  * request): one client sends NDJSON batches of new events for the run's duration, alternating
  * runs; the ratio of the best events/s.
  */
-async function ingestCost(
-  ctx: WebhookBenchContext,
-  subscribe: () => Promise<string>,
-  unsubscribe: (id: string) => Promise<unknown>,
-): Promise<ScenarioRow> {
+async function ingestCost(ctx: WebhookBenchContext, subscribe: () => Promise<string>, unsubscribe: (id: string) => Promise<unknown>): Promise<ScenarioRow> {
   const url = `${ctx.service.baseUrl}/admin/v1/companies/${ctx.company}/events`;
   let sequence = 0;
   const batchBody = () => {
     const lines: string[] = [];
     for (let i = 0; i < INGEST_BATCH_EVENTS; i++) {
       sequence++;
-      lines.push(JSON.stringify({ id: `wh-bench-${sequence}`, type: 'step_completed', flow_key: 'bench-flow', step_key: `step-${sequence % 50}`, user_id: `user-${sequence % 200}` }));
+      lines.push(
+        JSON.stringify({
+          id: `wh-bench-${sequence}`,
+          type: 'step_completed',
+          flow_key: 'bench-flow',
+          step_key: `step-${sequence % 50}`,
+          user_id: `user-${sequence % 200}`,
+        }),
+      );
     }
     return lines.join('\n');
   };

@@ -46,8 +46,7 @@ function readSecretsFile(file: string): Record<string, string> {
   } catch (error) {
     throw new ConfigError([`the development secrets file ${file} cannot be read: ${(error as Error).message}`]);
   }
-  const valid =
-    typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.values(parsed).every((value) => typeof value === 'string');
+  const valid = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.values(parsed).every((value) => typeof value === 'string');
   if (!valid) throw new ConfigError([`the development secrets file ${file} is not a JSON object of strings (WRS_JWT_SECRET, ...)`]);
   return { ...(parsed as Record<string, string>) };
 }

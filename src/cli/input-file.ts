@@ -42,7 +42,9 @@ export interface ReadOptions {
 async function readTextFile(path: string, options: ReadOptions): Promise<string> {
   const size = fileSize(path);
   if (size > options.limitBytes) {
-    throw payloadTooLarge(`${path} is ${size.toLocaleString('en-US')} bytes; at most ${options.limitBytes.toLocaleString('en-US')} are taken (${options.limitName})`);
+    throw payloadTooLarge(
+      `${path} is ${size.toLocaleString('en-US')} bytes; at most ${options.limitBytes.toLocaleString('en-US')} are taken (${options.limitName})`,
+    );
   }
   const chunks: Buffer[] = [];
   try {

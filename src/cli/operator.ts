@@ -99,5 +99,4 @@ function describeItem(item: unknown): string {
   return JSON.stringify(item);
 }
 
-export const plural = (count: number, one: string, many = `${one}s`): string =>
-  `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+export const plural = (count: number, one: string, many = `${one}s`): string => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;

@@ -65,8 +65,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     return name ? 0 : 2;
   }
   // Commands with a second word (`import events`, `seed demo`) are matched on both words first.
-  const command =
-    COMMANDS.find((c) => rest[0] !== undefined && c.name === `${name} ${rest[0]}`) ?? COMMANDS.find((c) => c.name === name);
+  const command = COMMANDS.find((c) => rest[0] !== undefined && c.name === `${name} ${rest[0]}`) ?? COMMANDS.find((c) => c.name === name);
   if (!command) {
     const family = COMMANDS.filter((c) => c.name.startsWith(`${name} `)).map((c) => c.name.slice(name.length + 1));
     const problem = family.length ? `${name} takes one of: ${family.join(', ')}` : `unknown command: ${name}`;

@@ -94,7 +94,10 @@ function managementListener(env: NetworkEnvValues, api: ApiListener, problems: s
 /** A comma-separated list of `host` or `host:port` (IPv6 in brackets), without scheme or path. */
 function hostList(value: string | undefined, problems: string[]): string[] {
   if (value === undefined) return [];
-  const entries = value.split(',').map((part) => part.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const hosts: string[] = [];
   for (const entry of entries) {
     const host = normalizedHost(entry);

@@ -156,7 +156,10 @@ export function operationsSettings(env: OperationsEnvValues, problems: string[])
 function corsOrigins(value: string | undefined, problems: string[]): string[] {
   if (value === undefined) return [];
   const origins: string[] = [];
-  for (const entry of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     let origin: string | undefined;
     try {
       const url = new URL(entry);

@@ -18,8 +18,8 @@ export const TracingEnv = {
   OTEL_RESOURCE_ATTRIBUTES: Type.Optional(Type.String()),
   OTEL_TRACES_SAMPLER: Type.Optional(
     Type.Union(
-      ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'].map(
-        (name) => Type.Literal(name),
+      ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'].map((name) =>
+        Type.Literal(name),
       ),
     ),
   ),

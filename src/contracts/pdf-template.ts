@@ -15,10 +15,7 @@ const BlankPage = Type.Object(
  */
 export const PdfTemplate = Type.Object(
   {
-    basePdf: Type.Union([
-      BlankPage,
-      Type.String({ description: 'a PDF as base64, optionally as data:application/pdf;base64,...' }),
-    ]),
+    basePdf: Type.Union([BlankPage, Type.String({ description: 'a PDF as base64, optionally as data:application/pdf;base64,...' })]),
     schemas: Type.Array(Type.Array(Type.Object({}, { additionalProperties: true })), {
       description: 'one array of pdfme schemas (name, type, position, width, height, ...) per page',
     }),

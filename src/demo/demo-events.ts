@@ -33,12 +33,7 @@ const FLOWS: readonly DemoFlow[] = [
   {
     key: 'vendor-onboarding',
     connection: { id: 'conn_02', key: 'netsuite' },
-    steps: [
-      { key: 'company-details' },
-      { key: 'tax-forms' },
-      { key: 'compliance-review', decisions: ['Approve', 'Reject'] },
-      { key: 'bank-details' },
-    ],
+    steps: [{ key: 'company-details' }, { key: 'tax-forms' }, { key: 'compliance-review', decisions: ['Approve', 'Reject'] }, { key: 'bank-details' }],
   },
   {
     key: 'invoice-approval',

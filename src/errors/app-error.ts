@@ -89,8 +89,7 @@ export const methodNotAllowed = (method: string, path: string, allowed: readonly
     headers: { allow: allowed.join(', ') },
   });
 
-export const unauthorized = (message: string): AppError =>
-  new AppError(401, 'unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } });
+export const unauthorized = (message: string): AppError => new AppError(401, 'unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } });
 
 export const forbidden = (message: string): AppError => new AppError(403, 'forbidden', message);
 
@@ -102,9 +101,14 @@ export const idempotencyKeyInUse = (message: string, retryAfterSeconds: number):
 
 /** `409`: the company has as many webhooks as it may; `limit` says how many. */
 export const webhookLimitReached = (limit: number): AppError =>
-  new AppError(409, 'webhook_limit_reached', `the company already has ${limit} webhooks, the most it may have (WRS_WEBHOOK_MAX_PER_COMPANY); delete one to add another`, {
-    details: { limit },
-  });
+  new AppError(
+    409,
+    'webhook_limit_reached',
+    `the company already has ${limit} webhooks, the most it may have (WRS_WEBHOOK_MAX_PER_COMPANY); delete one to add another`,
+    {
+      details: { limit },
+    },
+  );
 
 /** `422`: this Idempotency-Key was used with another request (another body or path). */
 export const idempotencyKeyReused = (message: string): AppError => new AppError(422, 'idempotency_key_reused', message);
@@ -120,8 +124,7 @@ export const preconditionFailed = (message: string): AppError => new AppError(41
 export const templateNotFound = (message: string): AppError => new AppError(400, 'template_not_found', message);
 
 /** `400`: a record breaks its type; `details` are the CreateRecordValidationError lists. */
-export const recordInvalid = (message: string, details: Record<string, unknown>): AppError =>
-  new AppError(400, 'validation_failed', message, { details });
+export const recordInvalid = (message: string, details: Record<string, unknown>): AppError => new AppError(400, 'validation_failed', message, { details });
 
 /** `422` (SECOND_STATUS): a template cannot render this record. */
 export const cannotRender = (message: string, details?: Record<string, unknown>): AppError =>
@@ -149,20 +152,17 @@ export const serviceUnavailable = (message: string, retryAfterSeconds?: number):
   });
 
 /** `502`: a provider (Lob) refused, failed, or answered something unreadable. */
-export const providerError = (message: string, cause?: unknown): AppError =>
-  new AppError(502, 'provider_error', message, { cause });
+export const providerError = (message: string, cause?: unknown): AppError => new AppError(502, 'provider_error', message, { cause });
 
 /** `503` (SECOND_STATUS): the provider is rate limiting the account. */
 export const providerRateLimited = (message: string, retryAfterSeconds: number): AppError =>
   new AppError(503, 'rate_limited', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
 
 /** `504`: a provider (Lob, the PDF renderer) did not answer in time. */
-export const providerTimeout = (message: string, cause?: unknown): AppError =>
-  new AppError(504, 'provider_timeout', message, { cause });
+export const providerTimeout = (message: string, cause?: unknown): AppError => new AppError(504, 'provider_timeout', message, { cause });
 
 /** A company export file that cannot be imported as it is (format, version, checksum, counts or a line). */
 export const exportFileRefused = (message: string): AppError => new AppError(400, 'invalid_export_file', message);
 
 /** An import into a company that already holds data: an import only ever fills an empty company. */
-export const companyHasData = (message: string, tables: string[]): AppError =>
-  new AppError(409, 'company_has_data', message, { details: { tables } });
+export const companyHasData = (message: string, tables: string[]): AppError => new AppError(409, 'company_has_data', message, { details: { tables } });

@@ -36,8 +36,8 @@ export function batchRefused(summary: string, problems: readonly ItemProblem[], 
   const { listed } = boundedList(problems);
   const more = total - listed.length;
   const described = listed.map((problem) => `[${problem.index}]${problem.field ? `.${problem.field}` : ''} ${problem.message}`);
-  return invalidBody(
-    `${summary}: ${total} problem(s): ${described.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`,
-    { errors: listed, error_count: total },
-  );
+  return invalidBody(`${summary}: ${total} problem(s): ${described.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`, {
+    errors: listed,
+    error_count: total,
+  });
 }

@@ -88,11 +88,7 @@ function toAppError(error: FastifyError, request: FastifyRequest, unavailability
   if (error.validation) {
     if (error.validationContext === 'querystring') {
       const schema = request.routeOptions.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
-      return queryValidationError(
-        error.validation,
-        (request.query ?? {}) as Record<string, unknown>,
-        new Set(Object.keys(schema?.properties ?? {})),
-      );
+      return queryValidationError(error.validation, (request.query ?? {}) as Record<string, unknown>, new Set(Object.keys(schema?.properties ?? {})));
     }
     if (error.validationContext === 'params') return notFound('no such resource');
     return bodyValidationError(error.validation, error.validationContext === 'headers' ? 'headers' : 'body');

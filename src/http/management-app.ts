@@ -23,11 +23,7 @@ import { serverTimeoutOptions } from './server-options.js';
  * (WRS_MAX_CONNECTIONS_PER_ADDRESS, by the TCP peer: monitors connect directly).
  * Does not listen: the caller does.
  */
-export async function buildManagementApp(
-  ctx: AppContext,
-  rotation: Rotation,
-  options: Pick<BuildAppOptions, 'logger'> = {},
-): Promise<FastifyInstance> {
+export async function buildManagementApp(ctx: AppContext, rotation: Rotation, options: Pick<BuildAppOptions, 'logger'> = {}): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.logger === undefined ? loggerOptions(ctx.config) : { logger: options.logger }),
     genReqId: requestIdOf,

@@ -4,17 +4,12 @@ import { boundedList, namesWithMore } from '../errors/item-problems.js';
 import { clipped } from '../lib/text.js';
 import { OPERATOR_SUFFIX } from '../domain/events/event-fields.js';
 
-
 /**
  * Turns schema-validation failures of a query string into one 400 that names each parameter:
  * unknown names, an operator suffix the parameter does not take, repeats and bad values. At
  * most MAX_LISTED_PROBLEMS are named, and the message says how many more there are.
  */
-export function queryValidationError(
-  failures: FastifySchemaValidationError[],
-  query: Record<string, unknown>,
-  knownParams: ReadonlySet<string>,
-): AppError {
+export function queryValidationError(failures: FastifySchemaValidationError[], query: Record<string, unknown>, knownParams: ReadonlySet<string>): AppError {
   const byParam = new Map<string, FastifySchemaValidationError[]>();
   for (const failure of failures) {
     const unknownName = failure.params?.additionalProperty as string | undefined;
@@ -27,12 +22,7 @@ export function queryValidationError(
   return invalidQuery(namesWithMore(reasons, '; '), boundedList([...byParam.keys()]).listed);
 }
 
-function describeParam(
-  name: string,
-  group: FastifySchemaValidationError[],
-  query: Record<string, unknown>,
-  knownParams: ReadonlySet<string>,
-): string {
+function describeParam(name: string, group: FastifySchemaValidationError[], query: Record<string, unknown>, knownParams: ReadonlySet<string>): string {
   if (group[0]!.keyword === 'additionalProperties') {
     const suffix = OPERATOR_SUFFIX.exec(name);
     if (suffix && knownParams.has(suffix[1]!)) {

@@ -63,7 +63,13 @@ function refusingLooseNumberText(validate: Validator, numbers: Map<string, Numbe
       for (const [name, kind] of numbers) {
         const text = values[name];
         if (typeof text === 'string' && !NUMBER_TEXT[kind].test(text)) {
-          errors.push({ instancePath: `/${name}`, schemaPath: `#/properties/${name}/type`, keyword: 'type', params: { type: kind }, message: `must be ${kind}` });
+          errors.push({
+            instancePath: `/${name}`,
+            schemaPath: `#/properties/${name}/type`,
+            keyword: 'type',
+            params: { type: kind },
+            message: `must be ${kind}`,
+          });
         }
       }
     }
@@ -139,7 +145,10 @@ function nonFiniteNumberPath(data: unknown): string | undefined {
   const pathTo = (at: number, key: string | number) => {
     const names = [key];
     for (let up = at; up > 0; up = parents[up]!) names.push(keys[up]!);
-    return names.reverse().map((name) => `/${String(name).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+    return names
+      .reverse()
+      .map((name) => `/${String(name).replaceAll('~', '~0').replaceAll('/', '~1')}`)
+      .join('');
   };
   for (let at = 0; at < containers.length; at++) {
     const container = containers[at] as Record<string | number, unknown>;

@@ -29,11 +29,10 @@ export const COMPANY_TABLES = [
 
 /** Tables with `company_id` that an offboarding keeps, and why. */
 export const KEPT_COMPANY_TABLES = {
-  data_versions:
-    'a number, not data: kept (and bumped) so that an ETag or cached page of the removed data never matches what the company stores later',
+  data_versions: 'a number, not data: kept (and bumped) so that an ETag or cached page of the removed data never matches what the company stores later',
   company_offboardings: "the offboarding's own progress and final report",
   events_removed:
-    "a feed position, not data: kept so that a change-feed cursor from before the offboarding answers 410, never reads positions handed out again",
+    'a feed position, not data: kept so that a change-feed cursor from before the offboarding answers 410, never reads positions handed out again',
 } as const satisfies Partial<Record<keyof DB, string>>;
 
 export type CompanyTable = (typeof COMPANY_TABLES)[number];

@@ -32,11 +32,15 @@ export function createFeedSignal(database: Database, databaseUrl: string): FeedS
   }
 
   const replica = randomUUID();
-  const listening = createListeningConnection(databaseUrl, (payload) => {
-    const newline = payload.indexOf('\n');
-    if (newline < 0 || payload.slice(0, newline) === replica) return;
-    emit(payload.slice(newline + 1));
-  }, () => emit(null));
+  const listening = createListeningConnection(
+    databaseUrl,
+    (payload) => {
+      const newline = payload.indexOf('\n');
+      if (newline < 0 || payload.slice(0, newline) === replica) return;
+      emit(payload.slice(newline + 1));
+    },
+    () => emit(null),
+  );
   return {
     changed(companyId) {
       emit(companyId);

@@ -62,11 +62,7 @@ export function precompiledStatement<Row>(
 }
 
 /** compileOnce on the first call (a build error surfaces in the first query), its SQL kept prepared on PostgreSQL. */
-function compiledOnFirstUse<Row>(
-  db: Kysely<DB>,
-  arity: number,
-  build: StatementBuilder<Row>,
-): () => CompiledOnce<Row> {
+function compiledOnFirstUse<Row>(db: Kysely<DB>, arity: number, build: StatementBuilder<Row>): () => CompiledOnce<Row> {
   let compiled: CompiledOnce<Row> | undefined;
   return () => {
     if (!compiled) {

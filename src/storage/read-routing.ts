@@ -3,9 +3,7 @@ import type { Database } from './database.js';
 import { createDataVersionsRepository } from './repositories/data-versions-repository.js';
 
 /** The standby going down (reads go to the primary for `retryMs`) or answering again. */
-export type StandbyChange =
-  | { readonly state: 'down'; readonly error: unknown; readonly retryMs: number }
-  | { readonly state: 'back' };
+export type StandbyChange = { readonly state: 'down'; readonly error: unknown; readonly retryMs: number } | { readonly state: 'back' };
 
 /** How many reads each database has answered. */
 export interface ReadCounts {

@@ -1,14 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
-import {
-  CompiledQuery,
-  RawNode,
-  SelectQueryNode,
-  SqliteDialect,
-  type DatabaseConnection,
-  type Driver,
-  type QueryCompiler,
-  type QueryResult,
-} from 'kysely';
+import { CompiledQuery, RawNode, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Driver, type QueryCompiler, type QueryResult } from 'kysely';
 import { turnBatches } from '../lib/turn-batches.js';
 import { LiteralLimitSqliteCompiler } from './sqlite-query-compiler.js';
 import { sqliteQueries } from './sqlite-query-channel.js';

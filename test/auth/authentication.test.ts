@@ -175,7 +175,11 @@ describeEachDatabase('authentication of GET /v1/events', (kind) => {
       after(() => t.close());
 
       const signed = (key: CryptoKey, claims: JWTPayload = { company_id: COMPANY }) =>
-        new SignJWT(claims).setProtectedHeader({ alg }).setIssuedAt(NOW_S).setExpirationTime(NOW_S + 600).sign(key);
+        new SignJWT(claims)
+          .setProtectedHeader({ alg })
+          .setIssuedAt(NOW_S)
+          .setExpirationTime(NOW_S + 600)
+          .sign(key);
 
       it(`accepts a ${alg} token signed by the matching private key`, async () => {
         expectCompanyEvents(await listWith(t, `Bearer ${await signed(privateKey)}`));

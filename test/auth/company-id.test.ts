@@ -157,7 +157,8 @@ describeEachDatabase('the company-ID rule', (kind) => {
         assert.equal(response.json().code, 'invalid_body');
         assert.match(response.json().message, /company_id/);
         // Length is the schema's to check; NUL and unpaired surrogates are refused in any body before validation.
-        const expected = company === '' || company.length > 200 ? /characters/ : /\u0000|\ud800/.test(company) ? /NUL characters or unpaired surrogates/ : reason;
+        const expected =
+          company === '' || company.length > 200 ? /characters/ : /\u0000|\ud800/.test(company) ? /NUL characters or unpaired surrogates/ : reason;
         assert.match(response.json().message, expected);
       }
     });
@@ -187,7 +188,11 @@ describe('the company-ID rule in the CLI (--company)', () => {
       runCliInProcess(['token', '--company', 'acme/..'], env),
       runCliInProcess(['record-type', 'list', '--company', 'ac\u200bme'], env),
     ]);
-    for (const [run, reason] of [[runs[0]!, /blank/], [runs[1]!, /'\.' or '\.\.'/], [runs[2]!, /visible characters/]] as const) {
+    for (const [run, reason] of [
+      [runs[0]!, /blank/],
+      [runs[1]!, /'\.' or '\.\.'/],
+      [runs[2]!, /visible characters/],
+    ] as const) {
       assert.equal(run.status, 2, run.stderr);
       assert.match(run.stderr, /^--company /);
       assert.match(run.stderr, reason);

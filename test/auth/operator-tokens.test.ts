@@ -75,10 +75,7 @@ describe('wrs token with an external identity provider configured', () => {
     const { publicKey } = await generateKeyPair('ES256', { extractable: true });
     const dir = mkdtempSync(join(tmpdir(), 'wrs-idp-'));
     try {
-      const run = await runCliInProcess(
-        ['token', '--company', COMPANY],
-        cliEnv(join(dir, 'cli.db'), { WRS_JWT_PUBLIC_KEY: await exportSPKI(publicKey) }),
-      );
+      const run = await runCliInProcess(['token', '--company', COMPANY], cliEnv(join(dir, 'cli.db'), { WRS_JWT_PUBLIC_KEY: await exportSPKI(publicKey) }));
       assert.equal(run.status, 2, run.stderr);
       assert.match(run.stderr, /identity provider/);
       assert.equal(run.stdout, '');

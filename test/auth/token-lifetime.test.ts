@@ -25,8 +25,7 @@ function userToken(times: { iat?: number | null; exp?: number | null } = {}): Pr
   return jwt.sign(new TextEncoder().encode(TEST_JWT_SECRET));
 }
 
-const list = (t: TestApp, token: string) =>
-  t.app.inject({ method: 'GET', url: '/v1/records', headers: { authorization: `Bearer ${token}` } });
+const list = (t: TestApp, token: string) => t.app.inject({ method: 'GET', url: '/v1/records', headers: { authorization: `Bearer ${token}` } });
 
 function expectRefused(response: LightMyRequestResponse, message: string): void {
   assert.equal(response.statusCode, 401, response.body);

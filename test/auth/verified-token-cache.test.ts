@@ -14,8 +14,7 @@ describeEachDatabase('verified-token cache', (kind) => {
   after(() => t.close());
 
   const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
-  const get = (token: string) =>
-    t.app.inject({ method: 'GET', url: '/v1/events', headers: { authorization: `Bearer ${token}` } });
+  const get = (token: string) => t.app.inject({ method: 'GET', url: '/v1/events', headers: { authorization: `Bearer ${token}` } });
 
   it('refuses a once-accepted token after it expires', async () => {
     clock.set('2026-11-21T12:00:00.000Z');

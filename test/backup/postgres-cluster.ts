@@ -10,7 +10,9 @@ export { freePort } from '../helpers/free-port.js';
 export function postgresBinaries(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((name) => /^\d+$/.test(name))
+    .sort((a, b) => Number(b) - Number(a));
   const needed = ['initdb', 'pg_ctl', 'pg_basebackup', 'postgres'];
   return versions.map((version) => join(root, version, 'bin')).find((bin) => needed.every((tool) => existsSync(join(bin, tool))));
 }

@@ -41,10 +41,16 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30
 const serviceOn = (url: string) => createTestApp('postgres', { database: { kind: 'postgres', url, drop: async () => undefined } });
 
 async function writeEvents(t: TestApp, eventIds: string[]): Promise<void> {
-  await ingestOk(t, COMPANY, eventIds.map((id) => anEvent({ id })));
+  await ingestOk(
+    t,
+    COMPANY,
+    eventIds.map((id) => anEvent({ id })),
+  );
 }
 
-describe('PostgreSQL: base backup, WAL archiving and a point-in-time restore (docs/backup.md)', { skip: BIN ? false : 'no PostgreSQL server binaries in /usr/lib/postgresql/*/bin' }, () => {
+describe('PostgreSQL: base backup, WAL archiving and a point-in-time restore (docs/backup.md)', {
+  skip: BIN ? false : 'no PostgreSQL server binaries in /usr/lib/postgresql/*/bin',
+}, () => {
   let root: string;
   const clusters: Cluster[] = [];
   const apps: TestApp[] = [];
@@ -62,7 +68,12 @@ describe('PostgreSQL: base backup, WAL archiving and a point-in-time restore (do
       return result;
     };
     root = mkdtempSync(join(tmpdir(), 'wrs-pitr-'));
-    const [primaryDir, archiveDir, baseDir, restoredDir] = ['primary', 'archive', 'base', 'restored'].map((name) => join(root, name)) as [string, string, string, string];
+    const [primaryDir, archiveDir, baseDir, restoredDir] = ['primary', 'archive', 'base', 'restored'].map((name) => join(root, name)) as [
+      string,
+      string,
+      string,
+      string,
+    ];
     mkdirSync(archiveDir);
     giveToPostgres(root);
 
@@ -94,7 +105,20 @@ describe('PostgreSQL: base backup, WAL archiving and a point-in-time restore (do
     loans.beforeTarget.push((await createRecord(service, COMPANY, 'loan')).id);
     // --no-sync only keeps the test quick (4 s less here); the recipe flushes the backup to disk.
     await timed('pg_basebackup', () =>
-      asPostgres(bin, 'pg_basebackup', ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', baseDir, '-X', 'stream', '--checkpoint=fast', '--no-sync']),
+      asPostgres(bin, 'pg_basebackup', [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(primaryPort),
+        '-U',
+        'postgres',
+        '-D',
+        baseDir,
+        '-X',
+        'stream',
+        '--checkpoint=fast',
+        '--no-sync',
+      ]),
     );
     await writeEvents(service, written.afterBase);
     loans.beforeTarget.push((await createRecord(service, COMPANY, 'loan')).id);

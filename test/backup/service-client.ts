@@ -36,7 +36,11 @@ export function serviceClient(base: string, company: string) {
     },
     /** Creates a loan; answers its id once the service acknowledged it. */
     async createLoan(): Promise<string | undefined> {
-      const answer = await fetch(`${base}/v1/records/loan`, { method: 'POST', headers: { ...(await asUser()), 'content-type': 'application/json' }, body: JSON.stringify(VALID_LOAN) });
+      const answer = await fetch(`${base}/v1/records/loan`, {
+        method: 'POST',
+        headers: { ...(await asUser()), 'content-type': 'application/json' },
+        body: JSON.stringify(VALID_LOAN),
+      });
       if (answer.status !== 201) return undefined;
       return ((await answer.json()) as { id: string }).id;
     },

@@ -102,7 +102,10 @@ describe('wrs backup and wrs restore: a SQLite database backed up while several 
 
   it('writes a verified copy while the writes go on, and says its size and how long it took', () => {
     expectRun(backupRun, 0);
-    assert.match(backupRun.stdout, /^backed up .*wrs\.db to .*wrs-backup\.db: \d+\.\d MB in \d+\.\d\d s \(copy \d+\.\d\d s; verified in \d+\.\d\d s: integrity_check ok, a wrs database\)\n$/);
+    assert.match(
+      backupRun.stdout,
+      /^backed up .*wrs\.db to .*wrs-backup\.db: \d+\.\d MB in \d+\.\d\d s \(copy \d+\.\d\d s; verified in \d+\.\d\d s: integrity_check ok, a wrs database\)\n$/,
+    );
     assert.ok(existsSync(backupFile));
     const during = [...events, ...loans].filter((write) => write.ackedAt > backupStartedAt && write.sentAt < backupEndedAt);
     assert.ok(during.length > 0, 'writes were acknowledged while the backup ran');
@@ -119,7 +122,10 @@ describe('wrs backup and wrs restore: a SQLite database backed up while several 
   it('restored into a fresh location: consistent, and the service serves every write acknowledged before the backup began', async () => {
     const fresh = join(dir, 'fresh', 'wrs.db');
     const run = expectRun(await runCli(['restore', backupFile], cliEnv(fresh)), 0);
-    assert.match(run.stdout, /^restored .*wrs-backup\.db to .*fresh\/wrs\.db \(\d+\.\d MB, integrity check ok\) in \d+\.\d\d s, where there was no database\n$/);
+    assert.match(
+      run.stdout,
+      /^restored .*wrs-backup\.db to .*fresh\/wrs\.db \(\d+\.\d MB, integrity check ok\) in \d+\.\d\d s, where there was no database\n$/,
+    );
     assert.equal(integrityOf(fresh), 'ok');
     await expectServedFrom(fresh);
   });
@@ -160,7 +166,10 @@ describe('wrs backup and wrs restore: a SQLite database backed up while several 
     try {
       const client = serviceClient(restored.base, COMPANY);
       const [eventIds, loanIds] = [new Set(await client.eventIds()), new Set(await client.loanIds())];
-      for (const [writes, served, kind] of [[events, eventIds, 'event'], [loans, loanIds, 'record']] as const) {
+      for (const [writes, served, kind] of [
+        [events, eventIds, 'event'],
+        [loans, loanIds, 'record'],
+      ] as const) {
         const before = writes.filter((write) => write.ackedAt < backupStartedAt);
         assert.ok(before.length > 0);
         const lost = before.filter((write) => !served.has(write.id));

@@ -62,7 +62,9 @@ describe('benchmark harness (smoke run)', () => {
     const { servicePid, phases } = JSON.parse(readFileSync(join(profileDir, 'phases.json'), 'utf8'));
     assert.ok(readdirSync(profileDir).some((name) => name.includes(`.${servicePid}.0.`) && name.endsWith('.cpuprofile')));
     assert.ok(phases.some((phase: { name: string }) => phase.name === 'record-get'));
-    const summary = spawnSync(process.execPath, ['--import', 'tsx', 'bench/profile-phases.ts', profileDir, '--phase', 'record-get', '--top', '3'], { encoding: 'utf8' });
+    const summary = spawnSync(process.execPath, ['--import', 'tsx', 'bench/profile-phases.ts', profileDir, '--phase', 'record-get', '--top', '3'], {
+      encoding: 'utf8',
+    });
     assert.equal(summary.status, 0, summary.stderr);
     assert.match(summary.stdout, /^## record-get: [\d.]+ s, busy [\d.]+ s \([\d.]+%\)/m);
     assert.equal(summary.stdout.match(/^ {2,}[\d.]+% {2}\S/gm)?.length, 3, summary.stdout);

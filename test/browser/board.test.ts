@@ -32,8 +32,14 @@ describeOnOneDatabase('web console: the board', (kind) => {
     assert.equal(await page.getByLabel('Record type').inputValue(), 'equipment-loan');
     const columns = await page.locator('.view-column h2').allInnerTexts();
     assert.deepEqual(columns, ['Pipeline (6)', 'Approved (6)', 'All loans (12)']);
-    assert.deepEqual(await page.locator('[data-view-id="pipeline"] section[data-status]').evaluateAll((zones) => zones.map((z) => z.getAttribute('data-status'))), ['new', 'in_review']);
-    assert.deepEqual(await page.locator('[data-view-id="all-loans"] section[data-status]').evaluateAll((zones) => zones.map((z) => z.getAttribute('data-status'))), ['new', 'in_review', 'approved', 'funded']);
+    assert.deepEqual(
+      await page.locator('[data-view-id="pipeline"] section[data-status]').evaluateAll((zones) => zones.map((z) => z.getAttribute('data-status'))),
+      ['new', 'in_review'],
+    );
+    assert.deepEqual(
+      await page.locator('[data-view-id="all-loans"] section[data-status]').evaluateAll((zones) => zones.map((z) => z.getAttribute('data-status'))),
+      ['new', 'in_review', 'approved', 'funded'],
+    );
     assert.equal(await zone(page, 'pipeline', 'new').locator('article').count(), 3);
     const first = card(page, 'pipeline', 'demo-loan-01');
     assert.match(await first.innerText(), /demo-loan-01[\s\S]*New[\s\S]*Borrower[\s\S]*Northwind Traders[\s\S]*Amount[\s\S]*25,000/);
@@ -141,18 +147,37 @@ describeOnOneDatabase('web console: the board', (kind) => {
 
   it('a 401 (the token revoked or expired) signs out with the reason', async () => {
     const { context, page } = await openBoard();
-    await page.route('**/v1/records?**', (route) => route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ message: 'token revoked', code: 'unauthorized' }) }));
+    await page.route('**/v1/records?**', (route) =>
+      route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ message: 'token revoked', code: 'unauthorized' }) }),
+    );
     await card(page, 'pipeline', 'demo-loan-10').locator('summary').click();
-    await page.route('**/v1/records/demo-loan-10', (route) => route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ message: 'token revoked', code: 'unauthorized' }) }));
+    await page.route('**/v1/records/demo-loan-10', (route) =>
+      route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ message: 'token revoked', code: 'unauthorized' }) }),
+    );
     await card(page, 'pipeline', 'demo-loan-10').getByRole('button', { name: 'New' }).click();
     await page.getByText('Your session expired or the token was revoked. Sign in again.').waitFor();
     await page.getByLabel('Bearer token').waitFor();
     await context.close();
   });
   it('a view of more than a page of records shows the first hundred and loads the rest on demand; another type is chosen in the select', async () => {
-    const type = { name: 'Warehouse lease', fields: [{ uid: 'fld_site', field_name: 'Site', type: 'string', required: true }], statuses: ['open', 'closed'], views: [{ id: 'leases', name: 'Leases', statuses: [] }] };
-    assert.equal((await suite.service.t.admin({ method: 'PUT', url: `/admin/v1/companies/${DEMO_COMPANY_ID}/record-types/warehouse-lease`, payload: type })).statusCode, 201);
-    const leases = Array.from({ length: 105 }, (_, i) => ({ id: `lease-${String(i + 1).padStart(3, '0')}`, record_type: 'custom', uid: 'warehouse-lease', status: 'open', child_records: [], fields: { Site: `Site ${i + 1}` } }));
+    const type = {
+      name: 'Warehouse lease',
+      fields: [{ uid: 'fld_site', field_name: 'Site', type: 'string', required: true }],
+      statuses: ['open', 'closed'],
+      views: [{ id: 'leases', name: 'Leases', statuses: [] }],
+    };
+    assert.equal(
+      (await suite.service.t.admin({ method: 'PUT', url: `/admin/v1/companies/${DEMO_COMPANY_ID}/record-types/warehouse-lease`, payload: type })).statusCode,
+      201,
+    );
+    const leases = Array.from({ length: 105 }, (_, i) => ({
+      id: `lease-${String(i + 1).padStart(3, '0')}`,
+      record_type: 'custom',
+      uid: 'warehouse-lease',
+      status: 'open',
+      child_records: [],
+      fields: { Site: `Site ${i + 1}` },
+    }));
     const imported = await suite.service.t.admin({ method: 'POST', url: `/admin/v1/companies/${DEMO_COMPANY_ID}/records`, payload: leases });
     assert.equal(imported.statusCode, 201, imported.body);
 

@@ -70,7 +70,10 @@ describeOnOneDatabase('web console: events explorer', (kind) => {
     const first = (await column(page, SESSION)).map(Number);
     assert.equal(first.length, 25);
     assert.equal(first[0], 16);
-    assert.deepEqual(first, [...first].sort((a, b) => b - a));
+    assert.deepEqual(
+      first,
+      [...first].sort((a, b) => b - a),
+    );
 
     await whileListing(page, () => page.getByRole('button', { name: 'Next page' }).click());
     assert.equal(new URL(page.url()).searchParams.get('page'), '2');
@@ -137,7 +140,7 @@ describeOnOneDatabase('web console: events explorer', (kind) => {
     assert.equal(await live.count(), 1, 'the other type is not followed');
     assert.equal(await page.locator('.live-tail-events').getAttribute('aria-live'), 'polite');
     assert.match(await live.first().innerText(), /New/);
-    assert.match(await live.first().getAttribute('class') ?? '', /event-new/);
+    assert.match((await live.first().getAttribute('class')) ?? '', /event-new/);
 
     await page.getByRole('button', { name: 'Stop live tail' }).click();
     await page.locator('.live-status', { hasText: 'Off' }).waitFor();
@@ -177,7 +180,9 @@ async function startTail(page: Page): Promise<void> {
 const resultRows = (page: Page) => page.locator('.event-results tbody tr');
 
 async function column(page: Page, index: number): Promise<string[]> {
-  return resultRows(page).locator(`td:nth-child(${index + 1})`).allInnerTexts();
+  return resultRows(page)
+    .locator(`td:nth-child(${index + 1})`)
+    .allInnerTexts();
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -120,7 +120,10 @@ export async function assertAccessible(page: Page, what: string): Promise<void> 
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     // The page's globals, typed here because the tests compile without the DOM library.
-    const { axe, document } = globalThis as unknown as { document: unknown; axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } };
+    const { axe, document } = globalThis as unknown as {
+      document: unknown;
+      axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> };
+    };
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target) }));
   });

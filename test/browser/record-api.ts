@@ -25,7 +25,11 @@ export async function mintRecordToken(
   expiresIn = 3600,
   narrowing: { fields?: string[]; status_editable?: boolean; label?: string } = {},
 ): Promise<{ token: string; key: string }> {
-  const response = await service.t.as(DEMO_COMPANY_ID, { method: 'POST', url: `/v1/records/${recordId}/tokens`, payload: { expires_in: expiresIn, ...narrowing } });
+  const response = await service.t.as(DEMO_COMPANY_ID, {
+    method: 'POST',
+    url: `/v1/records/${recordId}/tokens`,
+    payload: { expires_in: expiresIn, ...narrowing },
+  });
   assert.equal(response.statusCode, 201, response.body);
   return response.json<{ token: string; key: string }>();
 }
@@ -55,7 +59,11 @@ export async function replaceLoanType(service: ConsoleService, change: (type: Re
   assert.equal(current.statusCode, 200, current.body);
   const { name, fields, statuses, views } = current.json<RecordTypeDefinition>();
   const original = { name, fields, statuses, views };
-  const replaced = await service.t.admin({ method: 'PUT', url: `/admin/v1/companies/${DEMO_COMPANY_ID}/record-types/equipment-loan`, payload: change(original) });
+  const replaced = await service.t.admin({
+    method: 'PUT',
+    url: `/admin/v1/companies/${DEMO_COMPANY_ID}/record-types/equipment-loan`,
+    payload: change(original),
+  });
   assert.ok(replaced.statusCode < 300, replaced.body);
   return original;
 }

@@ -86,7 +86,10 @@ describeOnOneDatabase('web console: the record page', (kind) => {
     await saved(form.page);
     assert.equal((await getRecord(suite.service, 'demo-loan-02')).fields.Borrower, 'Signed through the link');
 
-    await page.locator(`tr[data-token-key="${key}"]`).getByRole('button', { name: /^Revoke/ }).click();
+    await page
+      .locator(`tr[data-token-key="${key}"]`)
+      .getByRole('button', { name: /^Revoke/ })
+      .click();
     await page.getByText('Form link revoked').waitFor();
     await page.locator(`tr[data-token-key="${key}"]`).waitFor({ state: 'detached' });
     assert.ok(!(await liveTokenKeys(suite.service, 'demo-loan-02')).includes(key));

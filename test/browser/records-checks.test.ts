@@ -19,8 +19,14 @@ describeOnOneDatabase('web console: the records table and the checks', (kind) =>
   async function openPage(path: string) {
     const opened = await newPage(suite.browser);
     await signIn(opened.page, suite.service.baseUrl, await suite.service.demoToken());
-    await opened.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: path === '/app/records' ? 'Records' : 'Checks' }).click();
-    await opened.page.getByRole('status').filter({ hasText: /on this page|match/ }).waitFor();
+    await opened.page
+      .getByRole('navigation', { name: 'Console' })
+      .getByRole('link', { name: path === '/app/records' ? 'Records' : 'Checks' })
+      .click();
+    await opened.page
+      .getByRole('status')
+      .filter({ hasText: /on this page|match/ })
+      .waitFor();
     return opened;
   }
 
@@ -70,7 +76,8 @@ describeOnOneDatabase('web console: the records table and the checks', (kind) =>
     assert.deepEqual(await recordRows(page), firstPage);
 
     // One timestamp filter: records created after the eighth loan.
-    const cutoff = ((await suite.service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: '/v1/records/demo-loan-08' })).json() as { created_at: string }).created_at;
+    const cutoff = ((await suite.service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: '/v1/records/demo-loan-08' })).json() as { created_at: string })
+      .created_at;
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.waitForURL((url) => url.search === '');
     await page.getByLabel('Time filter').selectOption('created_after');
@@ -78,7 +85,10 @@ describeOnOneDatabase('web console: the records table and the checks', (kind) =>
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(/created_after=/);
     const expected = await apiIds(`/v1/records?created_after=${encodeURIComponent(cutoff)}`);
-    await page.getByRole('status').filter({ hasText: `${expected.length} records on this page.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${expected.length} records on this page.` })
+      .waitFor();
     assert.deepEqual(await recordRows(page), expected);
     assert.ok(expected.includes('demo-loan-09') && !expected.includes('demo-loan-08'));
 
@@ -121,7 +131,9 @@ describeOnOneDatabase('web console: the records table and the checks', (kind) =>
     assert.deepEqual(await checkRows(page), await apiIds('/v1/checks?scheduled=true&sort_by=send_date'));
     assert.equal(await page.locator('.scheduled-mark').count(), 3);
 
-    const sixth = ((await suite.service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: '/v1/checks?sort_by=date_created' })).json() as { results: { date_created: string }[] }).results[5]!.date_created;
+    const sixth = (
+      (await suite.service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: '/v1/checks?sort_by=date_created' })).json() as { results: { date_created: string }[] }
+    ).results[5]!.date_created;
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.waitForURL((url) => url.search === '');
     await page.getByLabel('Created: comparison').selectOption('__gte');

@@ -4,16 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { describeOnOneDatabase } from '../helpers/databases.js';
-import {
-  DEMO_COMPANY_ID,
-  assertAccessible,
-  assertNoPageErrors,
-  launchBrowser,
-  newPage,
-  signIn,
-  startConsoleService,
-  type ConsoleService,
-} from './harness.js';
+import { DEMO_COMPANY_ID, assertAccessible, assertNoPageErrors, launchBrowser, newPage, signIn, startConsoleService, type ConsoleService } from './harness.js';
 
 /** A receiver on 127.0.0.1: /ok answers 200, /fail 500; it keeps each request's webhook-id. */
 interface Receiver {

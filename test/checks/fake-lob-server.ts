@@ -176,8 +176,7 @@ function listChecks(query: URLSearchParams, checks: FakeCheck[], response: Serve
   const firstIndex = first ? matching.indexOf(first) : start;
   const lastIndex = last ? matching.indexOf(last) : start - 1;
   // Lob's links carry its own host; a client must never hand them to its callers.
-  const link = (param: string, check: FakeCheck) =>
-    `https://api.lob.com/v1/checks?limit=${limit}&${param}=${encodeURIComponent(writeCursor(field, check))}`;
+  const link = (param: string, check: FakeCheck) => `https://api.lob.com/v1/checks?limit=${limit}&${param}=${encodeURIComponent(writeCursor(field, check))}`;
   const body = {
     data: page,
     object: 'list',

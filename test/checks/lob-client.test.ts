@@ -123,4 +123,3 @@ describe('secret box', () => {
     assert.throws(() => box.open(`v1:${bytes.toString('base64url')}`, 'company-a'));
   });
 });
-

@@ -26,8 +26,7 @@ const KEY = {
 
 const lobAccountChecks = (count: number, prefix: string): FakeCheck[] => publishedCheckSeries(count, prefix);
 
-const byNewest = (checks: FakeCheck[]) =>
-  [...checks].sort((a, b) => b.date_created.localeCompare(a.date_created) || b.id.localeCompare(a.id)).map((c) => c.id);
+const byNewest = (checks: FakeCheck[]) => [...checks].sort((a, b) => b.date_created.localeCompare(a.date_created) || b.id.localeCompare(a.id)).map((c) => c.id);
 const ids = (body: { results: { id: string }[] }) => body.results.map((check) => check.id);
 
 describeEachDatabase('checks: Lob provider', (kind) => {
@@ -124,8 +123,7 @@ describeEachDatabase('checks: Lob provider', (kind) => {
     });
 
     it("maps filters and sort to Lob's date_created[gt]=... form", async () => {
-      const query =
-        '?limit=100&date_created=2026-10-02&send_date__lt=2026-10-05T00:00:00Z&scheduled=true&mail_type=ups_next_day_air&sort_by=send_date';
+      const query = '?limit=100&date_created=2026-10-02&send_date__lt=2026-10-05T00:00:00Z&scheduled=true&mail_type=ups_next_day_air&sort_by=send_date';
       const response = await list('acme', query);
       assert.equal(response.statusCode, 200, response.body);
       const sent = Object.fromEntries(lob.requests.at(-1)!.query);
@@ -139,7 +137,9 @@ describeEachDatabase('checks: Lob provider', (kind) => {
         'sort_by[send_date]': 'asc',
       });
       const expected = acmeChecks
-        .filter((c) => c.date_created.startsWith('2026-10-02') && c.send_date < '2026-10-05' && c.send_date > c.date_created && c.mail_type === 'ups_next_day_air')
+        .filter(
+          (c) => c.date_created.startsWith('2026-10-02') && c.send_date < '2026-10-05' && c.send_date > c.date_created && c.mail_type === 'ups_next_day_air',
+        )
         .sort((a, b) => a.send_date.localeCompare(b.send_date) || a.id.localeCompare(b.id))
         .map((c) => c.id);
       assert.ok(expected.length > 0);
@@ -168,8 +168,14 @@ describeEachDatabase('checks: Lob provider', (kind) => {
       assert.equal(first.count, 250);
       assert.deepEqual(ids(first), byNewest(acmeChecks).slice(0, 250));
       const calls = lob.requests.slice(start);
-      assert.deepEqual(calls.map((c) => c.query.get('limit')), ['100', '100', '50']);
-      assert.deepEqual(calls.map((c) => c.query.has('after')), [false, true, true]);
+      assert.deepEqual(
+        calls.map((c) => c.query.get('limit')),
+        ['100', '100', '50'],
+      );
+      assert.deepEqual(
+        calls.map((c) => c.query.has('after')),
+        [false, true, true],
+      );
 
       const rest = (await t.as('acme', { method: 'GET', url: pathOf(first.next_url) })).json();
       assert.deepEqual(ids(rest), byNewest(acmeChecks).slice(250));
@@ -179,7 +185,10 @@ describeEachDatabase('checks: Lob provider', (kind) => {
       const back = (await t.as('acme', { method: 'GET', url: pathOf(rest.previous_url) })).json();
       assert.deepEqual(ids(back), ids(first));
       assert.equal(back.previous_url, null);
-      assert.deepEqual(lob.requests.slice(backStart).map((c) => c.query.get('limit')), ['100', '100', '50']);
+      assert.deepEqual(
+        lob.requests.slice(backStart).map((c) => c.query.get('limit')),
+        ['100', '100', '50'],
+      );
       assert.ok(lob.requests.slice(backStart).every((c) => c.query.has('before')));
     });
 
@@ -230,7 +239,7 @@ describeEachDatabase('checks: Lob provider', (kind) => {
       assert.equal(typeof response.json().request_id, 'string');
     });
 
-    it("answers 502 provider_error when Lob refuses the key (401 or 403), without echoing it", async () => {
+    it('answers 502 provider_error when Lob refuses the key (401 or 403), without echoing it', async () => {
       for (const company of ['unknown', 'forbidden'] as const) {
         const response = await list(company);
         assert.equal(response.statusCode, 502, company);
@@ -301,7 +310,7 @@ describeEachDatabase('checks: Lob provider', (kind) => {
       assert.equal(callsWith(KEY.acme).length, before);
     });
 
-    it("is never used for another company, which keeps its own checks", async () => {
+    it('is never used for another company, which keeps its own checks', async () => {
       await t.admin({ method: 'POST', url: '/admin/v1/companies/initech/checks', payload: [lobCheck({ id: 'chk_initech1' })] });
       const before = lob.requests.length;
       const response = await list('initech');

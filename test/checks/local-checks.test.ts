@@ -26,8 +26,7 @@ describeEachDatabase('checks: embedded provider', (kind) => {
   let rows: Row[];
 
   const list = (query: string, company = COMPANY) => t.as(company, { method: 'GET', url: `/v1/checks${query}` });
-  const add = (company: string, payload: unknown) =>
-    t.admin({ method: 'POST', url: `/admin/v1/companies/${company}/checks`, payload: payload as object });
+  const add = (company: string, payload: unknown) => t.admin({ method: 'POST', url: `/admin/v1/companies/${company}/checks`, payload: payload as object });
   const pathOf = (url: string) => {
     assert.ok(url.startsWith('http://wrs.test/v1/checks?'), url);
     return url.slice('http://wrs.test'.length);
@@ -140,7 +139,10 @@ describeEachDatabase('checks: embedded provider', (kind) => {
         assert.equal(response.statusCode, 400, response.body);
         assert.equal(response.json().code, 'invalid_body');
         assert.match(response.json().message, reason);
-        assert.ok(response.json().errors.every((error: { index: number }) => error.index === 1), response.body);
+        assert.ok(
+          response.json().errors.every((error: { index: number }) => error.index === 1),
+          response.body,
+        );
         assert.equal((await list('', company)).json().count, 0);
       });
     }
@@ -204,7 +206,10 @@ describeEachDatabase('checks: embedded provider', (kind) => {
     });
 
     it('lists at most 100 problems and counts the rest', async () => {
-      const response = await add('bounded', Array.from({ length: 150 }, () => lobCheck({ amount: 0 })));
+      const response = await add(
+        'bounded',
+        Array.from({ length: 150 }, () => lobCheck({ amount: 0 })),
+      );
       assert.equal(response.statusCode, 400);
       const body = response.json();
       assert.equal(body.errors.length, 100);
@@ -247,7 +252,10 @@ describeEachDatabase('checks: embedded provider', (kind) => {
       const body = response.json();
       assert.deepEqual(Object.keys(body).sort(), ['count', 'next_url', 'previous_url', 'results']);
       assert.equal(body.count, 33);
-      assert.deepEqual(ids(body), oracle(rows, () => true));
+      assert.deepEqual(
+        ids(body),
+        oracle(rows, () => true),
+      );
       assert.equal(body.next_url, null);
       assert.equal(body.previous_url, null);
       assert.equal(body.results[0].object, 'check');
@@ -317,7 +325,10 @@ describeEachDatabase('checks: embedded provider', (kind) => {
       it(`sorts ${decodeURIComponent(query)}, ties by id in the same direction`, async () => {
         const response = await list(`?limit=10000&${query}`);
         assert.equal(response.statusCode, 200, response.body);
-        assert.deepEqual(ids(response.json()), oracle(rows, () => true, field, direction));
+        assert.deepEqual(
+          ids(response.json()),
+          oracle(rows, () => true, field, direction),
+        );
       });
     }
 
@@ -325,7 +336,13 @@ describeEachDatabase('checks: embedded provider', (kind) => {
       ['default order, 4 a page', 'limit=4', () => true, 'date_created', 'desc'],
       ['ascending, 5 a page, through the ties', 'limit=5&sort_by=date_created', () => true, 'date_created', 'asc'],
       ['by send date, 7 a page', 'limit=7&sort_by[send_date]=desc', () => true, 'send_date', 'desc'],
-      ['filtered, 3 a page', 'limit=3&scheduled=false&date_created=2026-11-01', (r) => r.send_date === r.date_created && r.date_created.startsWith('2026-11-01'), 'date_created', 'desc'],
+      [
+        'filtered, 3 a page',
+        'limit=3&scheduled=false&date_created=2026-11-01',
+        (r) => r.send_date === r.date_created && r.date_created.startsWith('2026-11-01'),
+        'date_created',
+        'desc',
+      ],
       ['one a page', 'limit=1&mail_type=ups_next_day_air', (r) => r.mail_type === 'ups_next_day_air', 'date_created', 'desc'],
     ];
     for (const [what, query, keep, field, direction] of pagings) {
@@ -438,7 +455,9 @@ describeEachDatabase('checks: embedded provider', (kind) => {
       const cursor = new URL(page.next_url).searchParams.get('after')!;
       const [payload, mac] = cursor.split('.');
       const edited = Buffer.from(
-        Buffer.from(payload!, 'base64url').toString().replace(/chk_\w+/, 'chk_s0000'),
+        Buffer.from(payload!, 'base64url')
+          .toString()
+          .replace(/chk_\w+/, 'chk_s0000'),
       ).toString('base64url');
       for (const [query, company] of [
         [`?limit=2&after=${edited}.${mac}`, COMPANY],

@@ -12,7 +12,18 @@ it('documents GET /v1/checks and the operator routes in the OpenAPI document', a
   const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
   const list = document.paths['/v1/checks'].get;
   const params = new Map(list.parameters.map((p: { name: string; schema: unknown }) => [p.name, p.schema]));
-  for (const name of ['limit', 'date_created', 'date_created__gte', 'send_date__lt', 'scheduled', 'mail_type', 'sort_by', 'sort_by[date_created]', 'after', 'before']) {
+  for (const name of [
+    'limit',
+    'date_created',
+    'date_created__gte',
+    'send_date__lt',
+    'scheduled',
+    'mail_type',
+    'sort_by',
+    'sort_by[date_created]',
+    'after',
+    'before',
+  ]) {
     assert.ok(params.has(name), name);
   }
   assert.deepEqual(
@@ -25,7 +36,10 @@ it('documents GET /v1/checks and the operator routes in the OpenAPI document', a
   // The body is checked by the service, and still described in full.
   const check = add.requestBody.content['application/json'].schema.items;
   assert.deepEqual(check.required.sort(), ['amount', 'bank_account', 'from', 'to']);
-  assert.deepEqual(check.properties.mail_type.anyOf.map((type: { const?: string; enum?: string[] }) => type.const ?? type.enum?.[0]), ['usps_first_class', 'ups_next_day_air']);
+  assert.deepEqual(
+    check.properties.mail_type.anyOf.map((type: { const?: string; enum?: string[] }) => type.const ?? type.enum?.[0]),
+    ['usps_first_class', 'ups_next_day_air'],
+  );
   for (const field of ['status', 'failure_reason', 'tracking_events', 'thumbnails', 'use_type']) assert.ok(check.properties[field], field);
   const providers = document.paths['/admin/v1/companies/{company}/providers/lob'];
   assert.ok(providers.put && providers.delete);

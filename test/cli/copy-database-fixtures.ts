@@ -40,15 +40,18 @@ export async function fillService(t: TestApp, receiverBase: string): Promise<Sou
   const webhook = expectStatus(webhookResponse, 201) as { id: string; secret: string };
 
   const recordIds: string[] = [];
-  for (const [customer, amount, paid] of [['Ada', 12.5, true], ['Grace Hopper — ünïcödé 🎉', 0, false], ['Linus', null, null]] as const) {
+  for (const [customer, amount, paid] of [
+    ['Ada', 12.5, true],
+    ['Grace Hopper — ünïcödé 🎉', 0, false],
+    ['Linus', null, null],
+  ] as const) {
     const record = await createRecord(t, COMPANY, 'invoice', { f_customer: customer, ...(amount === null ? {} : { f_amount: amount, f_paid: paid }) });
     recordIds.push(record.id);
   }
   expectStatus(await t.as(COMPANY, { method: 'PATCH', url: `/v1/records/${recordIds[0]}`, payload: { status: 'sent' } }), 200);
-  const minted = expectStatus(
-    await t.as(COMPANY, { method: 'POST', url: `/v1/records/${recordIds[1]}/actions`, payload: { expires_in: 3600 } }),
-    201,
-  ) as { token: string };
+  const minted = expectStatus(await t.as(COMPANY, { method: 'POST', url: `/v1/records/${recordIds[1]}/actions`, payload: { expires_in: 3600 } }), 201) as {
+    token: string;
+  };
   const step = expectStatus(
     await t.as(COMPANY, {
       method: 'PUT',
@@ -67,7 +70,10 @@ export async function fillService(t: TestApp, receiverBase: string): Promise<Sou
   await ingestOk(t, BUSY_COMPANY, [anEvent({ id: 'busy-00010', text: 'replaced' })]);
 
   expectStatus(await t.admin({ method: 'POST', url: `/admin/v1/companies/${COMPANY}/checks`, payload: [lobCheck({ id: 'chk_copy1' })] }), 201);
-  expectStatus(await t.admin({ method: 'PUT', url: `/admin/v1/companies/${LOB_COMPANY}/providers/lob`, payload: { api_key: 'test_lobco_0dc8d51e0acffcb1880e' } }), 200);
+  expectStatus(
+    await t.admin({ method: 'PUT', url: `/admin/v1/companies/${LOB_COMPANY}/providers/lob`, payload: { api_key: 'test_lobco_0dc8d51e0acffcb1880e' } }),
+    200,
+  );
   expectStatus(await t.admin({ method: 'PUT', url: `/admin/v1/companies/${RETENTION_COMPANY}/retention`, payload: { retention_days: 30 } }), 200);
   const now = new Date().toISOString();
   await ingestOk(t, RETENTION_COMPANY, [
@@ -105,7 +111,11 @@ export function comparedPaths(data: SourceData): { company: string; path: string
     ]),
     ...ofCompany(BUSY_COMPANY, ['/v1/events?limit=1000', '/v1/events?limit=50&page=2&order_by=-created_at&flow_session__gte=100&flow_key__contains=board']),
     ...ofCompany(RETENTION_COMPANY, ['/v1/events?limit=10']),
-    ...ofCompany('admin', [`/admin/v1/companies/${RETENTION_COMPANY}/retention`, `/admin/v1/companies/${LOB_COMPANY}/providers`, `/admin/v1/companies/${COMPANY}/templates/invoice`]),
+    ...ofCompany('admin', [
+      `/admin/v1/companies/${RETENTION_COMPANY}/retention`,
+      `/admin/v1/companies/${LOB_COMPANY}/providers`,
+      `/admin/v1/companies/${COMPANY}/templates/invoice`,
+    ]),
   ];
 }
 
@@ -116,7 +126,11 @@ export async function readPath(t: TestApp, { company, path }: { company: string;
 }
 
 /** Every page of a company's change feed from the beginning, with the cursor that asked for it and the one it answered. */
-export async function feedPages(t: TestApp, company: string, limit = 700): Promise<{ after: string; body: { results: { id: string }[]; next_cursor: string } }[]> {
+export async function feedPages(
+  t: TestApp,
+  company: string,
+  limit = 700,
+): Promise<{ after: string; body: { results: { id: string }[]; next_cursor: string } }[]> {
   await settleFeed(t);
   const pages = [];
   let after = '';

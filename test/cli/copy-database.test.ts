@@ -64,11 +64,17 @@ describe('wrs copy-database: a source or target it cannot use', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('refuses a missing source, a file that is not SQLite and a SQLite file that is not wrs', async () => {
-    expectPlainFailure(await copy(['--from', `sqlite:${join(dir, 'missing.db')}`, '--to', 'postgres://127.0.0.1:1/x']), /^no SQLite database at .*missing\.db\n$/);
+    expectPlainFailure(
+      await copy(['--from', `sqlite:${join(dir, 'missing.db')}`, '--to', 'postgres://127.0.0.1:1/x']),
+      /^no SQLite database at .*missing\.db\n$/,
+    );
 
     const textFile = join(dir, 'notes.db');
     copyFileSync(new URL(import.meta.url), textFile);
-    expectPlainFailure(await copy(['--from', `sqlite:${textFile}`, '--to', 'postgres://127.0.0.1:1/x']), /notes\.db cannot be read as a SQLite database: file is not a database/);
+    expectPlainFailure(
+      await copy(['--from', `sqlite:${textFile}`, '--to', 'postgres://127.0.0.1:1/x']),
+      /notes\.db cannot be read as a SQLite database: file is not a database/,
+    );
 
     const other = join(dir, 'other.db');
     const otherDb = new SqliteDatabase(other);
@@ -78,7 +84,10 @@ describe('wrs copy-database: a source or target it cannot use', () => {
   });
 
   it('refuses an unreachable target, with its password masked', async () => {
-    const run = await runCli(['copy-database', '--from', `sqlite:${wrsFile}`, '--to', 'postgres://wrs:hunter2@127.0.0.1:1/wrs'], cliEnv(join(dir, 'configured.db')));
+    const run = await runCli(
+      ['copy-database', '--from', `sqlite:${wrsFile}`, '--to', 'postgres://wrs:hunter2@127.0.0.1:1/wrs'],
+      cliEnv(join(dir, 'configured.db')),
+    );
     expectPlainFailure(run, /^cannot connect to postgres:\/\/wrs:\*\*\*@127\.0\.0\.1:1\/wrs: .*ECONNREFUSED/);
     assert.doesNotMatch(run.stderr, /hunter2/);
   });
@@ -182,7 +191,10 @@ describe('wrs copy-database into PostgreSQL', { skip: PG_URL ? false : 'WRS_TEST
     await ingestOk(moved, BUSY_COMPANY, [anEvent({ id: 'after-move-1' }), anEvent({ id: 'after-move-2' })]);
     await settleFeed(moved);
     const fresh = expectStatus(await moved.as(BUSY_COMPANY, { url: `/v1/events/changes?after=${endOfCopy}` }), 200);
-    assert.deepEqual(fresh.results.map((event: { id: string }) => event.id), ['after-move-1', 'after-move-2']);
+    assert.deepEqual(
+      fresh.results.map((event: { id: string }) => event.id),
+      ['after-move-1', 'after-move-2'],
+    );
     const { rows } = await sql<{ copied: number; next: number }>`select
       (select max(feed_seq) from events where feed_xid = '0'::xid8) as copied,
       (select min(feed_seq) from events where feed_xid <> '0'::xid8) as next`.execute(moved.ctx.database.db);
@@ -229,7 +241,11 @@ describe('wrs copy-database: a copy that cannot finish', { skip: PG_URL ? false 
     dir = mkdtempSync(join(tmpdir(), 'wrs-copy-faults-'));
     file = join(dir, 'wrs.db');
     const source = await createTestApp('sqlite', { database: { kind: 'sqlite', url: `sqlite:${file}`, drop: async () => undefined } });
-    await ingestOk(source, COMPANY, Array.from({ length: 3_000 }, () => anEvent()));
+    await ingestOk(
+      source,
+      COMPANY,
+      Array.from({ length: 3_000 }, () => anEvent()),
+    );
     await source.close();
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -261,7 +277,7 @@ describe('wrs copy-database: a copy that cannot finish', { skip: PG_URL ? false 
     });
   });
 
-  it('refuses a source behind this version\'s migrations, without migrating it or touching the target', async () => {
+  it("refuses a source behind this version's migrations, without migrating it or touching the target", async () => {
     const behind = join(dir, 'behind.db');
     copyFileSync(file, behind);
     const db = new SqliteDatabase(behind);
@@ -270,7 +286,10 @@ describe('wrs copy-database: a copy that cannot finish', { skip: PG_URL ? false 
     const hash = sha256(readFileSync(behind));
     await withTarget(async (target) => {
       const run = await runCli(['copy-database', '--from', `sqlite:${behind}`, '--to', target.url], cliEnv(behind));
-      expectPlainFailure(run, /behind\.db is not at this wrs version's migrations \(pending: 0009_webhooks\); bring it up to date first with WRS_DATABASE_URL=sqlite:.*behind\.db wrs migrate/);
+      expectPlainFailure(
+        run,
+        /behind\.db is not at this wrs version's migrations \(pending: 0009_webhooks\); bring it up to date first with WRS_DATABASE_URL=sqlite:.*behind\.db wrs migrate/,
+      );
       assert.equal(await rowsInTarget(target.url, 'events'), null, 'no schema was created');
     });
     assert.equal(sha256(readFileSync(behind)), hash);

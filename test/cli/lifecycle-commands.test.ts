@@ -57,7 +57,9 @@ describeEachDatabase('wrs erase and wrs offboard', (kind) => {
     const crashing = await crashingContext(t, 1);
     let id: string;
     try {
-      ({ erasure: { id } } = await crashing.erasures.request('cli-crash', { user_id: 'u-1' }, 'cli'));
+      ({
+        erasure: { id },
+      } = await crashing.erasures.request('cli-crash', { user_id: 'u-1' }, 'cli'));
       await assert.rejects(crashing.erasures.run('cli-crash', id), /simulated crash/);
     } finally {
       await crashing.close();

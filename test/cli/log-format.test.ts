@@ -33,7 +33,9 @@ describe('the log format of wrs serve', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('on a terminal in development: one short human line per request, and the start screen stands out', { skip: !HAS_SCRIPT && 'util-linux script is not installed' }, async () => {
+  it('on a terminal in development: one short human line per request, and the start screen stands out', {
+    skip: !HAS_SCRIPT && 'util-linux script is not installed',
+  }, async () => {
     const command = [process.execPath, ...CLI_NODE_ARGS, 'serve'].map(shellQuote).join(' ');
     const terminal: RunningProcess = startProcess('script', ['-qfec', command, '/dev/null'], { env: development() });
     try {
@@ -44,9 +46,11 @@ describe('the log format of wrs serve', () => {
         return /GET \/v1\/events\?limit=1 200 \d+ ms/.test(plain) ? plain : undefined;
       });
       const lines = text.split('\n');
-      assert.deepEqual(lines.filter((line) => line.includes('/v1/events?limit=1 ')), [
-        lines.find((line) => /^\[\d\d:\d\d:\d\d\] INFO: GET \/v1\/events\?limit=1 200 \d+ ms$/.test(line)),
-      ], 'one line for the request: time, level, method, URL, status, duration');
+      assert.deepEqual(
+        lines.filter((line) => line.includes('/v1/events?limit=1 ')),
+        [lines.find((line) => /^\[\d\d:\d\d:\d\d\] INFO: GET \/v1\/events\?limit=1 200 \d+ ms$/.test(line))],
+        'one line for the request: time, level, method, URL, status, duration',
+      );
       assert.ok(lines.some((line) => /^\[\d\d:\d\d:\d\d\] INFO: Server listening at http:\/\/127\.0\.0\.1:\d+$/.test(line)));
       assert.equal(lines.filter((line) => line.startsWith('{')).length, 0, 'no JSON lines');
       assert.doesNotMatch(text, /incoming request|"pid"|hostname/);
@@ -88,9 +92,11 @@ describe('the log format of wrs serve', () => {
     }
     assert.equal(written.length, 2);
     assert.match(plainText(written[0]!), /^\[\d\d:\d\d:\d\d\] INFO \(cluster-primary\): starting workers \{"workers":2\}\n$/);
-    assert.deepEqual(
-      (({ level, name, workers, msg }) => ({ level, name, workers, msg }))(JSON.parse(written[1]!) as Record<string, unknown>),
-      { level: 30, name: 'cluster-primary', workers: 2, msg: 'starting workers' },
-    );
+    assert.deepEqual((({ level, name, workers, msg }) => ({ level, name, workers, msg }))(JSON.parse(written[1]!) as Record<string, unknown>), {
+      level: 30,
+      name: 'cluster-primary',
+      workers: 2,
+      msg: 'starting workers',
+    });
   });
 });

@@ -90,7 +90,7 @@ describe('wrs operator commands', { concurrency: 3 }, () => {
     assert.equal(gone.stderr.trim(), "record type 'loan' not found");
   });
 
-  it('import records: NDJSON and JSON arrays, all or nothing, with the API\'s messages', async () => {
+  it("import records: NDJSON and JSON arrays, all or nothing, with the API's messages", async () => {
     const co = 'cli-records';
     const ndjson = Array.from({ length: 1200 }, (_, i) => JSON.stringify({ id: `ucc-${i}`, record_type: 'uccfiling', status: 'filed', instance: { n: i } }));
     const imported = await expectExit(0, ['import', 'records', file('records.ndjson', `${ndjson.join('\n')}\n`), '--company', co]);
@@ -132,7 +132,10 @@ describe('wrs operator commands', { concurrency: 3 }, () => {
 
     assert.equal((await t.as(co, { url: '/v1/records/new-1' })).statusCode, 404);
     const page = (await t.as(co, { url: '/v1/records?limit=100&record_type=custom' })).json();
-    assert.deepEqual(page.results.map((record: { id: string }) => record.id), ['loan-1']);
+    assert.deepEqual(
+      page.results.map((record: { id: string }) => record.id),
+      ['loan-1'],
+    );
   });
 
   it('template put / get / delete, checked and trial-rendered like the PUT route', async () => {
@@ -220,7 +223,10 @@ describe('wrs operator commands', { concurrency: 3 }, () => {
     const short = await expectExit(1, ['provider', 'lob', '--company', co, '--key-file', '-'], { stdin: 'short' });
     const viaHttp = (await t.admin({ method: 'PUT', url: `/admin/v1/companies/${co}/providers/lob`, payload: { api_key: 'short' } })).json();
     assert.equal(short.stderr.trim(), viaHttp.message.replace('invalid body', 'invalid Lob key'));
-    assert.match((await expectExit(1, ['provider', 'lob', '--company', co, '--key-file', join(dir, 'none.key')])).stderr, /cannot read the key from .*none\.key/);
+    assert.match(
+      (await expectExit(1, ['provider', 'lob', '--company', co, '--key-file', join(dir, 'none.key')])).stderr,
+      /cannot read the key from .*none\.key/,
+    );
     assert.equal((await t.admin({ url: `/admin/v1/companies/${co}/providers` })).json().lob.key_last4, 'AbCd');
     for (const run of [set, shown, piped, short]) {
       assert.ok(!`${run.stdout}${run.stderr}`.includes(key) && !`${run.stdout}${run.stderr}`.includes(other));

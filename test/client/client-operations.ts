@@ -32,10 +32,7 @@ const text = (name: string, y: number, content: string) => ({ name, type: 'text'
 /** Two A4 pages: the record's fields by name, then its creation time. */
 const INVOICE_TEMPLATE: Template = {
   basePdf: { width: 210, height: 297, padding: [10, 10, 10, 10] },
-  schemas: [
-    [text('customer', 20, 'ACME'), text('amount', 35, '1.00'), text('paid', 50, 'false')],
-    [text('created_at', 20, '2026-01-01T00:00:00.000Z')],
-  ],
+  schemas: [[text('customer', 20, 'ACME'), text('amount', 35, '1.00'), text('paid', 50, 'false')], [text('created_at', 20, '2026-01-01T00:00:00.000Z')]],
 };
 
 const ADDRESS = { name: 'Ada Lovelace', address_line1: '1 Main St', address_city: 'Springfield', address_state: 'IL', address_zip: '62701' };
@@ -52,7 +49,14 @@ const check = (id: string, amount: number, dateCreated: string): CheckInput => (
 
 const EVENTS: EventInput[] = [
   { type: 'user_flow_session_started', flow_key: 'loan-intake', flow_session: 1, created_at: '2026-05-01T10:00:00.000Z' },
-  { type: 'user_flow_session_step_completed', flow_key: 'loan-intake', flow_session: 1, step_key: 'decision-1', selected_decision: 'Approve', created_at: '2026-05-01T10:05:00.000Z' },
+  {
+    type: 'user_flow_session_step_completed',
+    flow_key: 'loan-intake',
+    flow_session: 1,
+    step_key: 'decision-1',
+    selected_decision: 'Approve',
+    created_at: '2026-05-01T10:05:00.000Z',
+  },
   { type: 'user_flow_session_started', flow_key: 'vendor-onboarding', flow_session: 2, created_at: '2026-05-02T09:00:00.000Z' },
 ];
 
@@ -64,11 +68,7 @@ function answered<Data>(result: { data?: Data; error?: unknown; response: Respon
 }
 
 /** The typed error body of a failed answer, after checking its status and code. */
-function refused<Failure extends { code: string; message: string }>(
-  result: { error?: Failure; response: Response },
-  status: number,
-  code: string,
-): Failure {
+function refused<Failure extends { code: string; message: string }>(result: { error?: Failure; response: Response }, status: number, code: string): Failure {
   assert.equal(result.response.status, status, `${result.response.url}: ${JSON.stringify(result.error)}`);
   assert.ok(result.error, `${result.response.url} answered ${status} without an error body`);
   assert.equal(result.error.code, code);
@@ -88,17 +88,36 @@ export function clientOperationsSuite(start: () => Promise<ServiceUnderTest>): v
     service = await start();
     const operator = service.operator;
     for (const company of ['acme', 'globex']) {
-      answered(await operator.PUT('/admin/v1/companies/{company}/record-types/{typeId}', { params: { path: { company, typeId: 'invoice' } }, body: INVOICE_TYPE }), 201);
+      answered(
+        await operator.PUT('/admin/v1/companies/{company}/record-types/{typeId}', { params: { path: { company, typeId: 'invoice' } }, body: INVOICE_TYPE }),
+        201,
+      );
     }
-    answered(await operator.PUT('/admin/v1/companies/{company}/templates/{templateId}', { params: { path: { company: 'acme', templateId: 'invoice' } }, body: INVOICE_TEMPLATE }), 201);
+    answered(
+      await operator.PUT('/admin/v1/companies/{company}/templates/{templateId}', {
+        params: { path: { company: 'acme', templateId: 'invoice' } },
+        body: INVOICE_TEMPLATE,
+      }),
+      201,
+    );
     const ingested = answered(await operator.POST('/admin/v1/companies/{company}/events', { params: { path: { company: 'acme' } }, body: EVENTS }), 200);
     assert.equal(ingested.ingested, EVENTS.length);
-    const checks = [check('chk_a1', 120.5, '2026-04-01T00:00:00.000Z'), check('chk_a2', 99, '2026-04-02T00:00:00.000Z'), check('chk_a3', 7.25, '2026-04-03T00:00:00.000Z')];
+    const checks = [
+      check('chk_a1', 120.5, '2026-04-01T00:00:00.000Z'),
+      check('chk_a2', 99, '2026-04-02T00:00:00.000Z'),
+      check('chk_a3', 7.25, '2026-04-03T00:00:00.000Z'),
+    ];
     answered(await operator.POST('/admin/v1/companies/{company}/checks', { params: { path: { company: 'acme' } }, body: checks }), 201);
 
     acme = recorder.watch(await service.clientFor('acme'));
     globex = recorder.watch(await service.clientFor('globex'));
-    const created = answered(await acme.POST('/v1/records/{typeId}', { params: { path: { typeId: 'invoice' } }, body: { f_customer: 'Zoë Müller GmbH', f_amount: 1234.5, f_paid: false } }), 201);
+    const created = answered(
+      await acme.POST('/v1/records/{typeId}', {
+        params: { path: { typeId: 'invoice' } },
+        body: { f_customer: 'Zoë Müller GmbH', f_amount: 1234.5, f_paid: false },
+      }),
+      201,
+    );
     invoiceId = created.id;
   });
   after(() => service.close());
@@ -108,12 +127,18 @@ export function clientOperationsSuite(start: () => Promise<ServiceUnderTest>): v
     assert.equal(list.count, 1);
     assert.equal(list.results[0]?.id, 'invoice');
     const type = answered(await acme.GET('/v1/record-types/{typeId}', { params: { path: { typeId: 'invoice' } } }), 200);
-    assert.deepEqual(type.fields.map((field) => [field.uid, field.field_name, field.type, field.required]), [
-      ['f_customer', 'customer', 'string', true],
-      ['f_amount', 'amount', 'number', false],
-      ['f_paid', 'paid', 'boolean', false],
-    ]);
-    assert.deepEqual(type.views.map((view) => view.id), ['open', 'settled']);
+    assert.deepEqual(
+      type.fields.map((field) => [field.uid, field.field_name, field.type, field.required]),
+      [
+        ['f_customer', 'customer', 'string', true],
+        ['f_amount', 'amount', 'number', false],
+        ['f_paid', 'paid', 'boolean', false],
+      ],
+    );
+    assert.deepEqual(
+      type.views.map((view) => view.id),
+      ['open', 'settled'],
+    );
     assert.equal(type.version, 1);
     refused(await acme.GET('/v1/record-types/{typeId}', { params: { path: { typeId: 'no-such-type' } } }), 404, 'not_found');
   });
@@ -133,7 +158,10 @@ export function clientOperationsSuite(start: () => Promise<ServiceUnderTest>): v
     assert.equal(paid.fields?.paid, true);
 
     const open = answered(await acme.GET('/v1/records', { params: { query: { view_id: 'open' } } }), 200);
-    assert.deepEqual(open.results.map((listed) => listed.id), [invoiceId]);
+    assert.deepEqual(
+      open.results.map((listed) => listed.id),
+      [invoiceId],
+    );
     const firstPage = answered(await acme.GET('/v1/records', { params: { query: { record_type: 'custom', limit: 1 } } }), 200);
     assert.equal(firstPage.count, 1);
     assert.equal(firstPage.results[0]?.id, invoiceId);
@@ -183,7 +211,10 @@ export function clientOperationsSuite(start: () => Promise<ServiceUnderTest>): v
 
     const listed = answered(await acme.GET('/v1/records/{record}/tokens', { params: { path: { record: invoiceId } } }), 200);
     assert.deepEqual(listed.results.map((token) => token.key).sort(), [minted.key, legacy.key].sort());
-    assert.ok(listed.results.every((token) => !('token' in token)), 'a listed token never shows its JWT');
+    assert.ok(
+      listed.results.every((token) => !('token' in token)),
+      'a listed token never shows its JWT',
+    );
 
     const oneRecord = recorder.watch(service.clientWith(minted.token));
     assert.equal(answered(await oneRecord.GET('/v1/records/{record}', { params: { path: { record: invoiceId } } }), 200).id, invoiceId);
@@ -194,19 +225,29 @@ export function clientOperationsSuite(start: () => Promise<ServiceUnderTest>): v
     const revoked = await acme.DELETE('/v1/records/{record}/tokens/{key}', { params: { path: { record: invoiceId, key: minted.key } } });
     assert.equal(revoked.response.status, 204);
     refused(await oneRecord.GET('/v1/records/{record}', { params: { path: { record: invoiceId } } }), 401, 'unauthorized');
-    assert.equal((await acme.DELETE('/v1/records/{record}/tokens/{key}', { params: { path: { record: invoiceId, key: minted.key } } })).response.status, 204, 'again 204 when already revoked');
+    assert.equal(
+      (await acme.DELETE('/v1/records/{record}/tokens/{key}', { params: { path: { record: invoiceId, key: minted.key } } })).response.status,
+      204,
+      'again 204 when already revoked',
+    );
     refused(await acme.DELETE('/v1/records/{record}/tokens/{key}', { params: { path: { record: invoiceId, key: 'no-such-key' } } }), 404, 'not_found');
   });
 
   it('lists the templates a pdf_create step may name: listTemplates', async () => {
     const templates = answered(await acme.GET('/v1/templates'), 200);
-    assert.deepEqual(templates.results.map((template) => template.id), ['invoice']);
+    assert.deepEqual(
+      templates.results.map((template) => template.id),
+      ['invoice'],
+    );
     assert.equal(answered(await globex.GET('/v1/templates'), 200).count, 0);
   });
 
   it('runs pdf_create and downloads the PDF as bytes: runRecordStep, listRecordFiles, downloadRecordFile', async () => {
     const step = answered(
-      await acme.PUT('/v1/records/{record}/steps', { params: { path: { record: invoiceId } }, body: { type: 'pdf_create', inputs: { pdf_filename: 'Invoice 42', template_id: 'invoice' } } }),
+      await acme.PUT('/v1/records/{record}/steps', {
+        params: { path: { record: invoiceId } },
+        body: { type: 'pdf_create', inputs: { pdf_filename: 'Invoice 42', template_id: 'invoice' } },
+      }),
       200,
     );
     assert.equal(step.message, 'PDF created');
@@ -239,10 +280,13 @@ export function clientOperationsSuite(start: () => Promise<ServiceUnderTest>): v
     assert.equal(all.count, EVENTS.length);
     assert.ok(all.results.every((event) => event.company_id === 'acme'));
     const started = answered(await acme.GET('/v1/events', { params: { query: { type: 'user_flow_session_started', order_by: '-created_at' } } }), 200);
-    assert.deepEqual(started.results.map((event) => [event.flow_key, event.flow_session, event.created_at]), [
-      ['vendor-onboarding', 2, '2026-05-02T09:00:00.000Z'],
-      ['loan-intake', 1, '2026-05-01T10:00:00.000Z'],
-    ]);
+    assert.deepEqual(
+      started.results.map((event) => [event.flow_key, event.flow_session, event.created_at]),
+      [
+        ['vendor-onboarding', 2, '2026-05-02T09:00:00.000Z'],
+        ['loan-intake', 1, '2026-05-01T10:00:00.000Z'],
+      ],
+    );
     const decided = answered(await acme.GET('/v1/events', { params: { query: { flow_key__contains: 'intake', step_key: 'decision-1' } } }), 200);
     assert.equal(decided.results[0]?.selected_decision, 'Approve');
     assert.equal(answered(await globex.GET('/v1/events'), 200).count, 0);
@@ -267,7 +311,13 @@ export function clientOperationsSuite(start: () => Promise<ServiceUnderTest>): v
   it('lists mailed checks with paging links: listChecks', async () => {
     const newest = answered(await acme.GET('/v1/checks', { params: { query: { limit: 2, sort_by: '-date_created' } } }), 200);
     assert.equal(newest.count, 2);
-    assert.deepEqual(newest.results.map((listed) => [listed.id, listed.amount]), [['chk_a3', 7.25], ['chk_a2', 99]]);
+    assert.deepEqual(
+      newest.results.map((listed) => [listed.id, listed.amount]),
+      [
+        ['chk_a3', 7.25],
+        ['chk_a2', 99],
+      ],
+    );
     assert.equal(newest.results[0]?.to?.name, 'Ada Lovelace');
     assert.ok(newest.next_url?.startsWith(`${service.baseUrl}/v1/checks?`), `next_url: ${newest.next_url}`);
     assert.equal(answered(await globex.GET('/v1/checks'), 200).count, 0);
@@ -276,7 +326,10 @@ export function clientOperationsSuite(start: () => Promise<ServiceUnderTest>): v
   it('manages webhooks and their deliveries: createWebhook, listWebhooks, getWebhook, updateWebhook, listWebhookDeliveries, redeliverWebhookDelivery, deleteWebhook', async () => {
     const created = answered(await acme.POST('/v1/webhooks', { body: { url: 'https://93.184.215.14/client-hook', events: ['record.created'] } }), 201);
     assert.match(created.secret, /^whsec_/);
-    assert.deepEqual(answered(await acme.GET('/v1/webhooks'), 200).results.map((hook) => hook.id), [created.id]);
+    assert.deepEqual(
+      answered(await acme.GET('/v1/webhooks'), 200).results.map((hook) => hook.id),
+      [created.id],
+    );
     assert.equal(answered(await acme.GET('/v1/webhooks/{id}', { params: { path: { id: created.id } } }), 200).url, 'https://93.184.215.14/client-hook');
     const patched = answered(await acme.PATCH('/v1/webhooks/{id}', { params: { path: { id: created.id } }, body: { description: 'from the client' } }), 200);
     assert.equal(patched.description, 'from the client');

@@ -15,8 +15,7 @@ describeEachDatabase('the ETag of a created record', (kind) => {
   });
   after(() => t.close());
 
-  const create = (body: object, headers: Record<string, string> = {}) =>
-    t.as('acme', { method: 'POST', url: '/v1/records/loan', payload: body, headers });
+  const create = (body: object, headers: Record<string, string> = {}) => t.as('acme', { method: 'POST', url: '/v1/records/loan', payload: body, headers });
   const get = (id: string, headers: Record<string, string> = {}) => t.as('acme', { method: 'GET', url: `/v1/records/${id}`, headers });
 
   it('answers on the 201 the strong ETag a GET of the new record then gives, the hash of the body as answered', async () => {

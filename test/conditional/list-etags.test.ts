@@ -70,11 +70,7 @@ describeEachDatabase('ETags of the events and records lists', (kind) => {
     assert.match(plain.headers.etag as string, WEAK_TAG);
     assert.equal((await list('/v1/events?limit=5&type=step_completed')).headers.etag, plain.headers.etag, 'parameter order');
     assert.notEqual((await list('/v1/events?type=step_completed&limit=6')).headers.etag, plain.headers.etag);
-    assert.equal(
-      (await list('/v1/events?user_key=u1')).headers.etag,
-      (await list('/v1/events?user_id=u1')).headers.etag,
-      'an alias is the same query',
-    );
+    assert.equal((await list('/v1/events?user_key=u1')).headers.etag, (await list('/v1/events?user_id=u1')).headers.etag, 'an alias is the same query');
     assert.equal((await list('/v1/records?recordType=custom')).headers.etag, (await list('/v1/records?record_type=custom')).headers.etag);
     assert.notEqual((await list('/v1/records')).headers.etag, (await list('/v1/events')).headers.etag);
     assert.notEqual((await list('/v1/events', {}, 'globex')).headers.etag, (await list('/v1/events')).headers.etag, 'per company');
@@ -109,9 +105,7 @@ describeEachDatabase('ETags of the events and records lists', (kind) => {
     await changedBy('a record patched', async () =>
       expectStatus(await t.as('acme', { method: 'PATCH', url: `/v1/records/${record.id}`, payload: { status: 'done' } }), 200),
     );
-    await changedBy('records imported', () =>
-      importRecords(t, 'acme', [{ record_type: 'uccfiling', status: 'filed', instance: { n: 1 }, views: ['open'] }]),
-    );
+    await changedBy('records imported', () => importRecords(t, 'acme', [{ record_type: 'uccfiling', status: 'filed', instance: { n: 1 }, views: ['open'] }]));
     await changedBy('a record type defined', () => defineType(t, 'acme', 'memo', { name: 'Memo', fields: [], statuses: [], views: [] }));
     await changedBy('a record type replaced', () => defineType(t, 'acme', 'loan', { ...LOAN_TYPE, name: 'Loan v2' }));
     await changedBy('a record type deleted', async () =>
@@ -123,17 +117,12 @@ describeEachDatabase('ETags of the events and records lists', (kind) => {
     const record = await createRecord(t, 'acme', 'loan');
     await unchangedBy('a refused ingest', async () => expectStatus(await ingest(t, 'acme', [anEvent({ id: 'ok' }), { id: 5 }]), 400));
     await unchangedBy('an empty ingest', async () => expectStatus(await ingest(t, 'acme', []), 200));
-    await unchangedBy('a refused create', async () =>
-      expectStatus(await t.as('acme', { method: 'POST', url: '/v1/records/loan', payload: { nope: 1 } }), 400),
-    );
+    await unchangedBy('a refused create', async () => expectStatus(await t.as('acme', { method: 'POST', url: '/v1/records/loan', payload: { nope: 1 } }), 400));
     await unchangedBy('a refused PATCH', async () =>
       expectStatus(await t.as('acme', { method: 'PATCH', url: `/v1/records/${record.id}`, payload: { f_amount: 'x' } }), 400),
     );
     await unchangedBy('a PATCH refused by If-Match', async () =>
-      expectStatus(
-        await t.as('acme', { method: 'PATCH', url: `/v1/records/${record.id}`, payload: { f_amount: 1 }, headers: { 'if-match': '"old"' } }),
-        412,
-      ),
+      expectStatus(await t.as('acme', { method: 'PATCH', url: `/v1/records/${record.id}`, payload: { f_amount: 1 }, headers: { 'if-match': '"old"' } }), 412),
     );
     await unchangedBy('a delete of no type', async () =>
       expectStatus(await t.admin({ method: 'DELETE', url: '/admin/v1/companies/acme/record-types/none' }), 404),

@@ -80,10 +80,11 @@ describe('the repeated-page cache', () => {
   it('keeps only string bodies: a stream is passed through', async () => {
     const { cache } = counted();
     let builds = 0;
-    const stream = () => cache.serve(plain, key('s'), async () => {
-      builds++;
-      return Readable.from(['x']);
-    });
+    const stream = () =>
+      cache.serve(plain, key('s'), async () => {
+        builds++;
+        return Readable.from(['x']);
+      });
     assert.ok((await stream()) instanceof Readable);
     await stream();
     assert.equal(builds, 2);

@@ -16,8 +16,7 @@ describeEachDatabase('conditional requests on a record', (kind) => {
   });
   after(() => t.close());
 
-  const get = (id: string, headers: Record<string, string> = {}, company = 'acme') =>
-    t.as(company, { method: 'GET', url: `/v1/records/${id}`, headers });
+  const get = (id: string, headers: Record<string, string> = {}, company = 'acme') => t.as(company, { method: 'GET', url: `/v1/records/${id}`, headers });
   const patch = (id: string, body: object, headers: Record<string, string> = {}, company = 'acme') =>
     t.as(company, { method: 'PATCH', url: `/v1/records/${id}`, payload: body, headers });
 
@@ -39,7 +38,7 @@ describeEachDatabase('conditional requests on a record', (kind) => {
     assert.deepEqual(reread.json(), updated);
   });
 
-  it('changes the tag when a replacement of the record\'s type changes what the record answers (its views)', async () => {
+  it("changes the tag when a replacement of the record's type changes what the record answers (its views)", async () => {
     const memo = { name: 'Memo', fields: [{ uid: 'f_text', field_name: 'Text', type: 'string', required: false }], statuses: [], views: [] };
     await defineType(t, 'acme', 'memo', memo);
     const record = await createRecord(t, 'acme', 'memo', { f_text: 'hello' });
@@ -128,7 +127,7 @@ describeEachDatabase('conditional requests on a record', (kind) => {
     expectStatus(await patch(record.id, { nope: 1 }, { 'if-match': '"stale"' }), 412, 'precondition_failed');
   });
 
-  it('answers 404 for an unknown record (or another company\'s) whatever If-Match says', async () => {
+  it("answers 404 for an unknown record (or another company's) whatever If-Match says", async () => {
     const record = await createRecord(t, 'acme', 'loan');
     const etag = (await get(record.id)).headers.etag as string;
     for (const header of ['*', etag, '"nope"']) {
@@ -142,15 +141,13 @@ describeEachDatabase('conditional requests on a record', (kind) => {
     for (let round = 0; round < 5; round++) {
       const record = await createRecord(t, 'acme', 'loan', { ...VALID_LOAN, f_borrower: 'start' });
       const etag = (await get(record.id)).headers.etag as string;
-      const answers = await Promise.all(
-        ['left', 'right'].map((borrower) => patch(record.id, { f_borrower: borrower }, { 'if-match': etag })),
-      );
+      const answers = await Promise.all(['left', 'right'].map((borrower) => patch(record.id, { f_borrower: borrower }, { 'if-match': etag })));
       const statuses = answers.map((answer) => answer.statusCode).sort();
       assert.deepEqual(statuses, [200, 412], answers.map((answer) => answer.body).join('\n'));
       const winner = answers.find((answer) => answer.statusCode === 200)!;
       assert.equal(answers.find((answer) => answer.statusCode === 412)!.json().code, 'precondition_failed');
       const stored = await get(record.id);
-      assert.equal(stored.body, winner.body, 'the stored record is the winner\'s answer');
+      assert.equal(stored.body, winner.body, "the stored record is the winner's answer");
       assert.equal(stored.headers.etag, winner.headers.etag);
     }
   });

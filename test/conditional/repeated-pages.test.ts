@@ -50,15 +50,13 @@ describeEachDatabase('the repeated-page cache of the events and records lists', 
     await a.close();
   });
 
-  const get = (t: TestApp, url: string, company = 'acme', headers: Record<string, string> = {}) =>
-    t.as(company, { method: 'GET', url, headers });
+  const get = (t: TestApp, url: string, company = 'acme', headers: Record<string, string> = {}) => t.as(company, { method: 'GET', url, headers });
   const ok = async (t: TestApp, url: string, company = 'acme', headers: Record<string, string> = {}) => {
     const response = await get(t, url, company, headers);
     assert.equal(response.statusCode, 200, response.body);
     return response;
   };
-  const ids = async (t: TestApp, url: string, company = 'acme') =>
-    ((await ok(t, url, company)).json().results as { id: string }[]).map((item) => item.id);
+  const ids = async (t: TestApp, url: string, company = 'acme') => ((await ok(t, url, company)).json().results as { id: string }[]).map((item) => item.id);
   /** Pages `a`'s records list read while `work` ran. */
   const pagesReadBy = async (work: () => Promise<unknown>) => {
     const start = pagesRead;
@@ -134,7 +132,10 @@ describeEachDatabase('the repeated-page cache of the events and records lists', 
     assert.notEqual(globex.body, acme.body);
     assert.ok(globex.json().results.some((record: { id: string }) => record.id === globexRecord.id));
     const acmeIds = new Set(acme.json().results.map((record: { id: string }) => record.id));
-    assert.ok(globex.json().results.every((record: { id: string }) => !acmeIds.has(record.id)), globex.body);
+    assert.ok(
+      globex.json().results.every((record: { id: string }) => !acmeIds.has(record.id)),
+      globex.body,
+    );
     const globexEvents = (await ok(a, EVENTS, 'globex')).json().results as { id: string; company_id: string }[];
     assert.ok(globexEvents.some((event) => event.id === 'globex-new'));
     assert.ok(globexEvents.every((event) => event.company_id === 'globex'));
@@ -179,7 +180,10 @@ describeEachDatabase('the repeated-page cache of the events and records lists', 
       created = await createRecord(b, 'acme', 'loan');
     };
     const racing = await ok(a, RECORDS, 'acme', NO_CACHE);
-    assert.ok(racing.json().results.some((record: { id: string }) => record.id === created!.id), 'built after the write');
+    assert.ok(
+      racing.json().results.some((record: { id: string }) => record.id === created!.id),
+      'built after the write',
+    );
     let after: LightMyRequestResponse | undefined;
     assert.equal(await pagesReadBy(async () => (after = await ok(a, RECORDS))), 1, 'kept under the older version: not found');
     assert.notEqual(after!.headers.etag, racing.headers.etag);
@@ -197,7 +201,10 @@ describeEachDatabase('the repeated-page cache of the events and records lists', 
       await Promise.all(during);
       for (const response of after) {
         assert.notEqual(response.headers.etag, before, 'a tag of the version before the write');
-        assert.ok((response.json().results as { id: string }[]).some((event) => event.id === id), 'the event written before the request');
+        assert.ok(
+          (response.json().results as { id: string }[]).some((event) => event.id === id),
+          'the event written before the request',
+        );
       }
       assert.equal(new Set(after.map((response) => response.headers.etag)).size, 1, 'one version after the write');
     }

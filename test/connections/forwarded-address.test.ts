@@ -31,7 +31,10 @@ describe('open requests per forwarded client address behind a trusted proxy', { 
 
   it('refuses one forwarded address over its share with 429 and Retry-After while another is served', async () => {
     const held = await Promise.all(Array.from({ length: PER_ADDRESS }, () => streamFrom('203.0.113.7')));
-    assert.deepEqual(held.map((stream) => stream.status), Array(PER_ADDRESS).fill(200));
+    assert.deepEqual(
+      held.map((stream) => stream.status),
+      Array(PER_ADDRESS).fill(200),
+    );
 
     const refused = await healthFrom('203.0.113.7');
     assert.equal(refused.status, 429);
@@ -47,7 +50,10 @@ describe('open requests per forwarded client address behind a trusted proxy', { 
     assert.equal((await streamFrom('198.51.100.9')).status, 200);
     // IPv6 clients share by /64, as for the rate limits.
     const v6 = await Promise.all([streamFrom('2001:db8:1:2::10'), streamFrom('2001:db8:1:2::11')]);
-    assert.deepEqual(v6.map((stream) => stream.status), [200, 200]);
+    assert.deepEqual(
+      v6.map((stream) => stream.status),
+      [200, 200],
+    );
     assert.equal((await healthFrom('2001:db8:1:2:ffff::1')).status, 429);
     assert.equal((await healthFrom('2001:db8:1:3::1')).status, 200);
 

@@ -78,7 +78,7 @@ describeEachDatabase('the management listener (WRS_MANAGEMENT_PORT) while the AP
     }
   });
 
-  it('keeps the API listener\'s rules for /metrics, and serves nothing of the API', async () => {
+  it("keeps the API listener's rules for /metrics, and serves nothing of the API", async () => {
     const anonymous = await get('/metrics');
     assert.equal(anonymous.status, 401);
     assert.equal(((await anonymous.json()) as { code: string }).code, 'unauthorized');

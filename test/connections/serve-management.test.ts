@@ -54,5 +54,4 @@ describe('wrs serve with WRS_MANAGEMENT_PORT (real process)', { timeout: 120_000
       assert.deepEqual({ code, signal }, { code: 0, signal: null });
     });
   }
-
 });

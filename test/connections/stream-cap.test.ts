@@ -43,7 +43,10 @@ describeEachDatabase('event streams per company (WRS_STREAMS_PER_COMPANY)', (kin
 
   it("refuses a company's stream over the cap with 429 and Retry-After; another company's streams and requests go on", async () => {
     const held = await Promise.all(Array.from({ length: CAP }, () => open('flood-co')));
-    assert.deepEqual(held.map((client) => client.status), Array(CAP).fill(200));
+    assert.deepEqual(
+      held.map((client) => client.status),
+      Array(CAP).fill(200),
+    );
 
     const refused = await open('flood-co');
     assert.equal(refused.status, 429);
@@ -68,7 +71,10 @@ describeEachDatabase('event streams per company (WRS_STREAMS_PER_COMPANY)', (kin
 
   it('a stream that closes gives its place back, and a refused or malformed one takes none', async () => {
     const held = await Promise.all(Array.from({ length: CAP }, () => open('turns-co')));
-    assert.deepEqual(held.map((client) => client.status), Array(CAP).fill(200));
+    assert.deepEqual(
+      held.map((client) => client.status),
+      Array(CAP).fill(200),
+    );
     assert.equal((await open('turns-co')).status, 429);
     assert.equal((await open('turns-co', { 'last-event-id': 'garbage' })).status, 400);
 
@@ -79,7 +85,11 @@ describeEachDatabase('event streams per company (WRS_STREAMS_PER_COMPANY)', (kin
 
     for (const client of [...held.slice(1), replacement]) client.close();
     const again = await Promise.all(Array.from({ length: CAP }, () => openOnceFree('turns-co')));
-    assert.deepEqual(again.map((client) => client.status), Array(CAP).fill(200), 'every place is free again');
+    assert.deepEqual(
+      again.map((client) => client.status),
+      Array(CAP).fill(200),
+      'every place is free again',
+    );
     for (const client of again) client.close();
   });
 });

@@ -57,7 +57,11 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
       WRS_WEBHOOK_TIMEOUT_MS: '2000',
     });
     await eventually(
-      () => fetch(`http://127.0.0.1:${port}/readyz`).then((response) => response.status, () => 0),
+      () =>
+        fetch(`http://127.0.0.1:${port}/readyz`).then(
+          (response) => response.status,
+          () => 0,
+        ),
       (status) => status === 200,
       60_000,
     );
@@ -194,7 +198,10 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
     assert.equal(code, 0, 'the replica stopped cleanly');
     const failed = answers.filter((answer) => answer.status !== 200);
     assert.deepEqual(failed, [], 'every request during the shutdown was answered 200');
-    assert.ok(answers.some((answer) => answer.replica === 'r1'), 'the leaving replica served before it left');
+    assert.ok(
+      answers.some((answer) => answer.replica === 'r1'),
+      'the leaving replica served before it left',
+    );
 
     await leaving.dispose();
     replicas[1] = await startReplica(1, Number(new URL(balancer.url).port));
@@ -229,13 +236,20 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
     assert.equal(replicasSeen.size, REPLICAS, 'every replica allowed some: one budget, shared');
   });
 
-  it('Prometheus scrapes every replica with the metrics token (the documented scrape configuration)', { skip: !existsSync(PROMETHEUS_BINARY) && `${PROMETHEUS_BINARY} is missing (apt-get install prometheus; .ci/run installs it)` }, async () => {
+  it('Prometheus scrapes every replica with the metrics token (the documented scrape configuration)', {
+    skip: !existsSync(PROMETHEUS_BINARY) && `${PROMETHEUS_BINARY} is missing (apt-get install prometheus; .ci/run installs it)`,
+  }, async () => {
     await allUp();
     const userToken = await signUserToken({ company_id: 'acme', sub: 'u1' });
     const id = (await send(balancer.url, 'POST', `/v1/records/${RECORD_TYPE}`, { token: userToken, body: '{}' })).body as { id: string };
     for (let i = 0; i < REPLICAS * 3; i++) assert.equal((await send(balancer.url, 'GET', `/v1/records/${id.id}`, { token: userToken })).status, 200);
 
-    const prometheus = await startPrometheus({ port: await freePort(), targets: managementPorts.map((port) => `127.0.0.1:${port}`), token: METRICS_TOKEN, intervalSeconds: 1 });
+    const prometheus = await startPrometheus({
+      port: await freePort(),
+      targets: managementPorts.map((port) => `127.0.0.1:${port}`),
+      token: METRICS_TOKEN,
+      intervalSeconds: 1,
+    });
     try {
       await eventually(
         () => prometheus.query('up{job="wrs"}'),

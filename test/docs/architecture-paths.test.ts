@@ -50,9 +50,15 @@ describe('docs/architecture.md names only paths that exist', () => {
 
   it('every entry of the source tree exists, and every folder of src/ is in it', () => {
     const entries = treeEntries(PAGE);
-    assert.deepEqual(entries.filter((entry) => !existsSync(join(ROOT, entry))), []);
+    assert.deepEqual(
+      entries.filter((entry) => !existsSync(join(ROOT, entry))),
+      [],
+    );
     const srcFolders = listFolders('src');
-    assert.deepEqual(srcFolders.filter((folder) => !entries.includes(`src/${folder}/`)), []);
+    assert.deepEqual(
+      srcFolders.filter((folder) => !entries.includes(`src/${folder}/`)),
+      [],
+    );
   });
 });
 

@@ -114,4 +114,3 @@ export async function startDemo(databaseUrl?: string): Promise<DemoService> {
     throw new Error(`${(error as Error).message}\nthe start screen:\n${output}`);
   }
 }
-

@@ -44,7 +44,11 @@ describe('docs: the shell examples follow the convention', () => {
 
   it('annotates every curl of a runnable block with the status it answers', () => {
     const missing = files.flatMap(({ blocks }) =>
-      runnable(blocks).flatMap((block) => curlCalls(block).filter((call) => call.expected === undefined).map((call) => `${block.file}:${call.line}`)),
+      runnable(blocks).flatMap((block) =>
+        curlCalls(block)
+          .filter((call) => call.expected === undefined)
+          .map((call) => `${block.file}:${call.line}`),
+      ),
     );
     assert.deepEqual(missing, [], 'each curl needs a `# -> NNN ...` comment after it');
   });

@@ -11,9 +11,27 @@ import { changes, settleFeed } from './feed-fixtures.js';
 function storedEvent(companyId: string, id: string, text: string): StoredEvent {
   const at = '2026-01-01T00:00:00.000Z';
   return {
-    id, company_id: companyId, connection_id: null, connection_key: null, created_at: at, excluded: false, flow_id: null,
-    flow_key: null, flow_session: null, like_value: null, seconds_active: null, seconds_running: null, selected_decision: null,
-    step_key: null, text, type: 'held', updated_at: at, user_id: null, version_id: null, version_key: null, version_object: null,
+    id,
+    company_id: companyId,
+    connection_id: null,
+    connection_key: null,
+    created_at: at,
+    excluded: false,
+    flow_id: null,
+    flow_key: null,
+    flow_session: null,
+    like_value: null,
+    seconds_active: null,
+    seconds_running: null,
+    selected_decision: null,
+    step_key: null,
+    text,
+    type: 'held',
+    updated_at: at,
+    user_id: null,
+    version_id: null,
+    version_key: null,
+    version_object: null,
   };
 }
 
@@ -84,7 +102,10 @@ describeEachDatabase('events change feed: none skipped, none twice, while ingest
         for (const response of committed) assert.equal(response.statusCode, 200, response.body);
       }
       // Nothing that committed after the held transaction began may be shown before it.
-      assert.deepEqual(follower.seen.map((event) => event.id), ['first']);
+      assert.deepEqual(
+        follower.seen.map((event) => event.id),
+        ['first'],
+      );
     } finally {
       // Never left open by a failure: an open transaction holds back the feed of every suite on the cluster.
       release();
@@ -96,7 +117,10 @@ describeEachDatabase('events change feed: none skipped, none twice, while ingest
     assert.deepEqual(ids.slice(0, 3), ['first', 'held-1', 'held-2']);
     assert.deepEqual(ids.slice(3).sort(), ['later-1', 'later-2', 'later-3']);
     const fromStart = await changes(t, company, { limit: 100 });
-    assert.deepEqual(fromStart.results.map((event) => event.id), ids);
+    assert.deepEqual(
+      fromStart.results.map((event) => event.id),
+      ids,
+    );
   });
 
   it('randomized: many concurrent ingests with replacements, one follower sees every final event once at its latest store', async () => {
@@ -110,9 +134,7 @@ describeEachDatabase('events change feed: none skipped, none twice, while ingest
     const ingests = Array.from({ length: 40 }, (_, n) => {
       const size = 1 + Math.floor(random() * 12);
       // Ids from a small pool: many events are replaced by later ingests (and within one).
-      const events = Array.from({ length: size }, (_, i) =>
-        anEvent({ id: `id-${Math.floor(random() * 60)}`, text: `ingest-${n}-${i}`, type: 'stress' }),
-      );
+      const events = Array.from({ length: size }, (_, i) => anEvent({ id: `id-${Math.floor(random() * 60)}`, text: `ingest-${n}-${i}`, type: 'stress' }));
       return (async () => {
         await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 100)));
         const response = await ingest(t, company, events);

@@ -19,13 +19,25 @@ describeEachDatabase('events change feed: GET /v1/events/changes', (kind) => {
     await ingestOk(t, 'feed-a', [anEvent({ id: 'a3', created_at: '2026-03-01T00:00:00.000Z' }), anEvent({ id: 'a1' })]);
     await ingestOk(t, 'feed-a', [anEvent({ id: 'a2', created_at: '2020-01-01T00:00:00.000Z' })]);
     const first = await changes(t, 'feed-a', { after: empty.next_cursor });
-    assert.deepEqual(first.results.map((event) => event.id), ['a3', 'a1', 'a2']);
-    assert.deepEqual((await changes(t, 'feed-a')).results.map((event) => event.id), ['a3', 'a1', 'a2']);
+    assert.deepEqual(
+      first.results.map((event) => event.id),
+      ['a3', 'a1', 'a2'],
+    );
+    assert.deepEqual(
+      (await changes(t, 'feed-a')).results.map((event) => event.id),
+      ['a3', 'a1', 'a2'],
+    );
 
     const byTwo = await changes(t, 'feed-a', { limit: 2 });
-    assert.deepEqual(byTwo.results.map((event) => event.id), ['a3', 'a1']);
+    assert.deepEqual(
+      byTwo.results.map((event) => event.id),
+      ['a3', 'a1'],
+    );
     const rest = await changes(t, 'feed-a', { limit: 2, after: byTwo.next_cursor });
-    assert.deepEqual(rest.results.map((event) => event.id), ['a2']);
+    assert.deepEqual(
+      rest.results.map((event) => event.id),
+      ['a2'],
+    );
     const nothing = await changes(t, 'feed-a', { after: rest.next_cursor });
     assert.equal(nothing.count, 0);
     assert.equal(nothing.next_cursor, rest.next_cursor);
@@ -35,7 +47,11 @@ describeEachDatabase('events change feed: GET /v1/events/changes', (kind) => {
   // A request is written in batches of 5,000 within one transaction; each batch is stored once, after the one before.
   it('keeps the order of a request written in several batches, each event once', async () => {
     const ids = Array.from({ length: 12_345 }, (_, i) => `big-${12_345 - i}`);
-    await ingestOk(t, 'feed-big', ids.map((id) => anEvent({ id })));
+    await ingestOk(
+      t,
+      'feed-big',
+      ids.map((id) => anEvent({ id })),
+    );
     assert.deepEqual((await followToEnd(t, 'feed-big', undefined, { limit: 10_000 })).ids, ids);
   });
 
@@ -53,7 +69,11 @@ describeEachDatabase('events change feed: GET /v1/events/changes', (kind) => {
     const seen = await followToEnd(t, 'feed-r');
     assert.deepEqual(seen.ids, ['r1', 'r2', 'r3']);
     await ingestOk(t, 'feed-r', [anEvent({ id: 'r1', text: 'v2' })]);
-    assert.deepEqual(await followToEnd(t, 'feed-r', seen.cursor), { ids: ['r1'], texts: ['v2'], cursor: (await changes(t, 'feed-r', { after: seen.cursor })).next_cursor });
+    assert.deepEqual(await followToEnd(t, 'feed-r', seen.cursor), {
+      ids: ['r1'],
+      texts: ['v2'],
+      cursor: (await changes(t, 'feed-r', { after: seen.cursor })).next_cursor,
+    });
     const all = await followToEnd(t, 'feed-r');
     assert.deepEqual(all.ids, ['r2', 'r3', 'r1']);
     assert.deepEqual(all.texts, ['v1', 'v1', 'v2']);
@@ -67,14 +87,23 @@ describeEachDatabase('events change feed: GET /v1/events/changes', (kind) => {
       anEvent({ id: 't4', type: 'start' }),
     ]);
     const page = await changes(t, 'feed-t', { type: 'started', limit: 1 });
-    assert.deepEqual(page.results.map((event) => event.id), ['t1']);
+    assert.deepEqual(
+      page.results.map((event) => event.id),
+      ['t1'],
+    );
     const next = await changes(t, 'feed-t', { type: 'started', after: page.next_cursor });
-    assert.deepEqual(next.results.map((event) => event.id), ['t3']);
+    assert.deepEqual(
+      next.results.map((event) => event.id),
+      ['t3'],
+    );
     // The cursor is a position in the whole feed: without the filter it continues from there too.
-    assert.deepEqual((await changes(t, 'feed-t', { after: page.next_cursor })).results.map((event) => event.id), ['t2', 't3', 't4']);
+    assert.deepEqual(
+      (await changes(t, 'feed-t', { after: page.next_cursor })).results.map((event) => event.id),
+      ['t2', 't3', 't4'],
+    );
   });
 
-  it('refuses malformed cursors, another company\'s cursor, bad limits and unknown parameters with 400', async () => {
+  it("refuses malformed cursors, another company's cursor, bad limits and unknown parameters with 400", async () => {
     await ingestOk(t, 'feed-x', [anEvent({ id: 'x1' })]);
     const own = (await changes(t, 'feed-x')).next_cursor;
     const bad = [own.slice(0, -1), `${own}A`, 'not a cursor', '', own.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')), '1', 'a'.repeat(34)];

@@ -25,7 +25,10 @@ describe('events change feed on PostgreSQL: transaction ids across a power of te
   after(() => t.close());
 
   it('answers one page in the numeric order of the positions', async () => {
-    assert.deepEqual((await changes(t, COMPANY, { limit: 1000 })).results.map((event) => event.id), ['x1', 'x2', 'x3', 'x4']);
+    assert.deepEqual(
+      (await changes(t, COMPANY, { limit: 1000 })).results.map((event) => event.id),
+      ['x1', 'x2', 'x3', 'x4'],
+    );
   });
 
   it('hands every event once, in order, to a client following one event at a time', async () => {

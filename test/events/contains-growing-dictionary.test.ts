@@ -45,7 +45,10 @@ describeEachDatabase('__contains as the dictionary grows', (kind) => {
         .filter(keep)
         .map((i) => `l-${String(i).padStart(4, '0')}`);
     for (let round = 0; round < 2; round++) {
-      assert.deepEqual(await listIds(t, 'large', 'flow_key__contains=flow-109&limit=10000'), ids((i) => String(i).startsWith('109')));
+      assert.deepEqual(
+        await listIds(t, 'large', 'flow_key__contains=flow-109&limit=10000'),
+        ids((i) => String(i).startsWith('109')),
+      );
       assert.deepEqual(await listIds(t, 'large', 'flow_key__contains=-1099'), ['l-1099']);
       assert.deepEqual(await listIds(t, 'large', 'flow_key__contains=no-such'), []);
     }
@@ -55,9 +58,7 @@ describeEachDatabase('__contains as the dictionary grows', (kind) => {
 
   it('finds the same values on either side of the scanned-dictionary limit', async () => {
     const value = (i: number) => `edge-${String(i).padStart(4, '0')}`;
-    const atLimit = Array.from({ length: SCANNED_DICTIONARY_VALUES }, (_, i) =>
-      anEvent({ id: `e-${i}`, flow_key: value(i), step_key: null }),
-    );
+    const atLimit = Array.from({ length: SCANNED_DICTIONARY_VALUES }, (_, i) => anEvent({ id: `e-${i}`, flow_key: value(i), step_key: null }));
     await ingestOk(t, 'edge', atLimit);
     assert.deepEqual(await listIds(t, 'edge', `flow_key__contains=${value(0)}`), ['e-0']);
     assert.deepEqual(await listIds(t, 'edge', `flow_key__contains=${value(SCANNED_DICTIONARY_VALUES - 1)}`), [`e-${SCANNED_DICTIONARY_VALUES - 1}`]);

@@ -63,8 +63,7 @@ describeEachDatabase('demo events', (kind) => {
 describe('wrs import events / wrs seed demo', () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
-  const wrs = (...args: string[]) =>
-    spawnSync(process.execPath, [...CLI_NODE_ARGS, ...args], { env, encoding: 'utf8', timeout: 60_000 });
+  const wrs = (...args: string[]) => spawnSync(process.execPath, [...CLI_NODE_ARGS, ...args], { env, encoding: 'utf8', timeout: 60_000 });
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'wrs-cli-'));
@@ -76,7 +75,14 @@ describe('wrs import events / wrs seed demo', () => {
     const ndjson = join(dir, 'events.ndjson');
     writeFileSync(ndjson, `${Array.from({ length: 2500 }, (_, i) => JSON.stringify(anEvent({ id: `n-${i}` }))).join('\n')}\n`);
     const array = join(dir, 'events.json');
-    writeFileSync(array, `\n  ${JSON.stringify(Array.from({ length: 30 }, (_, i) => anEvent({ id: `a-${i}` })), null, 2)}`);
+    writeFileSync(
+      array,
+      `\n  ${JSON.stringify(
+        Array.from({ length: 30 }, (_, i) => anEvent({ id: `a-${i}` })),
+        null,
+        2,
+      )}`,
+    );
     const bad = join(dir, 'bad.ndjson');
     writeFileSync(bad, `${JSON.stringify(anEvent({ id: 'ok' }))}\n{"type":"x","flow_session":"7"}\n`);
 

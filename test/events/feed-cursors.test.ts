@@ -48,7 +48,7 @@ describeEachDatabase('change-feed cursors are sealed', (kind) => {
     }
   };
 
-  it('shows no position: two companies\' cursors after interleaved ingests share nothing and do not sort by position', async () => {
+  it("shows no position: two companies' cursors after interleaved ingests share nothing and do not sort by position", async () => {
     for (let i = 0; i < 12; i++) {
       await ingestOk(t, 'clear-a', [anEvent({ id: `a-${i}` })]);
       await ingestOk(t, 'clear-b', [anEvent({ id: `b-${i}` })]);
@@ -75,17 +75,24 @@ describeEachDatabase('change-feed cursors are sealed', (kind) => {
     assert.equal(prefixes.size, all.length, 'cursors share a prefix');
     const byPosition = [...withPositions].sort((x, y) => x.position.xid - y.position.xid || x.position.seq - y.position.seq);
     const byText = [...withPositions].sort((x, y) => (x.cursor < y.cursor ? -1 : 1));
-    assert.notDeepEqual(byText.map((entry) => entry.id), byPosition.map((entry) => entry.id), 'cursors sort as their positions do');
+    assert.notDeepEqual(
+      byText.map((entry) => entry.id),
+      byPosition.map((entry) => entry.id),
+      'cursors sort as their positions do',
+    );
     const ofA = withPositions.filter((entry) => entry.id.startsWith('a-'));
     assert.notDeepEqual(
       [...ofA].sort((x, y) => (x.cursor < y.cursor ? -1 : 1)).map((entry) => entry.id),
       ofA.map((entry) => entry.id),
-      'a company\'s own cursors sort as its events do',
+      "a company's own cursors sort as its events do",
     );
 
     // Each is still a cursor of its company only, and resumes exactly.
     const [third] = all.filter((entry) => entry.id === 'a-2');
-    assert.deepEqual((await followToEnd(t, 'clear-a', third!.cursor)).ids, Array.from({ length: 9 }, (_, i) => `a-${i + 3}`));
+    assert.deepEqual(
+      (await followToEnd(t, 'clear-a', third!.cursor)).ids,
+      Array.from({ length: 9 }, (_, i) => `a-${i + 3}`),
+    );
     const foreign = await t.as('clear-b', { method: 'GET', url: `/v1/events/changes?after=${third!.cursor}` });
     assert.equal(foreign.statusCode, 400);
     assert.deepEqual(foreign.json().invalid_params, ['after']);
@@ -100,7 +107,10 @@ describeEachDatabase('change-feed cursors are sealed', (kind) => {
     try {
       const resumed = await replica.as('replica-co', { method: 'GET', url: `/v1/events/changes?after=${first.next_cursor}` });
       assert.equal(resumed.statusCode, 200, resumed.body);
-      assert.deepEqual(resumed.json().results.map((event: { id: string }) => event.id), ['r-2', 'r-3']);
+      assert.deepEqual(
+        resumed.json().results.map((event: { id: string }) => event.id),
+        ['r-2', 'r-3'],
+      );
       const empty = await replica.as('replica-co', { method: 'GET', url: `/v1/events/changes?after=${resumed.json().next_cursor}` });
       assert.equal(empty.json().next_cursor, resumed.json().next_cursor, 'nothing new: next_cursor equals after');
       const refused = await otherKey.as('replica-co', { method: 'GET', url: `/v1/events/changes?after=${first.next_cursor}` });
@@ -120,20 +130,33 @@ describeEachDatabase('change-feed cursors are sealed', (kind) => {
 
     const held = legacyCursor('legacy-co', await positionOf('legacy-co', 'l-2'));
     const resumed = await changes(t, 'legacy-co', { after: held });
-    assert.deepEqual(resumed.results.map((event) => event.id), ['l-3', 'l-4', 'l-5'], 'resumed exactly');
+    assert.deepEqual(
+      resumed.results.map((event) => event.id),
+      ['l-3', 'l-4', 'l-5'],
+      'resumed exactly',
+    );
     assert.match(resumed.next_cursor, /^[A-Za-z0-9_-]{32}$/, 'answered with a sealed cursor');
 
     // One made up past the upgrade reads from where the feed stood then: it tells nothing of later positions.
     const pastUpgrade = legacyCursor('legacy-co', await positionOf('legacy-co', 'l-5'));
-    assert.deepEqual((await changes(t, 'legacy-co', { after: pastUpgrade })).results.map((event) => event.id), ['l-5']);
+    assert.deepEqual(
+      (await changes(t, 'legacy-co', { after: pastUpgrade })).results.map((event) => event.id),
+      ['l-5'],
+    );
     const farAway = legacyCursor('legacy-co', { xid: 2 ** 50, seq: 2 ** 50 });
-    assert.deepEqual((await changes(t, 'legacy-co', { after: farAway })).results.map((event) => event.id), ['l-5']);
+    assert.deepEqual(
+      (await changes(t, 'legacy-co', { after: farAway })).results.map((event) => event.id),
+      ['l-5'],
+    );
 
     const foreign = await t.as('clear-a', { method: 'GET', url: `/v1/events/changes?after=${held}` });
     assert.equal(foreign.statusCode, 400);
     assert.match(foreign.json().message, /another company/);
     // A company that had no events at the upgrade reads such a cursor from the beginning.
     await ingestOk(t, 'new-co', [anEvent({ id: 'n-1' })]);
-    assert.deepEqual((await changes(t, 'new-co', { after: legacyCursor('new-co', { xid: 2 ** 40, seq: 7 }) })).results.map((event) => event.id), ['n-1']);
+    assert.deepEqual(
+      (await changes(t, 'new-co', { after: legacyCursor('new-co', { xid: 2 ** 40, seq: 7 }) })).results.map((event) => event.id),
+      ['n-1'],
+    );
   });
 });

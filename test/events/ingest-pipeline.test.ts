@@ -89,7 +89,10 @@ describe('events ingest: batches are read while the one before is written', () =
     const { ingested } = await service.ingest('c', body.lines, { format: 'ndjson' });
     assert.equal(ingested, 32_000);
     assert.ok(outcome.committed);
-    assert.deepEqual(ids, Array.from({ length: 32_000 }, (_, i) => `e-${i}`));
+    assert.deepEqual(
+      ids,
+      Array.from({ length: 32_000 }, (_, i) => `e-${i}`),
+    );
     // Batches of 5,000: the first four from the 20,000 read before the transaction, then the
     // body is read on while the last of those is written. Each batch but the last has the next
     // one prepared (encoded for storage) while it is written.

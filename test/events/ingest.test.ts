@@ -158,10 +158,17 @@ describeEachDatabase('POST /admin/v1/companies/:company/events', (kind) => {
       for (const field of filtered) {
         const response = await listEvents(t, target, `${field}=${encodeURIComponent(awkward(field))}`);
         assert.equal(response.statusCode, 200, response.body);
-        assert.deepEqual(response.json().results.map((event: { id: string }) => event.id), ['a\\N\tb'], field);
+        assert.deepEqual(
+          response.json().results.map((event: { id: string }) => event.id),
+          ['a\\N\tb'],
+          field,
+        );
       }
       const events = (await listEvents(t, target, 'order_by=id')).json().results;
-      assert.deepEqual(events.map((event: { id: string }) => event.id), ['\\N', 'a\\N\tb']);
+      assert.deepEqual(
+        events.map((event: { id: string }) => event.id),
+        ['\\N', 'a\\N\tb'],
+      );
       for (const field of fields) assert.equal(events[1][field], awkward(field), field);
       assert.equal(events[1].version_object, '\\N');
       assert.equal(events[0].flow_key, null);
@@ -290,9 +297,7 @@ describeEachDatabase('POST /admin/v1/companies/:company/events', (kind) => {
       const bad = Buffer.concat([Buffer.from('{"type":"caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]); // Latin-1 é
       const ndjson = await post(target, Buffer.concat([good, bad, good]) as unknown as string, 'application/x-ndjson');
       assert.equal(ndjson.statusCode, 400, ndjson.body);
-      assert.deepEqual(ndjson.json().errors, [
-        { index: 1, field: null, message: `line 2: not valid UTF-8 (at byte ${good.length + 12} of the body)` },
-      ]);
+      assert.deepEqual(ndjson.json().errors, [{ index: 1, field: null, message: `line 2: not valid UTF-8 (at byte ${good.length + 12} of the body)` }]);
       const array = await post(target, Buffer.concat([Buffer.from('['), bad.subarray(0, -1), Buffer.from(']')]) as unknown as string);
       assert.equal(array.statusCode, 400, array.body);
       assert.deepEqual(array.json().errors, [{ index: 0, field: null, message: 'not valid UTF-8 (at byte 13 of the body)' }]);

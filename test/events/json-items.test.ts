@@ -81,7 +81,10 @@ describe('readJsonItems', () => {
 
   it('keeps brackets, commas and escapes inside strings', async () => {
     const values = [{ a: '],[{}"\\' }, ['x', { b: '\\"' }], 'a,b', 12.5e-3, null, true];
-    assert.deepEqual((await readAll([JSON.stringify(values)], 'array')).map((item) => item.value), values);
+    assert.deepEqual(
+      (await readAll([JSON.stringify(values)], 'array')).map((item) => item.value),
+      values,
+    );
   });
 
   it('counts blank lines in NDJSON line numbers', async () => {
@@ -97,10 +100,26 @@ describe('readJsonItems', () => {
 
   it('names the place of malformed input, reading on past a bad item', async () => {
     const ndjson = await readAll(['{"a":1}\n{"a":}\n{"a":3}\n[\n'], 'ndjson');
-    assert.deepEqual(ndjson.map((item) => [item.position, item.value ?? 'bad']), [[1, { a: 1 }], [2, 'bad'], [3, { a: 3 }], [4, 'bad']]);
+    assert.deepEqual(
+      ndjson.map((item) => [item.position, item.value ?? 'bad']),
+      [
+        [1, { a: 1 }],
+        [2, 'bad'],
+        [3, { a: 3 }],
+        [4, 'bad'],
+      ],
+    );
     assert.match(ndjson[1]!.problem!, /^malformed JSON/);
     const array = await readAll(['[{"a":1},{"a":},{"a":3},tru]'], 'array');
-    assert.deepEqual(array.map((item) => [item.position, item.value ?? 'bad']), [[0, { a: 1 }], [1, 'bad'], [2, { a: 3 }], [3, 'bad']]);
+    assert.deepEqual(
+      array.map((item) => [item.position, item.value ?? 'bad']),
+      [
+        [0, { a: 1 }],
+        [1, 'bad'],
+        [2, { a: 3 }],
+        [3, 'bad'],
+      ],
+    );
     assert.equal((await failure(['[1,,2]'], 'array')).position, 1);
     assert.equal((await failure(['[1,]'], 'array')).position, 1);
     assert.equal((await failure(['[{"a":1}}]'], 'array')).position, 0);
@@ -114,7 +133,10 @@ describe('readJsonItems', () => {
     const bad = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]); // {"a":"<FF>"}
     const ndjson = [Buffer.from('{"a":1}\n'), bad, Buffer.from('\n{"a":2}\n')];
     assert.deepEqual(await problems(ndjson, 'ndjson'), [[2, 'not valid UTF-8 (at byte 14 of the body)']]);
-    assert.deepEqual((await readAll(ndjson, 'ndjson')).map((item) => item.position), [1, 2, 3]);
+    assert.deepEqual(
+      (await readAll(ndjson, 'ndjson')).map((item) => item.position),
+      [1, 2, 3],
+    );
     const array = [Buffer.from('[{"a":1}, '), bad, Buffer.from(', {"a":2}]')];
     assert.deepEqual(await problems(array, 'array'), [[1, 'not valid UTF-8 (at byte 16 of the body)']]);
     // A truncated character split over two chunks is still one good character.
@@ -127,13 +149,25 @@ describe('readJsonItems', () => {
     assert.deepEqual(await problems([body], 'ndjson'), [[2, 'not valid UTF-8 (at byte 15 of the body)']]);
     assert.deepEqual(
       (await readAll([body, Buffer.from('\n\n{"a":6}\n')], 'ndjson')).map((item) => [item.position, item.value ?? 'bad']),
-      [[1, { a: 1 }], [2, 'bad'], [3, { a: 3 }], [4, { a: 4 }], [6, { a: 6 }]],
+      [
+        [1, { a: 1 }],
+        [2, 'bad'],
+        [3, { a: 3 }],
+        [4, { a: 4 }],
+        [6, { a: 6 }],
+      ],
     );
   });
 
   it('drops a byte order mark at the start of an NDJSON line', async () => {
     const items = await readAll(['\ufeff{"a":1}\n\ufeff{"a":2}\n'], 'ndjson');
-    assert.deepEqual(items.map((item) => [item.position, item.value]), [[1, { a: 1 }], [2, { a: 2 }]]);
+    assert.deepEqual(
+      items.map((item) => [item.position, item.value]),
+      [
+        [1, { a: 1 }],
+        [2, { a: 2 }],
+      ],
+    );
   });
 
   it('reads nothing from an empty NDJSON body or an empty array', async () => {

@@ -22,7 +22,7 @@ describeEachDatabase('large event pages read in chunks', (kind) => {
       anEvent({
         id: `${prefix}-${String(i).padStart(5, '0')}`,
         // Three events share each created_at: ties are broken by id.
-        created_at: new Date(Date.UTC(2026, 1, 1) + Math.floor((i * 7919) % EVENTS / 3) * 1000).toISOString(),
+        created_at: new Date(Date.UTC(2026, 1, 1) + Math.floor(((i * 7919) % EVENTS) / 3) * 1000).toISOString(),
         flow_key: i % 11 === 0 ? null : `flow-${i % 7}`,
         flow_session: i % 10 === 0 ? null : i % 13,
         type: i % 3 === 0 ? 'user_flow_step_viewed' : 'user_flow_step_completed',
@@ -116,10 +116,7 @@ describeEachDatabase('large event pages read in chunks', (kind) => {
     it(`answers the change feed ?${query}&limit=10000 with the bytes of the same feed read by 1,000`, async () => {
       assert.equal(await get(`/v1/events/changes?${query}&limit=10000`), await feedInPieces(query, undefined, 10000, 1000));
       const first = JSON.parse(await get(`/v1/events/changes?${query}&limit=700`)) as { next_cursor: string };
-      assert.equal(
-        await get(`/v1/events/changes?${query}&limit=2000&after=${first.next_cursor}`),
-        await feedInPieces(query, first.next_cursor, 2000, 500),
-      );
+      assert.equal(await get(`/v1/events/changes?${query}&limit=2000&after=${first.next_cursor}`), await feedInPieces(query, first.next_cursor, 2000, 500));
     });
   }
 

@@ -70,9 +70,7 @@ describeEachDatabase('large event pages', (kind) => {
     }
     for (let i = 0; i < 3; i++) await abortAfterFirstChunk();
     const pages = await Promise.all(
-      Array.from({ length: 4 }, () =>
-        fetch(`${base}/v1/events?limit=5000`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json()),
-      ),
+      Array.from({ length: 4 }, () => fetch(`${base}/v1/events?limit=5000`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())),
     );
     for (const page of pages) assert.equal((page as { count: number }).count, EVENTS);
   });

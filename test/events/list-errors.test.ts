@@ -62,16 +62,7 @@ describeEachDatabase('GET /v1/events refusals', (kind) => {
   });
 
   describe('created_at bounds are ISO 8601 dates or date-times with a zone', () => {
-    for (const value of [
-      'yesterday',
-      '2026-13-01',
-      '2026-02-30',
-      '2026-01-01T10:00:00',
-      '2026-01-01T25:00:00Z',
-      '2026-01-01 10:00:00Z',
-      '1767225600',
-      '',
-    ]) {
+    for (const value of ['yesterday', '2026-13-01', '2026-02-30', '2026-01-01T10:00:00', '2026-01-01T25:00:00Z', '2026-01-01 10:00:00Z', '1767225600', '']) {
       refuses(`created_at__gt=${encodeURIComponent(value)}`, ['created_at__gt'], 'ISO 8601');
     }
     refuses('created_at__lte=nope&created_at__gte=2026-01-01', ['created_at__lte']);

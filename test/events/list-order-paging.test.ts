@@ -64,12 +64,15 @@ describeEachDatabase('GET /v1/events order, limit and page', (kind) => {
     it('puts nulls last in both directions', async () => {
       for (const query of ['order_by=flow_session', 'order_by=-flow_session', 'order_by=like_value', 'order_by=-like_value']) {
         const response = await listEvents(t, COMPANY, query);
-        const values = response.json().results.map((event: { flow_session: unknown; like_value: unknown }) =>
-          query.includes('flow_session') ? event.flow_session : event.like_value,
-        );
+        const values = response
+          .json()
+          .results.map((event: { flow_session: unknown; like_value: unknown }) => (query.includes('flow_session') ? event.flow_session : event.like_value));
         const firstNull = values.indexOf(null);
         assert.ok(firstNull > 0, query);
-        assert.ok(values.slice(firstNull).every((value: unknown) => value === null), `${query}: ${JSON.stringify(values)}`);
+        assert.ok(
+          values.slice(firstNull).every((value: unknown) => value === null),
+          `${query}: ${JSON.stringify(values)}`,
+        );
       }
     });
 
@@ -124,7 +127,10 @@ describeEachDatabase('GET /v1/events order, limit and page', (kind) => {
       assert.match(String(response.headers['content-type']), /^application\/json/);
       const [absent, nullObject, object, scalar] = response.json().results;
       for (const event of [absent, nullObject, object, scalar]) {
-        assert.deepEqual(Object.keys(event).filter((key) => key !== 'version_object'), [...EVENT_FIELDS]);
+        assert.deepEqual(
+          Object.keys(event).filter((key) => key !== 'version_object'),
+          [...EVENT_FIELDS],
+        );
       }
       assert.ok(!('version_object' in absent));
       assert.equal(nullObject.version_object, null);

@@ -19,12 +19,34 @@ describeEachDatabase('events page statements', (kind) => {
   const events = () => createEventsRepository(database);
   const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
   const event = (i: number) => ({
-    id: `e${i}`, company_id: C, connection_id: null, connection_key: null, created_at: at(i), excluded: false,
-    flow_id: null, flow_key: i % 2 === 0 ? 'even' : 'odd', flow_session: i, like_value: null, seconds_active: null, seconds_running: null,
-    selected_decision: null, step_key: null, text: null, type: 'step_completed', updated_at: at(i), user_id: null,
-    version_id: null, version_key: null, version_object: null,
+    id: `e${i}`,
+    company_id: C,
+    connection_id: null,
+    connection_key: null,
+    created_at: at(i),
+    excluded: false,
+    flow_id: null,
+    flow_key: i % 2 === 0 ? 'even' : 'odd',
+    flow_session: i,
+    like_value: null,
+    seconds_active: null,
+    seconds_running: null,
+    selected_decision: null,
+    step_key: null,
+    text: null,
+    type: 'step_completed',
+    updated_at: at(i),
+    user_id: null,
+    version_id: null,
+    version_key: null,
+    version_object: null,
   });
-  const page = (filters: EventListQuery['filters'], limit = 3, offset = 0): EventListQuery => ({ filters, order: { field: 'created_at', direction: 'asc' }, limit, offset });
+  const page = (filters: EventListQuery['filters'], limit = 3, offset = 0): EventListQuery => ({
+    filters,
+    order: { field: 'created_at', direction: 'asc' },
+    limit,
+    offset,
+  });
   const ids = async (query: EventListQuery) => (await events().list(C, query)).events.map((body) => (JSON.parse(body) as { id: string }).id);
 
   before(async () => {
@@ -34,7 +56,13 @@ describeEachDatabase('events page statements', (kind) => {
     await migrateToLatest(database.db);
     const repository = events();
     await createUnitOfWork(database.db).run(async (scope) => {
-      await repository.write(await repository.prepare(C, Array.from({ length: 10 }, (_, i) => event(i))), scope);
+      await repository.write(
+        await repository.prepare(
+          C,
+          Array.from({ length: 10 }, (_, i) => event(i)),
+        ),
+        scope,
+      );
       await createDataVersionsRepository(database.db).bump(scope, C);
     });
   });
@@ -62,10 +90,18 @@ describeEachDatabase('events page statements', (kind) => {
     it('keeps prepared only the shapes whose plan is the same for every value', async () => {
       await ids(page([{ field: 'flow_key', operator: 'eq', value: 'even' }]));
       await ids(page([{ field: 'flow_session', operator: 'gt', value: 6 }]));
-      const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements where statement like '%from "events"%'`.execute(database.db);
+      const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements where statement like '%from "events"%'`.execute(
+        database.db,
+      );
       const statements = rows.map((row) => row.statement);
-      assert.ok(statements.some((text) => /"flow_key" = \$3 order by .* limit 3 offset \$4/.test(text)), JSON.stringify(statements));
-      assert.ok(statements.some((text) => /^select "id", "created_at", "body", .* order by .* limit 4 offset \$3/.test(text)), 'no filter: prepared');
+      assert.ok(
+        statements.some((text) => /"flow_key" = \$3 order by .* limit 3 offset \$4/.test(text)),
+        JSON.stringify(statements),
+      );
+      assert.ok(
+        statements.some((text) => /^select "id", "created_at", "body", .* order by .* limit 4 offset \$3/.test(text)),
+        'no filter: prepared',
+      );
       assert.ok(!statements.some((text) => text.includes('"flow_session" >')), 'a range is planned for its values');
     });
   }

@@ -49,10 +49,7 @@ describe('the __contains dictionary statistics on PostgreSQL', { skip: PG_URL ? 
   it('finds a substring of a small company through the refreshed dictionary', async () => {
     const response = await t.as('small-3', { method: 'GET', url: '/v1/events?flow_key__contains=flow-29&limit=100' });
     assert.equal(response.statusCode, 200, response.body);
-    assert.deepEqual(
-      (response.json() as { results: { id: string }[] }).results.map((event) => event.id).sort(),
-      ['small-3-29', 'small-3-59'],
-    );
+    assert.deepEqual((response.json() as { results: { id: string }[] }).results.map((event) => event.id).sort(), ['small-3-29', 'small-3-59']);
   });
 });
 
@@ -89,7 +86,12 @@ describe('the events statistics and page counts on PostgreSQL', { skip: PG_URL ?
 
   it('counts a large page in the order the page is read in', async () => {
     const { db } = t.ctx.database;
-    const query = { filters: [{ field: 'flow_key' as const, operator: 'eq' as const, value: 'f' }], order: { field: 'user_id' as const, direction: 'desc' as const }, limit: 10_000, offset: 0 };
+    const query = {
+      filters: [{ field: 'flow_key' as const, operator: 'eq' as const, value: 'f' }],
+      order: { field: 'user_id' as const, direction: 'desc' as const },
+      limit: 10_000,
+      offset: 0,
+    };
     const pageOrder = orderClause(compileEventPage(db, 'postgres', 'large', query, new Map()).compile().sql);
     assert.ok(pageOrder, 'the page is ordered');
     assert.equal(orderClause(compileEventPageCount(db, 'postgres', 'large', query, new Map()).compile().sql), pageOrder);

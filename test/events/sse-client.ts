@@ -25,12 +25,7 @@ export interface SseClient {
   close(): void;
 }
 
-export async function openStream(
-  baseUrl: string,
-  token: string,
-  path = '/v1/events/stream',
-  headers: Record<string, string> = {},
-): Promise<SseClient> {
+export async function openStream(baseUrl: string, token: string, path = '/v1/events/stream', headers: Record<string, string> = {}): Promise<SseClient> {
   return new Promise((resolve, reject) => {
     const req = request(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...headers } });
     req.on('error', reject);

@@ -51,7 +51,10 @@ describeEachDatabase('stored event JSON filled in for events stored before it', 
     const rows = await today.ctx.database.db.selectFrom('events').select(columns).where('company_id', '=', COMPANY).execute();
     for (let start = 0; start < rows.length; start += 500) {
       // The schema before 0010 has no body; on PostgreSQL feed_xid takes its default.
-      await database.db.insertInto('events').values(rows.slice(start, start + 500) as never).execute();
+      await database.db
+        .insertInto('events')
+        .values(rows.slice(start, start + 500) as never)
+        .execute();
     }
     // PostgreSQL's feed positions carry the writer's transaction id, which means nothing in another database.
     if (kind === 'postgres') await sql`update events set feed_xid = '0'`.execute(database.db);
@@ -92,9 +95,7 @@ describeEachDatabase('stored event JSON filled in for events stored before it', 
   });
 
   it('leaves no event without its JSON', async () => {
-    const { rows } = await sql<{ n: number | string }>`select count(*) as n from events where body is null or body = ''`.execute(
-      upgraded.ctx.database.db,
-    );
+    const { rows } = await sql<{ n: number | string }>`select count(*) as n from events where body is null or body = ''`.execute(upgraded.ctx.database.db);
     assert.equal(Number(rows[0]!.n), 0);
   });
 });

@@ -48,9 +48,15 @@ describeEachDatabase('events stream: GET /v1/events/stream', (kind) => {
     assert.ok(messages.every((message) => message.event === 'event'));
     // The data is the Event as the list shows it, and each id is a change-feed cursor.
     const listed = (await listEvents(t, 'live-co', 'limit=10')).json().results;
-    assert.deepEqual(JSON.parse(messages[1]!.data!), listed.find((event: { id: string }) => event.id === 'new-2'));
+    assert.deepEqual(
+      JSON.parse(messages[1]!.data!),
+      listed.find((event: { id: string }) => event.id === 'new-2'),
+    );
     const fromId = await changes(t, 'live-co', { after: messages[0]!.id! });
-    assert.deepEqual(fromId.results.map((event) => event.id), ['new-2']);
+    assert.deepEqual(
+      fromId.results.map((event) => event.id),
+      ['new-2'],
+    );
     await new Promise((resolve) => setTimeout(resolve, 150));
     assert.equal(client.messages.length, 2);
   });
@@ -65,7 +71,11 @@ describeEachDatabase('events stream: GET /v1/events/stream', (kind) => {
   });
 
   it('resumes after Last-Event-ID (which wins over after) and after the after parameter, and filters by type', async () => {
-    await ingestOk(t, 'resume-co', ['r1', 'r2', 'r3', 'r4'].map((id, i) => anEvent({ id, type: i % 2 === 0 ? 'even' : 'odd' })));
+    await ingestOk(
+      t,
+      'resume-co',
+      ['r1', 'r2', 'r3', 'r4'].map((id, i) => anEvent({ id, type: i % 2 === 0 ? 'even' : 'odd' })),
+    );
     const feed = await changes(t, 'resume-co');
     const afterFirst = feed.next_cursor && (await changes(t, 'resume-co', { limit: 1 })).next_cursor;
     const byHeader = await open('resume-co', `/v1/events/stream?after=${feed.next_cursor}`, { 'last-event-id': afterFirst });
@@ -91,7 +101,7 @@ describeEachDatabase('events stream: GET /v1/events/stream', (kind) => {
     assert.ok(pings >= 2 && pings <= 5, `pings: ${pings}`);
   });
 
-  it('refuses a malformed Last-Event-ID or after, and another company\'s cursor, with 400 before streaming', async () => {
+  it("refuses a malformed Last-Event-ID or after, and another company's cursor, with 400 before streaming", async () => {
     const own = (await changes(t, 'bad-co')).next_cursor;
     const header = await open('bad-co', '/v1/events/stream', { 'last-event-id': 'garbage' });
     assert.equal(header.status, 400);
@@ -170,7 +180,9 @@ describeEachDatabase('events stream: GET /v1/events/stream', (kind) => {
 });
 
 describeEachDatabase('events stream: a client on another replica', (kind) => {
-  it(kind === 'postgres' ? 'gets an event ingested on the other replica (LISTEN/NOTIFY)' : 'SQLite serves one node: skipped', { skip: kind !== 'postgres' }, async () => {
+  it(kind === 'postgres' ? 'gets an event ingested on the other replica (LISTEN/NOTIFY)' : 'SQLite serves one node: skipped', {
+    skip: kind !== 'postgres',
+  }, async () => {
     const first = await createTestApp(kind, { env: STREAM_ENV });
     let secondCtx: AppContext | undefined;
     let second: FastifyInstance | undefined;

@@ -23,9 +23,7 @@ describe('config', () => {
       () => loadConfig({ NODE_ENV: 'production' }),
       (error: unknown) =>
         error instanceof ConfigError &&
-        ['WRS_JWT_SECRET', 'WRS_ADMIN_TOKEN', 'WRS_ENCRYPTION_KEY'].every((name) =>
-          error.problems.some((problem) => problem.startsWith(name)),
-        ),
+        ['WRS_JWT_SECRET', 'WRS_ADMIN_TOKEN', 'WRS_ENCRYPTION_KEY'].every((name) => error.problems.some((problem) => problem.startsWith(name))),
     );
   });
 
@@ -60,8 +58,7 @@ describe('config', () => {
   it('refuses to start in production without a base for links (WRS_PUBLIC_URL or WRS_ALLOWED_HOSTS)', () => {
     assert.throws(
       () => loadConfig(PRODUCTION),
-      (error: unknown) =>
-        error instanceof ConfigError && error.problems.length === 1 && error.problems[0]!.startsWith('WRS_PUBLIC_URL or WRS_ALLOWED_HOSTS'),
+      (error: unknown) => error instanceof ConfigError && error.problems.length === 1 && error.problems[0]!.startsWith('WRS_PUBLIC_URL or WRS_ALLOWED_HOSTS'),
     );
     assert.equal(loadConfig({ ...PRODUCTION, WRS_PUBLIC_URL: 'https://api.example.com/' }).publicUrl, 'https://api.example.com');
     assert.deepEqual(loadConfig({ ...PRODUCTION, WRS_ALLOWED_HOSTS: 'API.example.com, [::1]:8443,api.example.com:80' }).allowedHosts, [
@@ -75,9 +72,7 @@ describe('config', () => {
     assert.throws(
       () => loadConfig({ WRS_ALLOWED_HOSTS: 'https://api.example.com,api.example.com/v1,ok.example.com,a b' }),
       (error: unknown) =>
-        error instanceof ConfigError &&
-        error.problems.length === 3 &&
-        error.problems.every((problem) => problem.startsWith('WRS_ALLOWED_HOSTS:')),
+        error instanceof ConfigError && error.problems.length === 3 && error.problems.every((problem) => problem.startsWith('WRS_ALLOWED_HOSTS:')),
     );
     assert.throws(() => loadConfig({ WRS_ALLOWED_HOSTS: ' , ' }), /WRS_ALLOWED_HOSTS: lists no host/);
   });

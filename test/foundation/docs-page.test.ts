@@ -42,7 +42,11 @@ describeEachDatabase('docs page', (kind) => {
       const answer = await t.app.inject({ method: 'GET', url });
       const csp = String(answer.headers['content-security-policy']);
       assert.match(csp, /default-src 'self'/, url);
-      assert.deepEqual(cspSources(csp).filter((source) => !CSP_KEYWORDS.has(source)), [], `${url}: ${csp}`);
+      assert.deepEqual(
+        cspSources(csp).filter((source) => !CSP_KEYWORDS.has(source)),
+        [],
+        `${url}: ${csp}`,
+      );
     }
     const api = await t.app.inject({ method: 'GET', url: '/healthz' });
     assert.equal(api.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'");

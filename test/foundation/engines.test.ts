@@ -15,11 +15,16 @@ const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
 const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8')) as { packages: Record<string, LockedPackage> };
 
 /** The oldest release of each Node line the project supports: `^20.19.0 || ...` gives 20.19.0, ... */
-const oldestSupported = new semver.Range(manifest.engines.node).set.map((comparators) => semver.minVersion(new semver.Range(comparators.map(String).join(' ')))!.version);
+const oldestSupported = new semver.Range(manifest.engines.node).set.map(
+  (comparators) => semver.minVersion(new semver.Range(comparators.map(String).join(' ')))!.version,
+);
 
 describe('supported Node versions', () => {
   it('are the 20, 22 and 24 lines, and include the Node running the tests', () => {
-    assert.deepEqual(oldestSupported.map((version) => semver.major(version)), [20, 22, 24]);
+    assert.deepEqual(
+      oldestSupported.map((version) => semver.major(version)),
+      [20, 22, 24],
+    );
     assert.ok(semver.satisfies(process.versions.node, manifest.engines.node), `Node ${process.versions.node} is not in ${manifest.engines.node}`);
   });
 

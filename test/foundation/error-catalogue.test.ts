@@ -33,7 +33,9 @@ describe('the error catalogue', () => {
   it('builds each code with its status, or its documented second status', () => {
     const built = sources
       .filter(({ path }) => inCatalogue(path))
-      .flatMap(({ path, text }) => [...text.matchAll(/new AppError\(([^,]*),([^,]*),/g)].map((match) => ({ path, status: match[1]!.trim(), code: match[2]!.trim() })));
+      .flatMap(({ path, text }) =>
+        [...text.matchAll(/new AppError\(([^,]*),([^,]*),/g)].map((match) => ({ path, status: match[1]!.trim(), code: match[2]!.trim() })),
+      );
     assert.ok(built.length > 10);
     for (const { path, status, code } of built) {
       assert.match(status, /^\d{3}$/, `${path}: the status must be written as a number beside its code`);
@@ -60,6 +62,9 @@ describe('the error catalogue', () => {
       assert.ok(allowedStatuses(code).includes(status), `docs/errors.md: '${code}' with ${status}; the catalogue says ${allowedStatuses(code).join(' or ')}`);
     }
     const documented = new Set(rows.map(({ code }) => code));
-    assert.deepEqual(Object.keys(ERROR_STATUS).filter((code) => !documented.has(code)), []);
+    assert.deepEqual(
+      Object.keys(ERROR_STATUS).filter((code) => !documented.has(code)),
+      [],
+    );
   });
 });

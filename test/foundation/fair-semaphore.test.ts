@@ -1,12 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  createFairSemaphore,
-  SlotRefusedError,
-  SlotWaitTimeoutError,
-  type FairSemaphore,
-  type SlotPermit,
-} from '../../src/lib/fair-semaphore.js';
+import { createFairSemaphore, SlotRefusedError, SlotWaitTimeoutError, type FairSemaphore, type SlotPermit } from '../../src/lib/fair-semaphore.js';
 
 /** Lets granted waits run their continuations. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -114,7 +108,10 @@ describe('fair semaphore', () => {
     permit.release();
     permit.release();
     assert.deepEqual(semaphore.usage(), { held: 1, waiting: 0 });
-    await assert.rejects(semaphore.run('b', async () => Promise.reject(new Error('task failed'))), /task failed/);
+    await assert.rejects(
+      semaphore.run('b', async () => Promise.reject(new Error('task failed'))),
+      /task failed/,
+    );
     assert.equal(await semaphore.run('b', async () => 'done'), 'done');
     assert.deepEqual(semaphore.usage('b'), { held: 0, waiting: 0 });
   });
@@ -220,7 +217,10 @@ describe('fair semaphore: least recently served first, bounded waiting room', ()
     const acquire = (key: string) => slots.acquire(key, { timeoutMs: LONG });
     const holder = await acquire('a');
     const waits = [acquire('a'), acquire('b')];
-    assert.deepEqual(['a', 'b', 'c'].map((key) => slots.admits(key)), [false, false, false]);
+    assert.deepEqual(
+      ['a', 'b', 'c'].map((key) => slots.admits(key)),
+      [false, false, false],
+    );
     await assert.rejects(acquire('c'), (error: unknown) => error instanceof SlotRefusedError && error.reason === 'queue_full');
     await assert.rejects(acquire('b'), (error: unknown) => error instanceof SlotRefusedError && error.reason === 'queue_full');
     holder.release();
@@ -234,7 +234,7 @@ describe('fair semaphore: least recently served first, bounded waiting room', ()
     assert.equal(slots.admits('a'), true, 'a free slot');
     const held = await slots.acquire('a');
     assert.equal(slots.admits('b'), true, "a free slot within b's share");
-    assert.equal(slots.admits('a'), true, "a at its share, but the waiting room has room");
+    assert.equal(slots.admits('a'), true, 'a at its share, but the waiting room has room');
     const waiting = slots.acquire('a', { timeoutMs: LONG });
     assert.equal(slots.admits('a'), false, 'a at its share and the room full of its own');
     assert.equal(slots.admits('b'), true, 'b still has a free slot');

@@ -14,19 +14,14 @@ interface Violation {
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 function describe(violation: Violation): string {
-  const path = violation.cycle
-    ? [violation.from, ...violation.cycle.map((step) => step.name)]
-    : [violation.from, violation.to];
+  const path = violation.cycle ? [violation.from, ...violation.cycle.map((step) => step.name)] : [violation.from, violation.to];
   return `${violation.rule.name}: ${path.join(' -> ')}`;
 }
 
 test('src/ follows the layer rules and has no import cycle', () => {
   const run = spawnSync(
     process.execPath,
-    [
-      'node_modules/dependency-cruiser/bin/dependency-cruise.mjs',
-      ...['src', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'],
-    ],
+    ['node_modules/dependency-cruiser/bin/dependency-cruise.mjs', ...['src', '--config', '.dependency-cruiser.cjs', '--output-type', 'json']],
     { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
   assert.ok(run.stdout.startsWith('{'), `dependency-cruiser did not run: ${run.stderr}`);

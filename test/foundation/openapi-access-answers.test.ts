@@ -49,7 +49,13 @@ function operationsOf(document: Document): DocumentedOperation[] {
     Object.entries(item).map(([method, operation]) => {
       const schemes = (operation.security ?? []).flatMap((requirement) => Object.keys(requirement));
       assert.ok(schemes.length <= 1, `${method} ${path}: one security scheme at most`);
-      return { method: method.toUpperCase(), path, name: `${method.toUpperCase()} ${path}`, scheme: (schemes[0] ?? null) as DocumentedOperation['scheme'], operation };
+      return {
+        method: method.toUpperCase(),
+        path,
+        name: `${method.toUpperCase()} ${path}`,
+        scheme: (schemes[0] ?? null) as DocumentedOperation['scheme'],
+        operation,
+      };
     }),
   );
 }
@@ -64,7 +70,13 @@ describe('the OpenAPI document: the answers of the credential and the rate limit
   after(() => t.close());
 
   it('leaves only the health probes without a credential', () => {
-    assert.deepEqual(operations.filter((o) => o.scheme === null).map((o) => o.name).sort(), ['GET /healthz', 'GET /readyz']);
+    assert.deepEqual(
+      operations
+        .filter((o) => o.scheme === null)
+        .map((o) => o.name)
+        .sort(),
+      ['GET /healthz', 'GET /readyz'],
+    );
     assert.ok(operations.every((o) => o.scheme !== 'bearer' || o.path.startsWith('/v1/')));
     assert.ok(operations.every((o) => o.scheme !== 'operator' || o.path.startsWith('/admin/v1/')));
   });
@@ -74,7 +86,9 @@ describe('the OpenAPI document: the answers of the credential and the rate limit
       .filter((o) => o.scheme !== null)
       .filter(({ operation }) => {
         const unauthorized = operation.responses['401'];
-        return !unauthorized?.headers?.['www-authenticate'] || !unauthorized.content?.['application/json'] || !/^unauthorized/.test(unauthorized.description ?? '');
+        return (
+          !unauthorized?.headers?.['www-authenticate'] || !unauthorized.content?.['application/json'] || !/^unauthorized/.test(unauthorized.description ?? '')
+        );
       })
       .map((o) => o.name);
     assert.deepEqual(wrong, []);
@@ -104,7 +118,7 @@ describe('the OpenAPI document: the answers of the credential and the rate limit
     for (const o of operations.filter((o) => o.scheme === null)) assert.equal(o.operation.responses['429'], undefined, `${o.name} is not counted`);
   });
 
-  it('keeps the description an operation gives its own 429 (the stream\'s cap of open streams)', () => {
+  it("keeps the description an operation gives its own 429 (the stream's cap of open streams)", () => {
     const stream = operations.find((o) => o.name === 'GET /v1/events/stream')!;
     assert.match(stream.operation.responses['429']?.description ?? '', /the company is over its request rate/);
     assert.ok(stream.operation.responses['429']?.headers?.['retry-after']);

@@ -31,11 +31,12 @@ function lint(document: string): LintProblem[] {
   try {
     const file = join(folder, 'openapi.json');
     writeFileSync(file, document);
-    const run = spawnSync(
-      process.execPath,
-      ['node_modules/@redocly/cli/bin/cli.js', 'lint', '--config', 'redocly.yaml', '--format', 'json', file],
-      { cwd: root, encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off' }, maxBuffer: 64 * 1024 * 1024 },
-    );
+    const run = spawnSync(process.execPath, ['node_modules/@redocly/cli/bin/cli.js', 'lint', '--config', 'redocly.yaml', '--format', 'json', file], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+      maxBuffer: 64 * 1024 * 1024,
+    });
     assert.ok(run.stdout.trimStart().startsWith('{'), `redocly did not run: ${run.stderr}`);
     return (JSON.parse(run.stdout) as { problems: LintProblem[] }).problems;
   } finally {
@@ -65,7 +66,9 @@ test('the lint reports a missing license and an example that breaks its schema (
   assert.ok(liveness, 'GET /healthz documents a JSON 200');
   liveness.example = { status: 1 };
   assert.deepEqual(
-    lint(JSON.stringify(document)).map((p) => p.ruleId).sort(),
+    lint(JSON.stringify(document))
+      .map((p) => p.ruleId)
+      .sort(),
     ['info-license', 'no-invalid-media-type-examples'],
   );
 });

@@ -72,7 +72,10 @@ describe('the OpenAPI document', () => {
 
   it('gives every operation a summary and exactly one tag, declared with a description at the top', () => {
     const declared = new Map((document.tags ?? []).map((tag) => [tag.name, tag.description ?? '']));
-    assert.ok([...declared.values()].every((description) => description.length > 0), 'a tag without a description');
+    assert.ok(
+      [...declared.values()].every((description) => description.length > 0),
+      'a tag without a description',
+    );
     const wrong = operationsOf(document)
       .filter(({ operation }) => !operation.summary || operation.tags?.length !== 1 || !declared.has(operation.tags[0] ?? ''))
       .map(({ name, operation }) => `${name}: tags ${JSON.stringify(operation.tags)}, summary ${JSON.stringify(operation.summary)}`);
@@ -80,9 +83,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('gives an example and a description of its own for every 2xx answer', () => {
-    const withoutExample = operationsOf(document).flatMap(({ name, operation }) =>
-      bodiesWithoutExample(operation).map((body) => `${name} ${body}`),
-    );
+    const withoutExample = operationsOf(document).flatMap(({ name, operation }) => bodiesWithoutExample(operation).map((body) => `${name} ${body}`));
     assert.deepEqual(withoutExample, [], '2xx bodies without an example');
     const defaultDescriptions = operationsOf(document).flatMap(({ name, operation }) =>
       Object.entries(operation.responses)
@@ -110,7 +111,7 @@ describe('the OpenAPI document', () => {
     assert.ok(pdf.startsWith('xref\n', startxref), 'startxref points at the cross-reference table');
     const offsets = [...pdf.slice(startxref).matchAll(/^(\d{10}) 00000 n $/gm)].map((match) => Number(match[1]));
     assert.ok(offsets.length >= 3);
-    offsets.forEach((offset, index) => assert.ok(pdf.startsWith(`${index + 1} 0 obj\n`, offset), `object ${index + 1} at its offset`));
+    for (const [index, offset] of offsets.entries()) assert.ok(pdf.startsWith(`${index + 1} 0 obj\n`, offset), `object ${index + 1} at its offset`);
   });
 
   it('states the MIT license of package.json', () => {
@@ -121,16 +122,25 @@ describe('the OpenAPI document', () => {
 describe('the servers of the OpenAPI document', () => {
   it('are WRS_PUBLIC_URL when it is set', async () => {
     const document = await servedDocument({ WRS_PUBLIC_URL: 'https://wrs.example.org' });
-    assert.deepEqual(document.servers?.map((server) => server.url), ['https://wrs.example.org']);
+    assert.deepEqual(
+      document.servers?.map((server) => server.url),
+      ['https://wrs.example.org'],
+    );
   });
 
   it('keep the path of WRS_PUBLIC_URL (a service behind a prefix), without its trailing slash', async () => {
     const document = await servedDocument({ WRS_PUBLIC_URL: 'https://api.example.org/wrs/' });
-    assert.deepEqual(document.servers?.map((server) => server.url), ['https://api.example.org/wrs']);
+    assert.deepEqual(
+      document.servers?.map((server) => server.url),
+      ['https://api.example.org/wrs'],
+    );
   });
 
   it('are the relative "/" otherwise, so a docs page calls whatever host serves the document', async () => {
     const document = await servedDocument({ WRS_PUBLIC_URL: undefined as unknown as string });
-    assert.deepEqual(document.servers?.map((server) => server.url), ['/']);
+    assert.deepEqual(
+      document.servers?.map((server) => server.url),
+      ['/'],
+    );
   });
 });

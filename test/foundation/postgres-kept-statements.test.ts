@@ -17,9 +17,14 @@ describe('Kept statements through the database', { skip: PG_URL ? false : 'WRS_T
     const unnamed = await database.db.executeQuery({ sql: text, parameters: ['a', 21], query: { kind: 'RawNode' } as never, queryId: { queryId: 'x' } });
     keepPrepared(text);
     const named = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => database.db.executeQuery({ sql: text, parameters: [`r${i}`, i], query: { kind: 'RawNode' } as never, queryId: { queryId: `q${i}` } })),
+      Array.from({ length: 6 }, (_, i) =>
+        database.db.executeQuery({ sql: text, parameters: [`r${i}`, i], query: { kind: 'RawNode' } as never, queryId: { queryId: `q${i}` } }),
+      ),
     );
     assert.deepEqual(unnamed.rows, [{ id: 'a', twice: 42 }]);
-    assert.deepEqual(named.map((result) => result.rows), Array.from({ length: 6 }, (_, i) => [{ id: `r${i}`, twice: 2 * i }]));
+    assert.deepEqual(
+      named.map((result) => result.rows),
+      Array.from({ length: 6 }, (_, i) => [{ id: `r${i}`, twice: 2 * i }]),
+    );
   });
 });

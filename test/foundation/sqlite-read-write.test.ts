@@ -81,7 +81,7 @@ describe('SQLite reader and writer connections', () => {
     await db.deleteFrom('items').where('id', '=', 'written').execute();
   });
 
-  it('runs each gathered read in its caller\'s context while it is traced', async () => {
+  it("runs each gathered read in its caller's context while it is traced", async () => {
     const read = gatheredReadOf(database.db);
     const request = new AsyncLocalStorage<string>();
     const seen: string[] = [];
@@ -102,7 +102,7 @@ describe('SQLite reader and writer connections', () => {
     assert.deepEqual(seen, ['first', 'second', 'third']);
   });
 
-  it('keeps a small page cache on a snapshot connection, the build\'s larger one on the shared reader', async () => {
+  it("keeps a small page cache on a snapshot connection, the build's larger one on the shared reader", async () => {
     const cacheSize = sql<{ cache_size: number }>`pragma cache_size`;
     const snapshot = await database.openSnapshot();
     try {

@@ -17,7 +17,12 @@ describe('SQLite statements', () => {
     database = openDatabase(`sqlite:${join(dir, 'statements.db')}`);
     db = database.db as Kysely<any>;
     await sql`create table items (company_id text not null, id text not null, rank integer, primary key (company_id, id))`.execute(db);
-    for (const [id, rank] of [['a', 3], ['b', 1], ['c', 2]] as const) await db.insertInto('items').values({ company_id: 'c', id, rank }).execute();
+    for (const [id, rank] of [
+      ['a', 3],
+      ['b', 1],
+      ['c', 2],
+    ] as const)
+      await db.insertInto('items').values({ company_id: 'c', id, rank }).execute();
   });
   after(async () => {
     await database.close();
@@ -32,7 +37,12 @@ describe('SQLite statements', () => {
 
   it('binds a LIMIT that is not an integer value: a precompiled placeholder stays a parameter', () => {
     const once = compileOnce<{ id: string }>(2, (company, limit) =>
-      db.selectFrom('items').select('id').where('company_id', '=', company!).orderBy('rank').limit(limit as never),
+      db
+        .selectFrom('items')
+        .select('id')
+        .where('company_id', '=', company!)
+        .orderBy('rank')
+        .limit(limit as never),
     );
     assert.match(once.query.sql, /limit \?$/);
     assert.deepEqual(once.bind(['c', 2]).parameters, ['c', 2]);
@@ -41,7 +51,10 @@ describe('SQLite statements', () => {
   it('reads the same rows with a literal LIMIT, run after run', async () => {
     for (const limit of [1, 2, 3, 2]) {
       const rows = await db.selectFrom('items').select('id').where('company_id', '=', 'c').orderBy('rank').limit(limit).execute();
-      assert.deepEqual(rows.map((row) => row.id), ['b', 'c', 'a'].slice(0, limit));
+      assert.deepEqual(
+        rows.map((row) => row.id),
+        ['b', 'c', 'a'].slice(0, limit),
+      );
     }
   });
 
@@ -49,7 +62,11 @@ describe('SQLite statements', () => {
     const one = () => db.selectFrom('items').select('id').where('company_id', '=', 'c').orderBy('id').execute();
     assert.deepEqual(await one(), [{ id: 'a' }, { id: 'b' }, { id: 'c' }]);
     const two = await db.selectFrom('items').select(['id', 'rank']).where('company_id', '=', 'c').orderBy('id').execute();
-    assert.deepEqual(two, [{ id: 'a', rank: 3 }, { id: 'b', rank: 1 }, { id: 'c', rank: 2 }]);
+    assert.deepEqual(two, [
+      { id: 'a', rank: 3 },
+      { id: 'b', rank: 1 },
+      { id: 'c', rank: 2 },
+    ]);
     assert.deepEqual(await one(), [{ id: 'a' }, { id: 'b' }, { id: 'c' }], 'the cached statement was left reading whole rows');
     const single = await db.selectFrom('items').select('rank').where('id', '=', 'b').executeTakeFirst();
     assert.deepEqual(single, { rank: 1 });

@@ -88,7 +88,10 @@ describe('turnBatches', () => {
       assert.deepEqual(batchSizes, [1]);
       const answers = await Promise.all(Array.from({ length: 20 }, get));
       assert.deepEqual(new Set(answers), new Set(['ok']));
-      assert.equal(batchSizes.reduce((sum, size) => sum + size, 0), 21);
+      assert.equal(
+        batchSizes.reduce((sum, size) => sum + size, 0),
+        21,
+      );
     } finally {
       server.close();
     }
@@ -97,10 +100,14 @@ describe('turnBatches', () => {
   it('leaves the async context of each caller to its own continuation', async () => {
     const inTurn = turnBatches();
     const store = new AsyncLocalStorage<string>();
-    const seen = await Promise.all(['first', 'second'].map((name) => store.run(name, async () => {
-      await inTurn(() => undefined);
-      return store.getStore();
-    })));
+    const seen = await Promise.all(
+      ['first', 'second'].map((name) =>
+        store.run(name, async () => {
+          await inTurn(() => undefined);
+          return store.getStore();
+        }),
+      ),
+    );
     assert.deepEqual(seen, ['first', 'second']);
   });
 });

@@ -54,8 +54,7 @@ interface Fixture {
 /** A record type, two records, a record token for the first, a PDF of the first. */
 async function seed(t: TestApp, userAuthorization: string): Promise<Fixture> {
   await defineType(t, COMPANY, 'loan', LOAN_TYPE);
-  const as = (method: 'POST' | 'PUT', url: string, payload: object) =>
-    t.app.inject({ method, url, payload, headers: { authorization: userAuthorization } });
+  const as = (method: 'POST' | 'PUT', url: string, payload: object) => t.app.inject({ method, url, payload, headers: { authorization: userAuthorization } });
   const record = (await as('POST', '/v1/records/loan', VALID_LOAN)).json();
   const other = (await as('POST', '/v1/records/loan', VALID_LOAN)).json();
   const minted = await as('POST', `/v1/records/${record.id}/tokens`, { expires_in: 600 });
@@ -100,7 +99,11 @@ describeEachDatabase('authentication attacks', (kind) => {
     let f: Fixture;
     let v1: Operation[];
     const rs256 = (key: CryptoKey, header: Record<string, unknown> = {}, claims: JWTPayload = { company_id: COMPANY, sub: 'u1' }) =>
-      new SignJWT(claims).setProtectedHeader({ alg: 'RS256', ...header }).setIssuedAt(NOW_S).setExpirationTime(NOW_S + 600).sign(key);
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', ...header })
+        .setIssuedAt(NOW_S)
+        .setExpirationTime(NOW_S + 600)
+        .sign(key);
 
     before(async () => {
       const pair = await generateKeyPair('RS256', { extractable: true });
@@ -112,7 +115,7 @@ describeEachDatabase('authentication attacks', (kind) => {
     });
     after(() => t.close());
 
-    it('accepts the genuine RS256 token and the service\'s own record token (the controls)', async () => {
+    it("accepts the genuine RS256 token and the service's own record token (the controls)", async () => {
       const read = await t.app.inject({ method: 'GET', url: `/v1/records/${f.recordId}`, headers: { authorization: `Bearer ${await rs256(privateKey)}` } });
       expectStatus(read, 200, undefined, 'RS256 user token');
       const own = await t.app.inject({ method: 'GET', url: `/v1/records/${f.recordId}`, headers: { authorization: `Bearer ${f.recordToken}` } });
@@ -204,7 +207,11 @@ describeEachDatabase('authentication attacks', (kind) => {
         ['user token to another company', edited(userToken, (c) => ({ ...c, company_id: 'globex' })), '/v1/records/g1'],
         ['user token with the companyId alias added', edited(userToken, (c) => ({ ...c, companyId: 'globex', company_id: undefined })), '/v1/records/g1'],
         ['user token with a later exp', edited(userToken, (c) => ({ ...c, exp: NOW_S + 10 ** 8 })), '/v1/records'],
-        ['user token turned into a record token', edited(userToken, (c) => ({ ...c, type: 'record', record_id: f.recordId, jti: f.tokenKey })), `/v1/records/${f.recordId}`],
+        [
+          'user token turned into a record token',
+          edited(userToken, (c) => ({ ...c, type: 'record', record_id: f.recordId, jti: f.tokenKey })),
+          `/v1/records/${f.recordId}`,
+        ],
         ['record token to another company', edited(f.recordToken, (c) => ({ ...c, company_id: 'globex', record_id: 'g1' })), '/v1/records/g1'],
         ['record token to another record', edited(f.recordToken, (c) => ({ ...c, record_id: f.otherRecordId })), `/v1/records/${f.otherRecordId}`],
         ['record token turned into a user token', edited(f.recordToken, (c) => ({ ...c, type: undefined })), '/v1/records'],
@@ -220,7 +227,12 @@ describeEachDatabase('authentication attacks', (kind) => {
 
     it('refuses claims of the wrong type', async () => {
       const tokens: Array<[string, string]> = [
-        ['exp as a string', await new SignJWT({ company_id: COMPANY, exp: String(NOW_S + 600) } as unknown as JWTPayload).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(TEST_JWT_SECRET))],
+        [
+          'exp as a string',
+          await new SignJWT({ company_id: COMPANY, exp: String(NOW_S + 600) } as unknown as JWTPayload)
+            .setProtectedHeader({ alg: 'HS256' })
+            .sign(new TextEncoder().encode(TEST_JWT_SECRET)),
+        ],
         ['nbf as a string', await hs256({ company_id: COMPANY, nbf: '0' } as unknown as JWTPayload)],
         ['company_id as an array', await hs256({ company_id: [COMPANY] })],
         ['company_id as an object', await hs256({ company_id: { $ne: null } })],
@@ -324,14 +336,23 @@ describeEachDatabase('authentication attacks', (kind) => {
       assert.throws(() => loadConfig({ NODE_ENV: 'test', WRS_BODY_LIMIT_BYTES: '1e6' }), ConfigError);
     });
 
-    it('stretches user tokens\' exp and nbf, but never a record token past its expires_at', async () => {
+    it("stretches user tokens' exp and nbf, but never a record token past its expires_at", async () => {
       const read = (token: string) => t.app.inject({ method: 'GET', url: `/v1/records/${f.recordId}`, headers: { authorization: `Bearer ${token}` } });
       clock.set(NOW);
-      const lateUser = await new SignJWT({ company_id: COMPANY }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(NOW_S - 200).sign(new TextEncoder().encode(TEST_JWT_SECRET));
+      const lateUser = await new SignJWT({ company_id: COMPANY })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setExpirationTime(NOW_S - 200)
+        .sign(new TextEncoder().encode(TEST_JWT_SECRET));
       expectStatus(await read(lateUser), 200, undefined, 'a user token 200 s past exp, within the leeway');
-      const earlyUser = await new SignJWT({ company_id: COMPANY }).setProtectedHeader({ alg: 'HS256' }).setNotBefore(NOW_S + 200).sign(new TextEncoder().encode(TEST_JWT_SECRET));
+      const earlyUser = await new SignJWT({ company_id: COMPANY })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setNotBefore(NOW_S + 200)
+        .sign(new TextEncoder().encode(TEST_JWT_SECRET));
       expectStatus(await read(earlyUser), 200, undefined, 'a user token 200 s before nbf, within the leeway');
-      const tooEarly = await new SignJWT({ company_id: COMPANY }).setProtectedHeader({ alg: 'HS256' }).setNotBefore(NOW_S + 400).sign(new TextEncoder().encode(TEST_JWT_SECRET));
+      const tooEarly = await new SignJWT({ company_id: COMPANY })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setNotBefore(NOW_S + 400)
+        .sign(new TextEncoder().encode(TEST_JWT_SECRET));
       expectStatus(await read(tooEarly), 401, 'unauthorized', 'a user token 400 s before nbf');
 
       // The record token of the fixture was minted at NOW with expires_in 600.

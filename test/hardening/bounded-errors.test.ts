@@ -61,7 +61,10 @@ describeEachDatabase('error bodies name what is wrong, and stay bounded', (kind)
       const missing = expectStatus(await t.as('acme', { method: 'POST', url: '/v1/records/wide', payload: manyKeys(120) }), 400, 'validation_failed');
       assert.deepEqual([missing.invalid_fields.length, missing.required_fields.length, missing.type_errors.length], [100, 100, 0]);
       assert.equal(missing.error_count, 270);
-      assert.match(missing.message, /^record validation failed: 120 unknown field ID\(s\): .* and 20 more; 150 missing required field\(s\): Field 0 \(f0\), .* and 50 more$/);
+      assert.match(
+        missing.message,
+        /^record validation failed: 120 unknown field ID\(s\): .* and 20 more; 150 missing required field\(s\): Field 0 \(f0\), .* and 50 more$/,
+      );
       const numbers = Object.fromEntries(fields.map((field) => [field.uid, 7]));
       const wrong = expectStatus(await t.as('acme', { method: 'POST', url: '/v1/records/wide', payload: numbers }), 400, 'validation_failed');
       assert.deepEqual([wrong.invalid_fields.length, wrong.required_fields.length, wrong.type_errors.length], [0, 0, 100]);
@@ -78,19 +81,29 @@ describeEachDatabase('error bodies name what is wrong, and stay bounded', (kind)
       assert.equal(body.message.match(/unknown field/g).length, 100);
     });
 
-    it('unknown fields of bodies the domain checks: a record token, a step\'s inputs, a record type definition', async () => {
+    it("unknown fields of bodies the domain checks: a record token, a step's inputs, a record type definition", async () => {
       const recordId = (await createRecord(t, 'acme', 'loan')).id;
       const longName = 'k'.repeat(100_000);
       const cases = [
         ['invalid token request', () => t.as('acme', { method: 'POST', url: `/v1/records/${recordId}/tokens`, payload: { ...manyKeys(5000), [longName]: 1 } })],
-        ['invalid pdf_create inputs', () =>
-          t.as('acme', { method: 'PUT', url: `/v1/records/${recordId}/steps`, payload: { type: 'pdf_create', inputs: { ...manyKeys(5000), [longName]: 1 } } })],
-        ['invalid record type definition', () =>
-          t.admin({
-            method: 'PUT',
-            url: '/admin/v1/companies/acme/record-types/many',
-            payload: { name: 'Many', ...manyKeys(3000), [longName]: 1, fields: Array.from({ length: 2000 }, () => ({ type: 'x'.repeat(300) })) },
-          })],
+        [
+          'invalid pdf_create inputs',
+          () =>
+            t.as('acme', {
+              method: 'PUT',
+              url: `/v1/records/${recordId}/steps`,
+              payload: { type: 'pdf_create', inputs: { ...manyKeys(5000), [longName]: 1 } },
+            }),
+        ],
+        [
+          'invalid record type definition',
+          () =>
+            t.admin({
+              method: 'PUT',
+              url: '/admin/v1/companies/acme/record-types/many',
+              payload: { name: 'Many', ...manyKeys(3000), [longName]: 1, fields: Array.from({ length: 2000 }, () => ({ type: 'x'.repeat(300) })) },
+            }),
+        ],
       ] as const;
       for (const [prefix, send] of cases) {
         const response = await send();

@@ -53,9 +53,7 @@ describeEachDatabase('WRS_WORKERS=2: one port, several processes (real process)'
     assert.ok(defined.status === 200 || defined.status === 201, defined.body);
 
     const created = await Promise.all(
-      Array.from({ length: 40 }, () =>
-        httpRequest(server.port, 'POST', '/v1/records/task', { headers: { authorization: `Bearer ${token}` }, body: {} }),
-      ),
+      Array.from({ length: 40 }, () => httpRequest(server.port, 'POST', '/v1/records/task', { headers: { authorization: `Bearer ${token}` }, body: {} })),
     );
     assert.deepEqual(
       created.map((response) => response.status),
@@ -66,11 +64,12 @@ describeEachDatabase('WRS_WORKERS=2: one port, several processes (real process)'
     assert.equal(ids.size, 40);
 
     const updated = await Promise.all(
-      [...ids].map((id) =>
-        httpRequest(server.port, 'PATCH', `/v1/records/${id}`, { headers: { authorization: `Bearer ${token}` }, body: { status: 'done' } }),
-      ),
+      [...ids].map((id) => httpRequest(server.port, 'PATCH', `/v1/records/${id}`, { headers: { authorization: `Bearer ${token}` }, body: { status: 'done' } })),
     );
-    assert.ok(updated.every((response) => response.status === 200), updated.find((response) => response.status !== 200)?.body);
+    assert.ok(
+      updated.every((response) => response.status === 200),
+      updated.find((response) => response.status !== 200)?.body,
+    );
 
     const listed = await httpRequest(server.port, 'GET', '/v1/records?limit=100', { headers: { authorization: `Bearer ${token}` } });
     assert.equal(listed.status, 200);
@@ -100,7 +99,10 @@ describeEachDatabase('WRS_WORKERS=2: one port, several processes (real process)'
     const { code, signal } = await server.exited;
     assert.deepEqual({ code, signal }, { code: 0, signal: null });
     for (const pid of live) {
-      assert.ok(server.logs.some((line) => line.pid === pid && line.msg === 'stopped' && line.clean === true), `worker ${pid} stopped cleanly`);
+      assert.ok(
+        server.logs.some((line) => line.pid === pid && line.msg === 'stopped' && line.clean === true),
+        `worker ${pid} stopped cleanly`,
+      );
       assert.equal(isRunning(pid), false);
     }
     assert.ok(server.logs.some((line) => line.msg === 'cluster stopped' && line.clean === true));

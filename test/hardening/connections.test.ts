@@ -136,9 +136,7 @@ describe('a request answered before its body arrived', { timeout: 60_000 }, () =
   }
 
   it('a 401 has Connection: close and its socket is closed while the body still trickles', async () => {
-    const answer = await trickle(
-      'POST /v1/records/loan HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n',
-    );
+    const answer = await trickle('POST /v1/records/loan HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n');
     assert.match(answer, /^HTTP\/1\.1 401 /);
     assert.match(answer, /\r\nconnection: close\r\n/i);
   });

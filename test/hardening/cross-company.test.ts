@@ -64,10 +64,16 @@ const ROWS: Row[] = [
     operation: 'GET /v1/events',
     async run(t) {
       const all = expectOk(await asB(t, { method: 'GET', url: '/v1/events?limit=10000' }), 'list');
-      assert.deepEqual(all.results.map((event: { id: string }) => event.id), ['evt-b-1']);
+      assert.deepEqual(
+        all.results.map((event: { id: string }) => event.id),
+        ['evt-b-1'],
+      );
       for (const query of ['flow_key=flow-of-a', 'flow_key__contains=of-a', 'type=secret_a', 'user_key=user-of-a', 'step_key__gte=a', 'order_by=-flow_key']) {
         const filtered = expectOk(await asB(t, { method: 'GET', url: `/v1/events?${query}` }), query);
-        assert.ok(filtered.results.every((event: { company_id: string }) => event.company_id === B), query);
+        assert.ok(
+          filtered.results.every((event: { company_id: string }) => event.company_id === B),
+          query,
+        );
         assert.ok(!JSON.stringify(filtered).includes('of-a'), `${query} shows nothing of A`);
       }
     },
@@ -76,8 +82,11 @@ const ROWS: Row[] = [
     operation: 'GET /v1/events/changes',
     async run(t) {
       const feed = expectOk(await asB(t, { method: 'GET', url: '/v1/events/changes?limit=10000' }), 'feed');
-      assert.deepEqual(feed.results.map((event: { id: string }) => event.id), ['evt-b-1']);
-      const cursorOfA = expectOk(await asA(t, { method: 'GET', url: '/v1/events/changes?limit=1' }), 'A\'s feed').next_cursor;
+      assert.deepEqual(
+        feed.results.map((event: { id: string }) => event.id),
+        ['evt-b-1'],
+      );
+      const cursorOfA = expectOk(await asA(t, { method: 'GET', url: '/v1/events/changes?limit=1' }), "A's feed").next_cursor;
       const response = await asB(t, { method: 'GET', url: `/v1/events/changes?after=${cursorOfA}` });
       assert.equal(response.statusCode, 400, response.body);
       assert.deepEqual(response.json().invalid_params, ['after'], 'a cursor of A is no cursor for B');
@@ -87,7 +96,7 @@ const ROWS: Row[] = [
     operation: 'GET /v1/events/stream',
     async run(t) {
       // The live part runs over a real port (test/events/stream.test.ts); a cursor of A never opens B's stream.
-      const cursorOfA = expectOk(await asA(t, { method: 'GET', url: '/v1/events/changes?limit=1' }), 'A\'s feed').next_cursor;
+      const cursorOfA = expectOk(await asA(t, { method: 'GET', url: '/v1/events/changes?limit=1' }), "A's feed").next_cursor;
       const byHeader = await asB(t, { method: 'GET', url: '/v1/events/stream', headers: { 'last-event-id': cursorOfA } });
       assert.equal(byHeader.statusCode, 400, byHeader.body);
       assert.equal(byHeader.json().code, 'invalid_header');
@@ -101,10 +110,13 @@ const ROWS: Row[] = [
     async run(t, w) {
       const all = expectOk(await asB(t, { method: 'GET', url: '/v1/records' }), 'list');
       assert.deepEqual(all.results.map((record: { id: string }) => record.id).sort(), [w.recordB, 'shared-id'].sort());
-      assert.equal(all.results.find((record: { id: string }) => record.id === 'shared-id').status, 'b-status', 'the same ID is B\'s own record');
+      assert.equal(all.results.find((record: { id: string }) => record.id === 'shared-id').status, 'b-status', "the same ID is B's own record");
       for (const query of ['record_type=custom', 'view_id=open-a', 'record_type=uccfiling', 'created_after=2000-01-01']) {
         const filtered = expectOk(await asB(t, { method: 'GET', url: `/v1/records?${query}` }), query);
-        assert.ok(filtered.results.every((record: { id: string }) => [w.recordB, 'shared-id'].includes(record.id)), query);
+        assert.ok(
+          filtered.results.every((record: { id: string }) => [w.recordB, 'shared-id'].includes(record.id)),
+          query,
+        );
       }
       for (const cursor of ['next', 'prev']) {
         const response = await asB(t, { method: 'GET', url: `/v1/records?${cursor}=${w.recordA}` });
@@ -135,7 +147,12 @@ const ROWS: Row[] = [
   {
     operation: 'POST /v1/records/{record}/tokens',
     async run(t, w) {
-      await sameAsUnknown(t, (id) => ({ method: 'POST', url: `/v1/records/${id}/tokens`, payload: { expires_in: 60 } }), w.recordA, 'minting for a record of A');
+      await sameAsUnknown(
+        t,
+        (id) => ({ method: 'POST', url: `/v1/records/${id}/tokens`, payload: { expires_in: 60 } }),
+        w.recordA,
+        'minting for a record of A',
+      );
     },
   },
   {
@@ -162,9 +179,9 @@ const ROWS: Row[] = [
     operation: 'DELETE /v1/records/{record}/tokens/{key}',
     async run(t, w) {
       await sameAsUnknown(t, (id) => ({ method: 'DELETE', url: `/v1/records/${id}/tokens/${w.tokenKeyA}` }), w.recordA, 'revoking on a record of A');
-      await sameAsUnknown(t, (key) => ({ method: 'DELETE', url: `/v1/records/${w.recordB}/tokens/${key}` }), w.tokenKeyA, 'revoking A\'s key on B\'s record');
+      await sameAsUnknown(t, (key) => ({ method: 'DELETE', url: `/v1/records/${w.recordB}/tokens/${key}` }), w.tokenKeyA, "revoking A's key on B's record");
       const stillWorks = await t.app.inject({ method: 'GET', url: `/v1/records/${w.recordA}`, headers: { authorization: `Bearer ${w.recordTokenA}` } });
-      assert.equal(stillWorks.statusCode, 200, 'A\'s record token is not revoked');
+      assert.equal(stillWorks.statusCode, 200, "A's record token is not revoked");
     },
   },
   {
@@ -181,14 +198,14 @@ const ROWS: Row[] = [
     operation: 'GET /v1/records/{record}/files/{fileId}',
     async run(t, w) {
       await sameAsUnknown(t, (id) => ({ method: 'GET', url: `/v1/records/${id}/files/${w.fileA}` }), w.recordA, 'a file on a record of A');
-      await sameAsUnknown(t, (id) => ({ method: 'GET', url: `/v1/records/${w.recordB}/files/${id}` }), w.fileA, 'A\'s file ID on B\'s record');
+      await sameAsUnknown(t, (id) => ({ method: 'GET', url: `/v1/records/${w.recordB}/files/${id}` }), w.fileA, "A's file ID on B's record");
     },
   },
   {
     operation: 'GET /v1/records/{record}/files',
     async run(t, w) {
       await sameAsUnknown(t, (id) => ({ method: 'GET', url: `/v1/records/${id}/files` }), w.recordA, 'listing the files of a record of A');
-      const ofB = expectOk(await asB(t, { method: 'GET', url: `/v1/records/${w.recordB}/files` }), 'B lists its own record\'s files');
+      const ofB = expectOk(await asB(t, { method: 'GET', url: `/v1/records/${w.recordB}/files` }), "B lists its own record's files");
       assert.deepEqual(ofB, { count: 0, results: [] });
     },
   },
@@ -196,17 +213,23 @@ const ROWS: Row[] = [
     operation: 'GET /v1/record-types',
     async run(t) {
       const all = expectOk(await asB(t, { method: 'GET', url: '/v1/record-types' }), 'list');
-      assert.deepEqual(all.results.map((type: { id: string }) => type.id), ['loan-b']);
-      assert.ok(!JSON.stringify(all).includes('open-a'), 'nothing of A\'s types');
+      assert.deepEqual(
+        all.results.map((type: { id: string }) => type.id),
+        ['loan-b'],
+      );
+      assert.ok(!JSON.stringify(all).includes('open-a'), "nothing of A's types");
     },
   },
   {
     operation: 'GET /v1/templates',
     async run(t) {
       const ofB = expectOk(await asB(t, { method: 'GET', url: '/v1/templates' }), 'list');
-      assert.ok(!JSON.stringify(ofB).includes('invoice-a'), 'nothing of A\'s templates');
+      assert.ok(!JSON.stringify(ofB).includes('invoice-a'), "nothing of A's templates");
       const ofA = expectOk(await asA(t, { method: 'GET', url: '/v1/templates' }), 'list');
-      assert.deepEqual(ofA.results.map((template: { id: string }) => template.id), ['invoice-a']);
+      assert.deepEqual(
+        ofA.results.map((template: { id: string }) => template.id),
+        ['invoice-a'],
+      );
     },
   },
   {
@@ -214,19 +237,25 @@ const ROWS: Row[] = [
     async run(t, w) {
       await sameAsUnknown(t, (id) => ({ method: 'GET', url: `/v1/record-types/${id}` }), 'loan-a', 'a record type of A');
       const withTokenOfA = await t.app.inject({ method: 'GET', url: '/v1/record-types/loan-b', headers: { authorization: `Bearer ${w.recordTokenA}` } });
-      assert.equal(withTokenOfA.statusCode, 403, 'A\'s record token reads no type of B');
+      assert.equal(withTokenOfA.statusCode, 403, "A's record token reads no type of B");
     },
   },
   {
     operation: 'GET /v1/checks',
     async run(t, w) {
       const all = expectOk(await asB(t, { method: 'GET', url: '/v1/checks?limit=10000' }), 'list');
-      assert.deepEqual(all.results.map((check: { id: string }) => check.id), ['chk_b0001']);
+      assert.deepEqual(
+        all.results.map((check: { id: string }) => check.id),
+        ['chk_b0001'],
+      );
       const filtered = expectOk(await asB(t, { method: 'GET', url: '/v1/checks?date_created__gte=2000-01-01&sort_by=send_date' }), 'filtered');
-      assert.deepEqual(filtered.results.map((check: { id: string }) => check.id), ['chk_b0001']);
+      assert.deepEqual(
+        filtered.results.map((check: { id: string }) => check.id),
+        ['chk_b0001'],
+      );
       const withCursorOfA = await asB(t, { method: 'GET', url: `/v1/checks?limit=1&after=${encodeURIComponent(w.checkCursorA)}` });
       assert.equal(withCursorOfA.statusCode, 400, withCursorOfA.body);
-      assert.deepEqual(withCursorOfA.json().invalid_params, ['after'], 'a cursor of A is not B\'s');
+      assert.deepEqual(withCursorOfA.json().invalid_params, ['after'], "a cursor of A is not B's");
     },
   },
   {
@@ -302,12 +331,16 @@ describeEachDatabase('company isolation, route by route', (kind) => {
     const minted = expectOk(await asA(t, { method: 'POST', url: `/v1/records/${recordA.id}/tokens`, payload: { expires_in: 3600 } }), 'token of A');
     await admin('PUT', `/admin/v1/companies/${A}/templates/invoice-a`, minimalTemplate());
     const step = expectOk(
-      await asA(t, { method: 'PUT', url: `/v1/records/${recordA.id}/steps`, payload: { type: 'pdf_create', inputs: { pdf_filename: 'a', template_id: 'invoice-a' } } }),
+      await asA(t, {
+        method: 'PUT',
+        url: `/v1/records/${recordA.id}/steps`,
+        payload: { type: 'pdf_create', inputs: { pdf_filename: 'a', template_id: 'invoice-a' } },
+      }),
       'PDF of A',
     );
     await admin('POST', `/admin/v1/companies/${A}/checks`, [lobCheck({ id: 'chk_a0001' }), lobCheck({ id: 'chk_a0002' })]);
     await admin('POST', `/admin/v1/companies/${B}/checks`, [lobCheck({ id: 'chk_b0001' })]);
-    const pageOfA = expectOk(await asA(t, { method: 'GET', url: '/v1/checks?limit=1' }), 'a page of A\'s checks');
+    const pageOfA = expectOk(await asA(t, { method: 'GET', url: '/v1/checks?limit=1' }), "a page of A's checks");
     await admin('POST', `/admin/v1/companies/${A}/events`, [
       { id: 'evt-a-1', type: 'secret_a', flow_key: 'flow-of-a', step_key: 'step-of-a', user_id: 'user-of-a' },
       { id: 'evt-a-2', type: 'user_flow_session_started', flow_key: 'flow-of-a', version_key: 'v-of-a' },
@@ -341,12 +374,15 @@ describeEachDatabase('company isolation, route by route', (kind) => {
     });
   }
 
-  it('leaves A\'s data as A sees it', async () => {
+  it("leaves A's data as A sees it", async () => {
     const record = expectOk(await asA(t, { method: 'GET', url: `/v1/records/${w.recordA}` }), 'A reads its record');
     assert.equal(record.status, 'new');
     assert.equal(expectOk(await asA(t, { method: 'GET', url: '/v1/records/shared-id' }), 'shared').status, 'a-status');
     const tokens = expectOk(await asA(t, { method: 'GET', url: `/v1/records/${w.recordA}/tokens` }), 'A lists its tokens');
-    assert.deepEqual(tokens.results.map((token: { key: string }) => token.key), [w.tokenKeyA]);
+    assert.deepEqual(
+      tokens.results.map((token: { key: string }) => token.key),
+      [w.tokenKeyA],
+    );
     const events = expectOk(await asA(t, { method: 'GET', url: '/v1/events' }), 'A lists its events');
     assert.deepEqual(events.results.map((event: { id: string }) => event.id).sort(), ['evt-a-1', 'evt-a-2']);
   });

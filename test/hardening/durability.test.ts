@@ -39,8 +39,7 @@ interface Ledger {
   readonly unansweredBatches: string[];
 }
 
-const eventLine = (batch: string, i: number, extra = '') =>
-  `{"id":"${batch}-${i}","type":"durability_test","flow_key":"${batch}","flow_session":${i}${extra}}`;
+const eventLine = (batch: string, i: number, extra = '') => `{"id":"${batch}-${i}","type":"durability_test","flow_key":"${batch}","flow_session":${i}${extra}}`;
 
 function batchBody(batch: string, refused: boolean): string {
   const lines = Array.from({ length: BATCH_EVENTS }, (_, i) => eventLine(batch, i));

@@ -58,8 +58,7 @@ describe('error codes of static files, prototype keys and clients that leave', (
   });
 
   describe('JSON keys that could change a prototype', () => {
-    const post = (payload: string) =>
-      t.as('acme', { method: 'POST', url: '/v1/records/loan', payload, headers: { 'content-type': 'application/json' } });
+    const post = (payload: string) => t.as('acme', { method: 'POST', url: '/v1/records/loan', payload, headers: { 'content-type': 'application/json' } });
 
     it('answers __proto__ with a 400 naming the key and where it is', async () => {
       const top = expectStatus(await post('{"f_borrower": "Ada", "__proto__": {"admin": true}}'), 400, 'invalid_body');
@@ -107,7 +106,10 @@ describe('error codes of static files, prototype keys and clients that leave', (
       assert.equal(line.level, 30, JSON.stringify(line));
       assert.equal(line.err, undefined);
       assert.doesNotMatch(JSON.stringify(line), /stack|\n {4}at /);
-      assert.deepEqual(logLines.filter((entry) => Number(entry.level) >= 40), []);
+      assert.deepEqual(
+        logLines.filter((entry) => Number(entry.level) >= 40),
+        [],
+      );
     });
   });
 });

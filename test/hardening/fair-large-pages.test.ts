@@ -35,9 +35,7 @@ async function stalledReader(port: number, token: string, path: string): Promise
     readAll() {
       let received = '';
       socket.setEncoding('latin1').on('data', (chunk: string) => (received += chunk));
-      const closed = new Promise<{ received: string; error: string | undefined }>((resolve) =>
-        socket.once('close', () => resolve({ received, error })),
-      );
+      const closed = new Promise<{ received: string; error: string | undefined }>((resolve) => socket.once('close', () => resolve({ received, error })));
       socket.resume();
       return closed;
     },
@@ -75,7 +73,8 @@ describeEachDatabase('large pages: a company that reads nothing never stalls ano
     });
     assert.equal(response.statusCode, 200, response.body);
   };
-  const openConnections = () => new Promise<number>((resolve, reject) => t.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+  const openConnections = () =>
+    new Promise<number>((resolve, reject) => t.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
   const allConnectionsClosed = async () => {
     while ((await openConnections()) > 0) await sleep(100);
   };
@@ -156,9 +155,7 @@ describe('large page settings', () => {
     );
     assert.throws(
       () => loadConfig({ WRS_LARGE_PAGES_AT_ONCE: '2', WRS_LARGE_PAGES_PER_COMPANY: '3' }),
-      (error: unknown) =>
-        error instanceof ConfigError &&
-        error.problems.includes('WRS_LARGE_PAGES_PER_COMPANY: must not exceed WRS_LARGE_PAGES_AT_ONCE'),
+      (error: unknown) => error instanceof ConfigError && error.problems.includes('WRS_LARGE_PAGES_PER_COMPANY: must not exceed WRS_LARGE_PAGES_AT_ONCE'),
     );
   });
 });

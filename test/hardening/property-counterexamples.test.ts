@@ -46,12 +46,12 @@ describeEachDatabase('property counterexamples', (kind) => {
     assert.equal(created.statusCode, 201, created.body);
   });
 
-  it('answers a path segment too long for the router with the 404 error body (was Fastify\'s own 414 body)', async () => {
+  it("answers a path segment too long for the router with the 404 error body (was Fastify's own 414 body)", async () => {
     expectError(await t.as('acme', { method: 'GET', url: `/v1/records/${'x'.repeat(5000)}` }), 404, 'not_found');
     expectError(await t.admin({ method: 'GET', url: `/admin/v1/companies/${'c'.repeat(3000)}/record-types` }), 404, 'not_found');
   });
 
-  it('answers a path that is not valid percent-encoding with the 404 error body (was Fastify\'s FST_ERR_BAD_URL body)', async () => {
+  it("answers a path that is not valid percent-encoding with the 404 error body (was Fastify's FST_ERR_BAD_URL body)", async () => {
     for (const segment of ['%zz', '%', '%E0%80', '%ED%A0%80', '%FF']) {
       expectError(await t.as('acme', { method: 'GET', url: `/v1/records/${segment}` }), 404, 'not_found');
       expectError(await t.admin({ method: 'GET', url: `/admin/v1/companies/${segment}/providers` }), 404, 'not_found');
@@ -59,7 +59,7 @@ describeEachDatabase('property counterexamples', (kind) => {
   });
 
   // On PostgreSQL each of these was a 500: text cannot hold NUL. Lone surrogates were stored as U+FFFD.
-  it('answers a NUL in a path segment with 404, as a resource that cannot exist (400 in an operator path\'s company)', async () => {
+  it("answers a NUL in a path segment with 404, as a resource that cannot exist (400 in an operator path's company)", async () => {
     expectError(await t.as('acme', { method: 'GET', url: '/v1/records/a%00' }), 404, 'not_found');
     expectError(await t.as('acme', { method: 'GET', url: '/v1/records/a%00/tokens' }), 404, 'not_found');
     expectError(await t.as('acme', { method: 'GET', url: `/v1/records/${recordId}/files/a%00` }), 404, 'not_found');
@@ -93,17 +93,28 @@ describeEachDatabase('property counterexamples', (kind) => {
       ['status', () => t.as('acme', { method: 'PATCH', url: '/v1/records/untyped', payload: { status: 'a\u0000' } })],
       ['status', () => t.as('acme', { method: 'PATCH', url: '/v1/records/untyped', payload: { status: 'a\ud800' } })],
       ['f_borrower', () => t.as('acme', { method: 'POST', url: '/v1/records/loan', payload: { ...VALID_LOAN, f_borrower: 'x\u0000' } })],
-      ['inputs.template_id', () => t.as('acme', { method: 'PUT', url: `/v1/records/${recordId}/steps`, payload: { type: 'pdf_create', inputs: { pdf_filename: 'a', template_id: 'a\u0000' } } })],
+      [
+        'inputs.template_id',
+        () =>
+          t.as('acme', {
+            method: 'PUT',
+            url: `/v1/records/${recordId}/steps`,
+            payload: { type: 'pdf_create', inputs: { pdf_filename: 'a', template_id: 'a\u0000' } },
+          }),
+      ],
       ['name', () => t.admin({ method: 'PUT', url: '/admin/v1/companies/acme/record-types/other', payload: { ...LOAN_TYPE, name: 'a\u0000' } })],
       ['[0].id', () => t.admin({ method: 'POST', url: '/admin/v1/companies/acme/records', payload: [{ id: 'a\u0000', record_type: 'x', status: 'y' }] })],
       // The records import names the record (index, NDJSON line) and the field.
-      ['[1].status line 2', () =>
-        t.admin({
-          method: 'POST',
-          url: '/admin/v1/companies/acme/records',
-          headers: { 'content-type': 'application/x-ndjson' },
-          payload: '{"record_type":"x","status":"ok"}\n{"record_type":"x","status":"\\udc00"}\n',
-        })],
+      [
+        '[1].status line 2',
+        () =>
+          t.admin({
+            method: 'POST',
+            url: '/admin/v1/companies/acme/records',
+            headers: { 'content-type': 'application/x-ndjson' },
+            payload: '{"record_type":"x","status":"ok"}\n{"record_type":"x","status":"\\udc00"}\n',
+          }),
+      ],
     ];
     for (const [place, send] of cases) {
       const before = await dataFingerprint(t.ctx.database);
@@ -189,25 +200,38 @@ describeEachDatabase('property counterexamples', (kind) => {
         ['application/x-ndjson', `{"type":"x","version_object":${nested(depth)}}\n`],
         ['application/json', `[{"type":"x","version_object":${nested(depth)}}]`],
       ]) {
-        await refusedWithoutChange(async () => {
-          const response = await t.admin({ method: 'POST', url: '/admin/v1/companies/acme/events', payload, headers: { 'content-type': contentType } });
-          assert.match(response.body, /field 'version_object' nests arrays and objects more than 100 levels deep/);
-          return response;
-        }, 400, 'invalid_body');
+        await refusedWithoutChange(
+          async () => {
+            const response = await t.admin({ method: 'POST', url: '/admin/v1/companies/acme/events', payload, headers: { 'content-type': contentType } });
+            assert.match(response.body, /field 'version_object' nests arrays and objects more than 100 levels deep/);
+            return response;
+          },
+          400,
+          'invalid_body',
+        );
       }
-      await refusedWithoutChange(async () => {
-        const response = await t.admin({
-          method: 'POST',
-          url: '/admin/v1/companies/acme/records',
-          payload: `[{"record_type":"uccfiling","status":"filed","instance":${nested(depth)}}]`,
-          headers: { 'content-type': 'application/json' },
-        });
-        assert.deepEqual(response.json().errors?.[0]?.field, 'instance', response.body);
-        return response;
-      }, 400, 'invalid_body');
+      await refusedWithoutChange(
+        async () => {
+          const response = await t.admin({
+            method: 'POST',
+            url: '/admin/v1/companies/acme/records',
+            payload: `[{"record_type":"uccfiling","status":"filed","instance":${nested(depth)}}]`,
+            headers: { 'content-type': 'application/json' },
+          });
+          assert.deepEqual(response.json().errors?.[0]?.field, 'instance', response.body);
+          return response;
+        },
+        400,
+        'invalid_body',
+      );
     }
     // 100 levels are taken and given back as they were.
-    const ingested = await t.admin({ method: 'POST', url: '/admin/v1/companies/deep/events', payload: `[{"id":"e100","type":"x","version_object":${nested(100)}}]`, headers: { 'content-type': 'application/json' } });
+    const ingested = await t.admin({
+      method: 'POST',
+      url: '/admin/v1/companies/deep/events',
+      payload: `[{"id":"e100","type":"x","version_object":${nested(100)}}]`,
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(ingested.statusCode, 200, ingested.body);
     const listed = await t.as('deep', { method: 'GET', url: '/v1/events' });
     assert.equal(JSON.stringify(listed.json().results[0].version_object), nested(100));

@@ -67,13 +67,22 @@ describeEachDatabase('property: hostile input at every route', (kind) => {
           await t.ctx.lifecycleJobs.settled();
           const now = await dataFingerprint(t.ctx.database);
           if (response.statusCode >= 300) {
-            assert.deepEqual(changedTables(stored, now), [], `a refused request changed stored data: ${request.method} ${request.url.slice(0, 200)} -> ${response.statusCode} ${response.body.slice(0, 300)}`);
+            assert.deepEqual(
+              changedTables(stored, now),
+              [],
+              `a refused request changed stored data: ${request.method} ${request.url.slice(0, 200)} -> ${response.statusCode} ${response.body.slice(0, 300)}`,
+            );
           }
           stored = now;
         }),
         { numRuns: runsFor(kind), includeErrorInReport: true, ...(seed === undefined ? {} : { seed }) },
       );
-      context.diagnostic(`answers: ${[...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status} x${count}`).join(', ')}`);
+      context.diagnostic(
+        `answers: ${[...statuses]
+          .sort(([a], [b]) => a - b)
+          .map(([status, count]) => `${status} x${count}`)
+          .join(', ')}`,
+      );
     });
   }
 });

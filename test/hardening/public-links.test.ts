@@ -46,7 +46,12 @@ describe('links in production come from the configured base, never from a forged
   });
 
   it('Location of a created record uses the same base', async () => {
-    const response = await t.as(COMPANY, { method: 'POST', url: '/v1/records/loan', payload: { f_amount: 1, f_borrower: 'B' }, headers: { host: 'evil.example' } });
+    const response = await t.as(COMPANY, {
+      method: 'POST',
+      url: '/v1/records/loan',
+      payload: { f_amount: 1, f_borrower: 'B' },
+      headers: { host: 'evil.example' },
+    });
     assert.equal(response.statusCode, 201, response.body);
     assert.equal(response.headers.location, `http://api.example.com/v1/records/${response.json().id}`);
   });

@@ -83,8 +83,7 @@ describe('rate limiting by client address (the real app)', () => {
     const forged = await signUserToken({ company_id: 'c1' }, { secret: 'not-the-secret-0123456789abcdef0123456789' });
     const send = (authorization: string) =>
       t.app.inject({ method: 'POST', url: '/admin/v1/tokens', remoteAddress, headers: { authorization }, payload: { company_id: 'c1' } });
-    const userSend = (authorization: string) =>
-      t.app.inject({ method: 'GET', url: '/v1/no-such-route', remoteAddress, headers: { authorization } });
+    const userSend = (authorization: string) => t.app.inject({ method: 'GET', url: '/v1/no-such-route', remoteAddress, headers: { authorization } });
     const statuses = [
       (await send('Bearer wrong-operator-token')).statusCode,
       (await userSend(`Bearer ${forged}`)).statusCode,
@@ -121,7 +120,16 @@ describe('rate limiting by company (the plugin behind real authentication)', () 
   let app: FastifyInstance;
   before(async () => {
     const verifier = createJwtVerifier(
-      { secret: TEST_JWT_SECRET, publicKeyPem: undefined, jwksUrl: undefined, issuer: undefined, audience: undefined, leewaySeconds: 0, requireExpiry: false, maxLifetimeSeconds: undefined },
+      {
+        secret: TEST_JWT_SECRET,
+        publicKeyPem: undefined,
+        jwksUrl: undefined,
+        issuer: undefined,
+        audience: undefined,
+        leewaySeconds: 0,
+        requireExpiry: false,
+        maxLifetimeSeconds: undefined,
+      },
       systemClock,
     );
     app = Fastify();
@@ -174,8 +182,7 @@ describe('rate limiting by company (the real app)', () => {
 
   it('limits each company on its own, apart from the address budget', async () => {
     mockDate();
-    const list = (company: string, user = 'u1') =>
-      t.as(company, { method: 'GET', url: '/v1/records', remoteAddress: '192.0.2.7' }, user);
+    const list = (company: string, user = 'u1') => t.as(company, { method: 'GET', url: '/v1/records', remoteAddress: '192.0.2.7' }, user);
     const first = await list('acme');
     assert.equal(first.statusCode, 200, first.body);
     assert.equal(first.headers['ratelimit-remaining'], '1');

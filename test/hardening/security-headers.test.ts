@@ -18,8 +18,7 @@ function assertSecurityHeaders(headers: Record<string, unknown>, what: string): 
   assert.equal(headers['x-powered-by'], undefined, `${what}: no X-Powered-By banner`);
 }
 
-const noCorsHeaders = (response: LightMyRequestResponse) =>
-  Object.keys(response.headers).filter((name) => name.startsWith('access-control-'));
+const noCorsHeaders = (response: LightMyRequestResponse) => Object.keys(response.headers).filter((name) => name.startsWith('access-control-'));
 
 describe('security headers and CORS off (the default)', () => {
   let t: TestApp;

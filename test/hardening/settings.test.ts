@@ -58,19 +58,32 @@ describe('operations settings', () => {
   it('refuses a Redis URL it cannot use, without repeating its password', () => {
     for (const url of ['localhost:6379', 'http://127.0.0.1:6379', 'redis://', 'redis://:hunter2@127.0.0.1/not-a-db']) {
       const problems = problemsOf({ WRS_REDIS_URL: url });
-      assert.deepEqual(problems.map((p) => p.split(':')[0]), ['WRS_REDIS_URL'], url);
+      assert.deepEqual(
+        problems.map((p) => p.split(':')[0]),
+        ['WRS_REDIS_URL'],
+        url,
+      );
       assert.ok(!problems[0]!.includes('hunter2'));
     }
-    assert.deepEqual(problemsOf({ WRS_REDIS_PREFIX: 'two words', WRS_REDIS_TIMEOUT_MS: '0' }).map((p) => p.split(':')[0]), [
-      'WRS_REDIS_PREFIX',
-      'WRS_REDIS_TIMEOUT_MS',
-    ]);
+    assert.deepEqual(
+      problemsOf({ WRS_REDIS_PREFIX: 'two words', WRS_REDIS_TIMEOUT_MS: '0' }).map((p) => p.split(':')[0]),
+      ['WRS_REDIS_PREFIX', 'WRS_REDIS_TIMEOUT_MS'],
+    );
   });
 
   it('refuses bad values, naming each', () => {
-    assert.deepEqual(problemsOf({ WRS_WORKERS: '0' }).map((p) => p.split(':')[0]), ['WRS_WORKERS']);
-    assert.deepEqual(problemsOf({ WRS_RATE_LIMIT_PER_MINUTE: '-1' }).map((p) => p.split(':')[0]), ['WRS_RATE_LIMIT_PER_MINUTE']);
-    assert.deepEqual(problemsOf({ WRS_HEAP_GROWTH_PERCENT: '12.5' }).map((p) => p.split(':')[0]), ['WRS_HEAP_GROWTH_PERCENT']);
+    assert.deepEqual(
+      problemsOf({ WRS_WORKERS: '0' }).map((p) => p.split(':')[0]),
+      ['WRS_WORKERS'],
+    );
+    assert.deepEqual(
+      problemsOf({ WRS_RATE_LIMIT_PER_MINUTE: '-1' }).map((p) => p.split(':')[0]),
+      ['WRS_RATE_LIMIT_PER_MINUTE'],
+    );
+    assert.deepEqual(
+      problemsOf({ WRS_HEAP_GROWTH_PERCENT: '12.5' }).map((p) => p.split(':')[0]),
+      ['WRS_HEAP_GROWTH_PERCENT'],
+    );
     assert.equal(loadConfig({ WRS_HEAP_GROWTH_PERCENT: '0' }).server.heapGrowthPercent, 0);
     assert.deepEqual(problemsOf({ WRS_HEADERS_TIMEOUT_MS: '5000', WRS_REQUEST_TIMEOUT_MS: '1000' }), [
       'WRS_HEADERS_TIMEOUT_MS: must not exceed WRS_REQUEST_TIMEOUT_MS',
@@ -91,9 +104,9 @@ describe('page cache settings', () => {
   });
 
   it('refuses a negative bound and an empty page bound', () => {
-    assert.deepEqual(problemsOf({ WRS_PAGE_CACHE_BYTES: '-1', WRS_PAGE_CACHE_MAX_PAGE_BYTES: '0' }).map((p) => p.split(':')[0]), [
-      'WRS_PAGE_CACHE_BYTES',
-      'WRS_PAGE_CACHE_MAX_PAGE_BYTES',
-    ]);
+    assert.deepEqual(
+      problemsOf({ WRS_PAGE_CACHE_BYTES: '-1', WRS_PAGE_CACHE_MAX_PAGE_BYTES: '0' }).map((p) => p.split(':')[0]),
+      ['WRS_PAGE_CACHE_BYTES', 'WRS_PAGE_CACHE_MAX_PAGE_BYTES'],
+    );
   });
 });

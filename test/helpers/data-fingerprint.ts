@@ -13,7 +13,10 @@ async function tableNames(database: Database): Promise<string[]> {
       ? await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(database.db)
       : await sql<{ name: string }>`select table_name as name from information_schema.tables
           where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(database.db);
-  return rows.map((row) => row.name).filter((name) => !BOOKKEEPING.has(name)).sort();
+  return rows
+    .map((row) => row.name)
+    .filter((name) => !BOOKKEEPING.has(name))
+    .sort();
 }
 
 /** A row as text; binary columns (PDF bytes) by their hash, which is far cheaper than their JSON. */

@@ -16,9 +16,7 @@ export async function documentedOperations(t: TestApp, prefix: '/v1/' | '/admin/
   };
   return Object.entries(document.paths)
     .filter(([path]) => path.startsWith(prefix))
-    .flatMap(([path, operations]) =>
-      Object.keys(operations).map((method) => ({ method: method.toUpperCase() as Operation['method'], path })),
-    )
+    .flatMap(([path, operations]) => Object.keys(operations).map((method) => ({ method: method.toUpperCase() as Operation['method'], path })))
     .sort((a, b) => operationKey(a).localeCompare(operationKey(b)));
 }
 

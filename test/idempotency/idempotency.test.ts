@@ -84,7 +84,10 @@ describeEachDatabase('Idempotency-Key', (kind) => {
     return Number(row.n);
   };
   const keyRows = async () => {
-    const row = await t.ctx.database.db.selectFrom('idempotency_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await t.ctx.database.db
+      .selectFrom('idempotency_keys')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   };
 
@@ -251,7 +254,14 @@ describeEachDatabase('Idempotency-Key', (kind) => {
       );
       const files = async () => expectStatus(await t.as('acme', { method: 'GET', url: `/v1/records/${invoice.id}/files` }), 200).count;
       const run = () =>
-        t.as('acme', withKey('step-1', { method: 'PUT', url: `/v1/records/${invoice.id}/steps`, payload: { type: 'pdf_create', inputs: { pdf_filename: 'a', template_id: 'invoice' } } }));
+        t.as(
+          'acme',
+          withKey('step-1', {
+            method: 'PUT',
+            url: `/v1/records/${invoice.id}/steps`,
+            payload: { type: 'pdf_create', inputs: { pdf_filename: 'a', template_id: 'invoice' } },
+          }),
+        );
       const first = await run();
       expectStatus(first, 200);
       const retry = await run();
@@ -263,8 +273,7 @@ describeEachDatabase('Idempotency-Key', (kind) => {
   });
 
   describe('operator routes (the company in the path)', () => {
-    const eventsCount = async (company: string) =>
-      expectStatus(await t.as(company, { method: 'GET', url: '/v1/events?limit=10000' }), 200).count;
+    const eventsCount = async (company: string) => expectStatus(await t.as(company, { method: 'GET', url: '/v1/events?limit=10000' }), 200).count;
     const ingest = (company: string, key: string, payload: string, contentType: string) =>
       t.admin(withKey(key, { method: 'POST', url: `/admin/v1/companies/${company}/events`, headers: { 'content-type': contentType }, payload }));
     const events = [
@@ -277,7 +286,11 @@ describeEachDatabase('Idempotency-Key', (kind) => {
       const ndjson = `${events.map((event) => JSON.stringify(event)).join('\n')}\n`;
       const first = await ingest('acme', 'ingest-1', ndjson, 'application/x-ndjson');
       assert.deepEqual(expectStatus(first, 200), { ingested: 2 });
-      const reordered = JSON.stringify(events.map((event) => Object.fromEntries(Object.entries(event).reverse())), null, 2);
+      const reordered = JSON.stringify(
+        events.map((event) => Object.fromEntries(Object.entries(event).reverse())),
+        null,
+        2,
+      );
       const retry = await ingest('acme', 'ingest-1', reordered, 'application/json');
       assert.equal(retry.statusCode, 200, retry.body);
       assert.equal(retry.headers['idempotent-replayed'], 'true');
@@ -339,7 +352,9 @@ describeEachDatabase('Idempotency-Key', (kind) => {
     it('lets a claim whose process died be taken over once its lease ran out', async () => {
       const repository = createIdempotencyRepository(t.ctx.database.db);
       const leaseEnd = new Date(clock.now().getTime() + 2 * 60_000).toISOString();
-      assert.ok(await repository.claim({ companyId: 'acme', scope: 'records.create', key: 'orphan' }, { token: 'dead', requestHash: null, expiresAt: leaseEnd }));
+      assert.ok(
+        await repository.claim({ companyId: 'acme', scope: 'records.create', key: 'orphan' }, { token: 'dead', requestHash: null, expiresAt: leaseEnd }),
+      );
       expectStatus(await create('orphan', VALID_LOAN), 409, 'idempotency_key_in_use');
       clock.advanceSeconds(2 * 60);
       const taken = await create('orphan', VALID_LOAN);
@@ -370,7 +385,10 @@ describeEachDatabase('Idempotency-Key', (kind) => {
         const answers = await Promise.all([send(t.app), send(second.app), send(t.app), send(second.app)]);
         const created = answers.filter((answer) => answer.statusCode === 201);
         assert.ok(created.length >= 1, answers.map((answer) => answer.body).join('\n'));
-        assert.ok(answers.every((answer) => answer.statusCode === 201 || answer.statusCode === 409), answers.map((a) => a.body).join('\n'));
+        assert.ok(
+          answers.every((answer) => answer.statusCode === 201 || answer.statusCode === 409),
+          answers.map((a) => a.body).join('\n'),
+        );
         assert.equal(new Set(created.map((answer) => answer.json().id)).size, 1);
         assert.equal(created.filter((answer) => answer.headers['idempotent-replayed'] === undefined).length, 1);
         assert.equal(await recordCount(), before + 1);
@@ -380,7 +398,12 @@ describeEachDatabase('Idempotency-Key', (kind) => {
     it('answer 409 on one while the other runs the key, and replay it after', async () => {
       const token = await signUserToken({ company_id: 'acme', sub: 'user-1' });
       const send = (app: FastifyInstance) =>
-        app.inject({ method: 'POST', url: '/v1/records/loan', payload: VALID_LOAN, headers: { authorization: `Bearer ${token}`, 'idempotency-key': 'held-across' } });
+        app.inject({
+          method: 'POST',
+          url: '/v1/records/loan',
+          payload: VALID_LOAN,
+          headers: { authorization: `Bearer ${token}`, 'idempotency-key': 'held-across' },
+        });
       gate.close();
       const first = send(t.app);
       await gate.reached;
@@ -456,7 +479,14 @@ describeEachDatabase('Idempotency-Key: which answers are kept, and the periodic 
 
   it('deletes expired keys every interval while serving', async () => {
     const count = async () =>
-      Number((await ctx.database.db.selectFrom('idempotency_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await ctx.database.db
+            .selectFrom('idempotency_keys')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     await answer('cleaned', 200);
     assert.ok((await count()) > 0);
     await sleep(100);

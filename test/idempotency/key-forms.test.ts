@@ -94,8 +94,7 @@ describeEachDatabase('Idempotency-Key as a Structured Field string, and the repl
 
     it('works on the other routes that take a key (record tokens)', async () => {
       const record = expectStatus(await t.as('acme', { method: 'POST', url: '/v1/records/loan', payload: VALID_LOAN }), 201);
-      const mint = (key: string) =>
-        t.as('acme', withKey(key, { method: 'POST', url: `/v1/records/${record.id}/tokens`, payload: { expires_in: 600 } }));
+      const mint = (key: string) => t.as('acme', withKey(key, { method: 'POST', url: `/v1/records/${record.id}/tokens`, payload: { expires_in: 600 } }));
       const first = expectStatus(await mint('"sf-mint-1"'), 201);
       const retry = await mint('sf-mint-1');
       assert.equal(retry.headers['idempotent-replayed'], 'true');

@@ -55,12 +55,15 @@ describeEachDatabase('Idempotency-Key: kept answers hold no secret in plain text
     assert.equal(hooks.results.length, 1, 'the replay registered no second webhook');
   });
 
-  it('does not open a sealed answer copied to another company\'s key', async () => {
+  it("does not open a sealed answer copied to another company's key", async () => {
     const first = await createHook('copied-key', 'acme');
     assert.equal(first.statusCode, 201);
     const [row] = (await rows()).filter((r) => r.company_id === 'acme' && r.key === 'copied-key');
     // The same request (same path and body) by globex, whose key row holds acme's sealed answer.
-    await t.ctx.database.db.insertInto('idempotency_keys').values({ ...row!, company_id: 'globex', expires_at: '9999-01-01T00:00:00.000Z' }).execute();
+    await t.ctx.database.db
+      .insertInto('idempotency_keys')
+      .values({ ...row!, company_id: 'globex', expires_at: '9999-01-01T00:00:00.000Z' })
+      .execute();
     const replay = await createHook('copied-key', 'globex');
     assert.equal(replay.statusCode, 500);
     assert.ok(!replay.body.includes('whsec_'), replay.body);

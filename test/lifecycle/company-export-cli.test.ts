@@ -28,7 +28,10 @@ describe('wrs export and wrs import company', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'wrs-export-cli-'));
-    source = await createTestApp('sqlite', { env: { WRS_WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, database: { kind: 'sqlite', url: `sqlite:${sourceFile()}`, drop: async () => undefined } });
+    source = await createTestApp('sqlite', {
+      env: { WRS_WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+      database: { kind: 'sqlite', url: `sqlite:${sourceFile()}`, drop: async () => undefined },
+    });
     await defineRecordType(source, 'acme', 'invoice', INVOICE_TYPE);
     await createRecord(source, 'acme', 'invoice', { f_customer: 'Ada' });
     await ingestOk(source, 'acme', [anEvent({ id: 'cli-1' }), anEvent({ id: 'cli-2' })]);
@@ -43,7 +46,10 @@ describe('wrs export and wrs import company', () => {
     const file = join(dir, 'acme.ndjson');
     const exported = expectRun(await runCliInProcess(['export', '--company', 'acme', '--out', file], cliEnv(sourceFile())), 0);
     assert.equal(exported.stdout, '');
-    assert.match(exported.stderr, /^exported \d+ items of company acme to .*acme\.ndjson in [\d.]+ s \(company_settings 0, record_types 1, records 1, .*events 2\)\n$/);
+    assert.match(
+      exported.stderr,
+      /^exported \d+ items of company acme to .*acme\.ndjson in [\d.]+ s \(company_settings 0, record_types 1, records 1, .*events 2\)\n$/,
+    );
     assert.equal(existsSync(`${file}.partial`), false);
     const text = readFileSync(file, 'utf8');
     assertSameExport(text, await exportOf(source, 'acme'));
@@ -52,13 +58,19 @@ describe('wrs export and wrs import company', () => {
     assertSameExport(text, toStdout.stdout);
 
     const imported = expectRun(await runCli(['import', 'company', file], cliEnv(targetFile())), 0);
-    assert.match(imported.stdout, /^imported \d+ items into company acme in [\d.]+ s \(.*events 2\)\n {2}from a sqlite deployment \(wrs [\d.]+\), exported at /);
+    assert.match(
+      imported.stdout,
+      /^imported \d+ items into company acme in [\d.]+ s \(.*events 2\)\n {2}from a sqlite deployment \(wrs [\d.]+\), exported at /,
+    );
     assert.match(imported.stdout, /give each receiver its new one:\n {4}\S+ http:\/\/127\.0\.0\.1:9\/hook whsec_\S+\n$/);
     const again = expectRun(await runCli(['export', '--company', 'acme'], cliEnv(targetFile())), 0);
     assertSameExport(text, again.stdout);
 
     const twice = expectRun(await runCliInProcess(['import', 'company', file], cliEnv(targetFile())), 1);
-    assert.match(twice.stderr, /acme\.ndjson: company 'acme' already has data on this deployment \(in .*\); an import only fills a company that has none: nothing was imported/);
+    assert.match(
+      twice.stderr,
+      /acme\.ndjson: company 'acme' already has data on this deployment \(in .*\); an import only fills a company that has none: nothing was imported/,
+    );
     assert.doesNotMatch(twice.stderr, /\n\s+at /);
   });
 

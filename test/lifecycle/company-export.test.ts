@@ -38,7 +38,10 @@ async function expectRefused(promise: Promise<unknown>, code: string, message: R
 
 /** Rewrites the trailer's checksum to match edited lines, as a forger (not a damaged disk) would. */
 function resealed(lines: string[]): string {
-  const body = lines.slice(0, -1).map((line) => `${line}\n`).join('');
+  const body = lines
+    .slice(0, -1)
+    .map((line) => `${line}\n`)
+    .join('');
   const trailer = JSON.parse(lines.at(-1)!) as Record<string, unknown>;
   trailer.sha256 = createHash('sha256').update(body).digest('hex');
   return `${body}${JSON.stringify(trailer)}\n`;
@@ -96,7 +99,9 @@ describeEachDatabase('company export', (kind) => {
   });
 
   it('carries no secret: no webhook secret, no token string, no provider key', async () => {
-    const lines = linesOf(text).slice(1, -1).map((line) => JSON.parse(line) as { kind: string; data: Record<string, unknown> });
+    const lines = linesOf(text)
+      .slice(1, -1)
+      .map((line) => JSON.parse(line) as { kind: string; data: Record<string, unknown> });
     const webhook = lines.find((item) => item.kind === 'webhooks')!;
     assert.equal('secret' in webhook.data, false);
     assert.doesNotMatch(text, /whsec_|v1:[A-Za-z0-9_-]{20,}|eyJ[A-Za-z0-9_-]{10,}/);
@@ -121,12 +126,20 @@ describeEachDatabase('company export', (kind) => {
     await expectRefused(importText(target, `${lines.slice(0, -1).join('\n')}\n`), 'invalid_export_file', /without its trailer line: it is truncated/);
     const altered = text.replace('"status":"sent"', '"status":"paid"');
     assert.notEqual(altered, text);
-    await expectRefused(importText(target, altered), 'invalid_export_file', /checksum does not match its lines \(the file was altered or damaged\): nothing was imported/);
+    await expectRefused(
+      importText(target, altered),
+      'invalid_export_file',
+      /checksum does not match its lines \(the file was altered or damaged\): nothing was imported/,
+    );
     const dropped = resealed([...lines.slice(0, 3), ...lines.slice(4)]);
     await expectRefused(importText(target, dropped), 'invalid_export_file', /the trailer counts \d+ \w+ lines but the file holds \d+/);
     const otherVersion = lines.slice();
     otherVersion[0] = otherVersion[0]!.replace('"version":1', '"version":2');
-    await expectRefused(importText(target, resealed(otherVersion)), 'invalid_export_file', /format version 2 of wrs-company-export; this wrs reads version 1 only/);
+    await expectRefused(
+      importText(target, resealed(otherVersion)),
+      'invalid_export_file',
+      /format version 2 of wrs-company-export; this wrs reads version 1 only/,
+    );
     await expectRefused(importText(target, '{"hello":"world"}\n'), 'invalid_export_file', /not a wrs company export/);
     assert.deepEqual(await tablesOf(target, COMPANY), []);
   });
@@ -137,7 +150,11 @@ describeEachDatabase('company export', (kind) => {
     const records = lines.flatMap((line, index) => (line.startsWith('{"kind":"records"') ? [index] : []));
     const broken = lines.slice();
     broken[records[1]!] = broken[records[0]!]!;
-    await expectRefused(importText(target, resealed(broken)), 'invalid_export_file', /the database refused the records items before line \d+: .*; nothing was imported/);
+    await expectRefused(
+      importText(target, resealed(broken)),
+      'invalid_export_file',
+      /the database refused the records items before line \d+: .*; nothing was imported/,
+    );
     assert.deepEqual(await tablesOf(target, COMPANY), []);
   });
 
@@ -147,7 +164,11 @@ describeEachDatabase('company export', (kind) => {
     assert.equal(report.webhooks.length, 1);
     assert.match(report.webhooks[0]!.secret, /^whsec_/);
     assertSameExport(text, await exportOf(target, COMPANY));
-    await expectRefused(importText(target, text), 'company_has_data', new RegExp(`company '${COMPANY}' already has data on this deployment \\(in record_types, .*\\); an import only fills a company that has none`));
+    await expectRefused(
+      importText(target, text),
+      'company_has_data',
+      new RegExp(`company '${COMPANY}' already has data on this deployment \\(in record_types, .*\\); an import only fills a company that has none`),
+    );
   });
 });
 
@@ -157,7 +178,10 @@ async function tablesOf(t: TestApp, company: string): Promise<string[]> {
 }
 
 describe('company export: moving a company between SQLite and PostgreSQL', { skip: PG_URL ? false : 'WRS_TEST_PG_URL is not set' }, () => {
-  for (const [from, to] of [['sqlite', 'postgres'], ['postgres', 'sqlite']] as [DatabaseKind, DatabaseKind][]) {
+  for (const [from, to] of [
+    ['sqlite', 'postgres'],
+    ['postgres', 'sqlite'],
+  ] as [DatabaseKind, DatabaseKind][]) {
     describe(`${from} into ${to}`, () => {
       let source: TestApp;
       let target: TestApp;
@@ -192,7 +216,10 @@ describe('company export: moving a company between SQLite and PostgreSQL', { ski
         }
         // The company with a retention period keeps it, and its kept events; the removed one stays removed.
         const settings = linesOf(await exportOf(source, RETENTION_COMPANY)).filter((line) => line.includes('"kind":"company_settings"'));
-        assert.deepEqual(settings.map((line) => JSON.parse(line).data), [{ retention_days: 30 }]);
+        assert.deepEqual(
+          settings.map((line) => JSON.parse(line).data),
+          [{ retention_days: 30 }],
+        );
         const retentionPath = `/admin/v1/companies/${RETENTION_COMPANY}/retention`;
         const moved = await readPath(target, { company: 'admin', path: retentionPath });
         assert.deepEqual(moved, await readPath(source, { company: 'admin', path: retentionPath }));
@@ -220,7 +247,10 @@ async function retentionWatermarkAfterImport(source: TestApp, target: TestApp): 
   assert.ok(await markOf(source), 'the source removed an event: it has a mark');
   assert.equal(await markOf(target), undefined, "the source's positions are not the target's: no mark moves");
   const pages = await feedPages(target, RETENTION_COMPANY, 1);
-  assert.deepEqual(pages.flatMap((page) => page.body.results.map((event) => event.id)), ['ret-kept']);
+  assert.deepEqual(
+    pages.flatMap((page) => page.body.results.map((event) => event.id)),
+    ['ret-kept'],
+  );
   // A cursor of the target, from its start, reads on: nothing was removed from the target's feed.
   const fromStart = await target.as(RETENTION_COMPANY, { url: `/v1/events/changes?after=${pages[0]!.after || pages[0]!.body.next_cursor}` });
   assert.equal(fromStart.statusCode, 200, fromStart.body);

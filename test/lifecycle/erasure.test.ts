@@ -18,7 +18,10 @@ describeEachDatabase("erasing a person's data (operator API)", (kind) => {
   after(() => t.close());
 
   const eventsOf = async (company: string, userId: string | null) => {
-    const query = t.ctx.database.db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', company);
+    const query = t.ctx.database.db
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('company_id', '=', company);
     const row = await (userId === null ? query.where('user_id', 'is', null) : query.where('user_id', '=', userId)).executeTakeFirstOrThrow();
     return Number(row.n);
   };
@@ -35,8 +38,7 @@ describeEachDatabase("erasing a person's data (operator API)", (kind) => {
     );
   const mint = async (company: string, recordId: string, userId: string) =>
     expectStatus(await t.as(company, { method: 'POST', url: `/v1/records/${recordId}/tokens`, payload: {} }, userId), 201).token as string;
-  const erase = (company: string, payload: unknown) =>
-    t.admin({ method: 'POST', url: `/admin/v1/companies/${company}/erasures`, payload: payload as object });
+  const erase = (company: string, payload: unknown) => t.admin({ method: 'POST', url: `/admin/v1/companies/${company}/erasures`, payload: payload as object });
 
   it("removes the person's events and the record tokens they minted, and nothing else", async () => {
     await ingestUserEvents(t, 'acme', ADA, 25, 'acme-ada');

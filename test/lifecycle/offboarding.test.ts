@@ -43,7 +43,12 @@ describeEachDatabase('offboarding a company (operator API)', (kind) => {
     await defineType(t, company, 'loan');
     const record = await createRecord(t, company, 'loan');
     expectStatus(
-      await t.as(company, { method: 'POST', url: '/v1/records/loan', payload: { f_amount: 1, f_borrower: 'Bo' }, headers: { 'idempotency-key': `${company}-k1` } }),
+      await t.as(company, {
+        method: 'POST',
+        url: '/v1/records/loan',
+        payload: { f_amount: 1, f_borrower: 'Bo' },
+        headers: { 'idempotency-key': `${company}-k1` },
+      }),
       201,
     );
     // A row of the records' stored-view index, written directly: one row is enough to see it removed.
@@ -84,7 +89,10 @@ describeEachDatabase('offboarding a company (operator API)', (kind) => {
     const total = Object.values(before).reduce((sum, rows) => sum + rows, 0);
     assert.ok(report.batches >= Math.ceil(total / BATCH) && report.batches <= total, `${report.batches} batches for ${total} rows`);
 
-    assert.deepEqual(Object.values(await rowsOf('leaving')), COMPANY_TABLES.map(() => 0));
+    assert.deepEqual(
+      Object.values(await rowsOf('leaving')),
+      COMPANY_TABLES.map(() => 0),
+    );
     assert.deepEqual(await rowsOf('staying'), staying);
     const afterwards = await t.as('leaving', { method: 'GET', url: '/v1/events', headers: { 'if-none-match': listed.headers.etag as string } });
     assert.equal(afterwards.statusCode, 200);
@@ -94,7 +102,10 @@ describeEachDatabase('offboarding a company (operator API)', (kind) => {
     // Asked again: a new run over what is there now (nothing), with its own report.
     expectStatus(await t.admin({ method: 'POST', url: '/admin/v1/companies/leaving/offboarding' }), 202);
     const again = await untilDone(t, '/admin/v1/companies/leaving/offboarding');
-    assert.deepEqual(Object.values(again.removed), COMPANY_TABLES.map(() => 0));
+    assert.deepEqual(
+      Object.values(again.removed),
+      COMPANY_TABLES.map(() => 0),
+    );
   });
 
   it('continues an offboarding a crashed process left half done', async () => {

@@ -24,15 +24,12 @@ describe('GET /metrics with WRS_WORKERS=2 (real processes)', () => {
     return parseExposition(response.body);
   };
 
-  it('answers every worker\'s requests together, whichever worker takes the scrape', async () => {
+  it("answers every worker's requests together, whichever worker takes the scrape", async () => {
     // Each on its own connection: the primary hands connections to the workers in turn.
     for (let i = 0; i < HEALTH_CHECKS; i++) assert.equal((await httpRequest(server.port, 'GET', '/healthz')).status, 200);
     for (let i = 0; i < 4; i++) {
       const exposition = await scrape();
-      assert.equal(
-        exposition.value('wrs_http_request_duration_seconds_count', { method: 'GET', route: '/healthz', status_code: '200' }),
-        HEALTH_CHECKS,
-      );
+      assert.equal(exposition.value('wrs_http_request_duration_seconds_count', { method: 'GET', route: '/healthz', status_code: '200' }), HEALTH_CHECKS);
       assert.equal(exposition.value('wrs_db_pool_connections_idle'), 4, 'two workers, each with its SQLite writer and reader');
       assert.equal(exposition.find('nodejs_version_info').length, 1);
     }

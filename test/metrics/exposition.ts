@@ -62,10 +62,8 @@ export function parseExposition(text: string): Exposition {
     assert.ok(special || (valueText !== '' && !Number.isNaN(value)), `not a number: ${line}`);
     samples.push({ name: name!, labels, value });
   }
-  const includes = (sample: Sample, labels: Record<string, string>) =>
-    Object.entries(labels).every(([key, value]) => sample.labels[key] === value);
-  const find = (name: string, labels: Record<string, string> = {}) =>
-    samples.filter((sample) => sample.name === name && includes(sample, labels));
+  const includes = (sample: Sample, labels: Record<string, string>) => Object.entries(labels).every(([key, value]) => sample.labels[key] === value);
+  const find = (name: string, labels: Record<string, string> = {}) => samples.filter((sample) => sample.name === name && includes(sample, labels));
   return {
     types,
     samples,

@@ -98,7 +98,7 @@ describe('GET /metrics', () => {
     assert.equal(exposition.types.get('nodejs_eventloop_lag_p99_seconds'), 'gauge');
   });
 
-  it('keeps each app\'s figures apart (one registry per app, not the process-wide one)', async () => {
+  it("keeps each app's figures apart (one registry per app, not the process-wide one)", async () => {
     await t.app.inject({ method: 'GET', url: '/healthz' });
     await t.app.inject({ method: 'GET', url: '/healthz' });
     const before = (await scrape(adminOnly)).value('wrs_http_request_duration_seconds_count', { route: '/healthz' });

@@ -23,10 +23,7 @@ describeEachDatabase('webhook delivery metrics', (kind) => {
   });
 
   const subscribe = async (company: string, path: string) =>
-    expectStatus(
-      await t.as(company, { method: 'POST', url: '/v1/webhooks', payload: { url: `${receiver.base}${path}`, events: ['events.ingested'] } }),
-      201,
-    );
+    expectStatus(await t.as(company, { method: 'POST', url: '/v1/webhooks', payload: { url: `${receiver.base}${path}`, events: ['events.ingested'] } }), 201);
 
   it('counts delivered, retried and failed attempts, and the lag of each delivery made', async () => {
     await subscribe('acme', '/ok');

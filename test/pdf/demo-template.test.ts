@@ -17,7 +17,10 @@ describeEachDatabase('pdf: the demo template', (kind) => {
     assert.equal(await seedDemoTemplates(t.ctx, 'demo'), 1);
     assert.equal(await seedDemoTemplates(t.ctx, 'demo'), 0);
     const templates = await t.admin({ method: 'GET', url: '/admin/v1/companies/demo/templates' });
-    assert.deepEqual(templates.json().results.map((template: { id: string }) => template.id), [DEMO_TEMPLATE_ID]);
+    assert.deepEqual(
+      templates.json().results.map((template: { id: string }) => template.id),
+      [DEMO_TEMPLATE_ID],
+    );
 
     await seedDemoRecords(t.ctx, 'demo');
     const step = await t.as('demo', {

@@ -22,7 +22,11 @@ describeEachDatabase('a pdf_create step the render pool would refuse', (kind) =>
   after(() => t.close());
 
   const step = (recordId: string) =>
-    t.as('acme', { method: 'PUT', url: `/v1/records/${recordId}/steps`, payload: { type: 'pdf_create', inputs: { pdf_filename: 'out.pdf', template_id: 'plain' } } });
+    t.as('acme', {
+      method: 'PUT',
+      url: `/v1/records/${recordId}/steps`,
+      payload: { type: 'pdf_create', inputs: { pdf_filename: 'out.pdf', template_id: 'plain' } },
+    });
 
   it('is refused with 503 before its record is read: an unknown record gets 503 while the pool is full, 404 once it is not', async () => {
     const hanging = await createRecord(t, 'acme', 'invoice', { f_customer: 'hang' });

@@ -82,7 +82,7 @@ describeEachDatabase('PDF renders shared fairly between companies over HTTP', (k
     assert.equal(await fileCount('attacker', record.id), 0);
   });
 
-  it('serves another company\'s one-line render while one company floods the only thread with the slowest renders allowed', async () => {
+  it("serves another company's one-line render while one company floods the only thread with the slowest renders allowed", async () => {
     // Just under the cap once the record's id, status and created_at are counted.
     const heavy = await createRecord(t, 'attacker', 'memo', { f_note: words(INPUT_LIMIT - 200) });
     const light = await createRecord(t, 'bystander', 'invoice', { f_customer: 'Small Co' });

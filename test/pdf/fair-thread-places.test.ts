@@ -18,7 +18,7 @@ const request = (companyId: string, title: string): RenderRequest => ({
   createdAt: '2026-01-01T00:00:00.000Z',
 });
 
-describe('worker-pool PDF renderer: a company\'s render waits only for renders already running', () => {
+describe("worker-pool PDF renderer: a company's render waits only for renders already running", () => {
   let folder: string;
   before(() => {
     folder = mkdtempSync(join(tmpdir(), 'wrs-render-places-'));
@@ -45,8 +45,7 @@ describe('worker-pool PDF renderer: a company\'s render waits only for renders a
     try {
       await pool.render(request('warm-up', 'quick'));
       const finished: string[] = [];
-      const track = (label: string, companyId: string, title: string) =>
-        pool.render(request(companyId, title)).then(() => finished.push(label));
+      const track = (label: string, companyId: string, title: string) => pool.render(request(companyId, title)).then(() => finished.push(label));
       const flood = [1, 2, 3, 4].map((n) => track(`flood ${n}`, 'flood', 'slow:400'));
       await new Promise((resolve) => setTimeout(resolve, 50));
       const asked = performance.now();

@@ -24,8 +24,7 @@ describeEachDatabase('stored files and the database blob store', (kind) => {
   });
   after(() => t.close());
 
-  const filesOf = (companyId: string) =>
-    t.ctx.database.db.selectFrom('record_files').selectAll().where('company_id', '=', companyId).execute();
+  const filesOf = (companyId: string) => t.ctx.database.db.selectFrom('record_files').selectAll().where('company_id', '=', companyId).execute();
 
   it('writes metadata and bytes together, and reads the bytes back unchanged', async () => {
     const service = t.ctx.files;
@@ -67,7 +66,7 @@ describeEachDatabase('stored files and the database blob store', (kind) => {
     assert.equal(await t.ctx.blobStore.get('acme', 'shared-key'), null);
   });
 
-  it('does not serve a company\'s file to another company', async () => {
+  it("does not serve a company's file to another company", async () => {
     const stored = await t.ctx.files.store('acme', file(new Uint8Array([1])));
     await assert.rejects(t.ctx.files.download('globex', 'rec-1', stored.id), { status: 404 });
   });

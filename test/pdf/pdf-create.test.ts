@@ -4,14 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { readPdf } from './fixtures/read-pdf.js';
-import {
-  createRecord,
-  defineRecordType,
-  INVOICE_TYPE,
-  MEMO_TYPE,
-  pathOf,
-  putTemplate,
-} from './fixtures/records.js';
+import { createRecord, defineRecordType, INVOICE_TYPE, MEMO_TYPE, pathOf, putTemplate } from './fixtures/records.js';
 import { invoiceTemplate, requiredCustomerTemplate } from './fixtures/templates.js';
 
 const step = (inputs: Record<string, unknown>, type = 'pdf_create') => ({ type, inputs });
@@ -57,10 +50,8 @@ describeEachDatabase('pdf_create step', (kind) => {
       pdf = download.rawPayload;
     });
 
-    it('answers the file\'s details, with .pdf appended to the name', () => {
-      assert.deepEqual(Object.keys(details).sort(), [
-        'content_type', 'created_at', 'download_url', 'file_id', 'pages', 'pdf_filename', 'sha256', 'size_bytes',
-      ]);
+    it("answers the file's details, with .pdf appended to the name", () => {
+      assert.deepEqual(Object.keys(details).sort(), ['content_type', 'created_at', 'download_url', 'file_id', 'pages', 'pdf_filename', 'sha256', 'size_bytes']);
       assert.equal(details.pdf_filename, 'Invoice 42.pdf');
       assert.equal(details.content_type, 'application/pdf');
       assert.equal(details.pages, 2);
@@ -76,7 +67,7 @@ describeEachDatabase('pdf_create step', (kind) => {
       assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
     });
 
-    it('is a real PDF with the template\'s pages and the record\'s values', async () => {
+    it("is a real PDF with the template's pages and the record's values", async () => {
       const { pages, text } = await readPdf(pdf);
       assert.equal(pages, 2);
       assert.ok(text[0]!.includes('Zoë Müller GmbH'), text[0]);
@@ -103,7 +94,7 @@ describeEachDatabase('pdf_create step', (kind) => {
       );
     });
 
-    it('serves the file only to the record\'s company, under that record', async () => {
+    it("serves the file only to the record's company, under that record", async () => {
       const path = pathOf(details.download_url);
       const otherCompany = await t.as('globex', { method: 'GET', url: path });
       assert.equal(otherCompany.statusCode, 404);
@@ -203,7 +194,20 @@ describeEachDatabase('pdf_create step', (kind) => {
     });
 
     it('refuses file names that are not plain, safe names', async () => {
-      const unsafe = ['', '   ', '../etc/passwd', 'reports/q1', 'C:\\temp\\x', 'a\u0000b', 'line\nbreak', 'tab\there', '.', '..', 'x'.repeat(252), 'evil\u202Efdp.exe'];
+      const unsafe = [
+        '',
+        '   ',
+        '../etc/passwd',
+        'reports/q1',
+        'C:\\temp\\x',
+        'a\u0000b',
+        'line\nbreak',
+        'tab\there',
+        '.',
+        '..',
+        'x'.repeat(252),
+        'evil\u202Efdp.exe',
+      ];
       for (const name of unsafe) {
         const response = await runStep('acme', invoice.id, step({ pdf_filename: name, template_id: 'invoice' }));
         assert.equal(response.statusCode, 400, JSON.stringify(name));
@@ -214,7 +218,7 @@ describeEachDatabase('pdf_create step', (kind) => {
       assert.equal(longest.statusCode, 200, longest.body);
     });
 
-    it('refuses an unknown template with template_not_found, also another company\'s', async () => {
+    it("refuses an unknown template with template_not_found, also another company's", async () => {
       const unknown = await runStep('acme', invoice.id, step({ pdf_filename: 'a', template_id: 'no-such-template' }));
       assert.equal(unknown.statusCode, 400);
       assert.equal(unknown.json().code, 'template_not_found');
@@ -224,7 +228,7 @@ describeEachDatabase('pdf_create step', (kind) => {
       assert.equal(foreign.json().code, 'template_not_found');
     });
 
-    it('answers 404 for an unknown record and for another company\'s record', async () => {
+    it("answers 404 for an unknown record and for another company's record", async () => {
       const unknown = await runStep('acme', 'no-such-record', step({ pdf_filename: 'a', template_id: 'invoice' }));
       assert.equal(unknown.statusCode, 404);
       assert.equal(unknown.json().code, 'not_found');
@@ -246,7 +250,14 @@ describeEachDatabase('pdf_create step', (kind) => {
           ).n,
         );
       const countBlobs = async () =>
-        Number((await t.ctx.database.db.selectFrom('blobs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await t.ctx.database.db
+              .selectFrom('blobs')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const blobsBefore = await countBlobs();
       const response = await runStep('acme', memo.id, step({ pdf_filename: 'memo', template_id: 'needs-customer' }));
       assert.equal(response.statusCode, 422, response.body);

@@ -100,7 +100,15 @@ describe("pdfme's generator as the build rebuilds it (scripts/build-pdfme-genera
     writeFileSync(resolutionsFile, '');
     const output = execFileSync(
       process.execPath,
-      ['--import', createRequire(import.meta.url).resolve('tsx'), '--import', join(FIXTURES, 'record-resolutions.mjs'), join(FIXTURES, 'render-with-generator.ts'), generatorFile, casesFile],
+      [
+        '--import',
+        createRequire(import.meta.url).resolve('tsx'),
+        '--import',
+        join(FIXTURES, 'record-resolutions.mjs'),
+        join(FIXTURES, 'render-with-generator.ts'),
+        generatorFile,
+        casesFile,
+      ],
       { encoding: 'utf8', env: { ...process.env, WRS_TEST_RESOLUTIONS_FILE: resolutionsFile }, maxBuffer: 64 * 2 ** 20 },
     );
     return output

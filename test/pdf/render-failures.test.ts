@@ -40,7 +40,7 @@ describeEachDatabase('PDF render timeouts and outages over HTTP', (kind) => {
     assert.equal((await t.admin({ method: 'GET', url: '/admin/v1/companies/acme/templates/slow' })).statusCode, 404);
   });
 
-  it('answers 504 provider_timeout when a step\'s render times out, stores nothing, and recovers', async () => {
+  it("answers 504 provider_timeout when a step's render times out, stores nothing, and recovers", async () => {
     await putTemplate(t, 'acme', 'invoice', requiredCustomerTemplate());
     const stuck = await createRecord(t, 'acme', 'invoice', { f_customer: 'hang' });
     const response = await t.as('acme', {
@@ -61,10 +61,7 @@ describeEachDatabase('PDF render timeouts and outages over HTTP', (kind) => {
       payload: { type: 'pdf_create', inputs: { pdf_filename: 'fine', template_id: 'invoice' } },
     });
     assert.equal(next.statusCode, 200, next.body);
-    assert.ok(
-      next.json().details.download_url.startsWith(`http://files.example:8443/v1/records/${fine.id}/files/`),
-      next.json().details.download_url,
-    );
+    assert.ok(next.json().details.download_url.startsWith(`http://files.example:8443/v1/records/${fine.id}/files/`), next.json().details.download_url);
     const download = await t.as('acme', { method: 'GET', url: pathOf(next.json().details.download_url) });
     assert.equal(download.statusCode, 200);
   });

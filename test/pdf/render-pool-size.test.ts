@@ -13,7 +13,7 @@ const inputs = (overrides: Partial<Parameters<typeof renderThreadCount>[0]> = {}
 });
 
 describe('render thread count', () => {
-  it('is the CPUs of the process but the serving thread\'s when memory holds that many threads', () => {
+  it("is the CPUs of the process but the serving thread's when memory holds that many threads", () => {
     assert.equal(renderThreadCount(inputs()), 7);
     assert.equal(renderThreadCount(inputs({ cpus: 2 })), 1);
   });

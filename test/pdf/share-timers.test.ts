@@ -5,7 +5,7 @@ import { createShareTimers } from '../../src/providers/pdf/share-timers.js';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('share timers', () => {
-  it('runs one job\'s clock at full speed', async () => {
+  it("runs one job's clock at full speed", async () => {
     const expired: string[] = [];
     const timers = createShareTimers<string>((key) => expired.push(key));
     timers.start('a', 100);

@@ -15,8 +15,7 @@ describeEachDatabase('PDF templates (operator API)', (kind) => {
   });
   after(() => t.close());
 
-  const put = (company: string, templateId: string, payload: unknown) =>
-    t.admin({ method: 'PUT', url: url(company, templateId), payload: payload as object });
+  const put = (company: string, templateId: string, payload: unknown) => t.admin({ method: 'PUT', url: url(company, templateId), payload: payload as object });
 
   it('stores, replaces, reads and deletes a template', async () => {
     const created = await put('acme', 'invoice', minimalTemplate());
@@ -48,7 +47,7 @@ describeEachDatabase('PDF templates (operator API)', (kind) => {
     assert.equal(again.statusCode, 404);
   });
 
-  it('keeps each company\'s templates apart', async () => {
+  it("keeps each company's templates apart", async () => {
     assert.equal((await put('acme', 'letter', minimalTemplate())).statusCode, 201);
     const other = await t.admin({ method: 'GET', url: url('globex', 'letter') });
     assert.equal(other.statusCode, 404);
@@ -66,7 +65,7 @@ describeEachDatabase('PDF templates (operator API)', (kind) => {
     assert.equal(dataUri.statusCode, 201, dataUri.body);
   });
 
-  it('refuses templates that pdfme\'s check or a trial render rejects, naming the problem', async () => {
+  it("refuses templates that pdfme's check or a trial render rejects, naming the problem", async () => {
     const page = minimalTemplate().schemas[0]![0]!;
     const cases: Array<{ name: string; body: unknown; contains: string }> = [
       { name: 'not an object', body: [minimalTemplate()], contains: 'body' },

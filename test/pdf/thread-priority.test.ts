@@ -31,7 +31,7 @@ describe('render threads run below the serving thread', { skip: process.platform
     assert.equal(Number(mainThread.slice(mainThread.lastIndexOf(')') + 2).split(' ')[16]), before[0], 'the serving thread keeps its priority');
   });
 
-  it('leaves the render thread at the process\'s priority with 0', async () => {
+  it("leaves the render thread at the process's priority with 0", async () => {
     const before = threadNiceValues();
     const pool = createWorkerPoolRenderer({ workers: 1, timeoutMs: 30_000, threadNice: 0 });
     pools.push(pool);

@@ -87,8 +87,7 @@ describe('record values as template inputs', () => {
 });
 
 describe('PDF render settings', () => {
-  const settings = (env: Record<string, string> = {}) =>
-    loadConfig({ NODE_ENV: 'test', WRS_DATABASE_URL: 'sqlite::memory:', ...env }).pdf;
+  const settings = (env: Record<string, string> = {}) => loadConfig({ NODE_ENV: 'test', WRS_DATABASE_URL: 'sqlite::memory:', ...env }).pdf;
 
   it('caps record data at 32 KiB and waits for a thread as long as a render may take, unless told otherwise', () => {
     assert.equal(settings().inputLimitBytes, 32_768);
@@ -106,7 +105,7 @@ describe('PDF render settings', () => {
 });
 
 describe('pdfme check messages', () => {
-  it('turns pdfme\'s issue blocks into one line naming each position', () => {
+  it("turns pdfme's issue blocks into one line naming each position", () => {
     const message =
       '[@pdfme/common] Invalid argument:\n--------------------------\nERROR POSITION: schemas.0.0.width\n' +
       'ERROR MESSAGE: Invalid input: expected number, received undefined\n--------------------------';

@@ -53,7 +53,7 @@ describe('worker-pool PDF renderer', () => {
     assert.equal(first!.sha256, second!.sha256);
   });
 
-  it('rejects a template that cannot render these inputs, with pdfme\'s reason', async () => {
+  it("rejects a template that cannot render these inputs, with pdfme's reason", async () => {
     const pool = renderer({ workers: 1, timeoutMs: 30_000 });
     const template = { ...minimalTemplate(), schemas: [[{ ...minimalTemplate().schemas[0]![0]!, required: true }]] };
     await assert.rejects(pool.render(request({ template, inputs: {} })), (error: unknown) => {
@@ -72,7 +72,7 @@ describe('worker-pool PDF renderer', () => {
     assert.equal(next.pages, 1);
   });
 
-  it('starts the next render\'s clock only once the thread replacing a timed-out one has loaded', async () => {
+  it("starts the next render's clock only once the thread replacing a timed-out one has loaded", async () => {
     const pool = renderer({
       workers: 1,
       timeoutMs: 1000,
@@ -106,14 +106,12 @@ describe('worker-pool PDF renderer', () => {
 
   it('refuses renders beyond the queue limit as unavailable', async () => {
     const pool = renderer({ workers: 1, timeoutMs: 500, queueTimeoutMs: 10_000, maxQueue: 1, workerFile: STALLING_WORKER });
-    const results = await Promise.allSettled(
-      [1, 2, 3].map(() => pool.render(request({ inputs: { title: 'hang' } }))),
-    );
+    const results = await Promise.allSettled([1, 2, 3].map(() => pool.render(request({ inputs: { title: 'hang' } }))));
     const reasons = results.map((result) => (result.status === 'rejected' ? (result.reason as Error).name : 'fulfilled'));
     assert.deepEqual(reasons.sort(), ['RenderTimeoutError', 'RenderTimeoutError', 'RendererUnavailableError']);
   });
 
-  it('counts a render\'s timeout from the moment it has a thread, not while it waits for one', async () => {
+  it("counts a render's timeout from the moment it has a thread, not while it waits for one", async () => {
     // Four renders of 400 ms on one thread: the last waits 1200 ms, more than the timeout, and still renders.
     const pool = renderer({ workers: 1, timeoutMs: 1500, queueTimeoutMs: 30_000, workerFile: STALLING_WORKER });
     await pool.render(request());
@@ -140,8 +138,7 @@ describe('worker-pool PDF renderer', () => {
     const pool = renderer({ workers: 1, timeoutMs: 10_000, queueTimeoutMs: 30_000, workerFile: STALLING_WORKER });
     await pool.render(request());
     const finished: string[] = [];
-    const track = (label: string, companyId: string, title: string) =>
-      pool.render(request({ companyId, inputs: { title } })).then(() => finished.push(label));
+    const track = (label: string, companyId: string, title: string) => pool.render(request({ companyId, inputs: { title } })).then(() => finished.push(label));
     const flood = [1, 2, 3, 4, 5].map((n) => track(`a${n}`, 'a', 'slow:300'));
     await new Promise((resolve) => setTimeout(resolve, 50));
     await Promise.all([...flood, track('b', 'b', 'quick')]);
@@ -207,8 +204,7 @@ describe('worker-pool PDF renderer', () => {
     const pool = renderer({ workers: 1, rendersPerThread: 3, timeoutMs: 10_000, queueTimeoutMs: 30_000, workerFile: STALLING_WORKER });
     await pool.render(request());
     const finished: string[] = [];
-    const track = (label: string, companyId: string, title: string) =>
-      pool.render(request({ companyId, inputs: { title } })).then(() => finished.push(label));
+    const track = (label: string, companyId: string, title: string) => pool.render(request({ companyId, inputs: { title } })).then(() => finished.push(label));
     const flood = [1, 2, 3].map((n) => track(`a${n}`, 'a', 'slow:300'));
     await new Promise((resolve) => setTimeout(resolve, 50));
     await Promise.all([...flood, track('b', 'b', 'quick')]);

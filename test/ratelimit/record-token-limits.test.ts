@@ -126,7 +126,10 @@ describe('a record-token limit of 0', () => {
     // A route with a limit of its own (the stream's per-company cap) says so in its 429's description.
     for (const { key, responses } of limited) assert.match(responses['429']?.description ?? '', /^rate[ _]limited/, key);
     for (const key of ['GET /v1/records/{record}', 'PATCH /v1/records/{record}', 'GET /v1/record-types/{typeId}', 'GET /v1/records/{record}/files/{fileId}']) {
-      assert.ok(limited.some((operation) => operation.key === key), key);
+      assert.ok(
+        limited.some((operation) => operation.key === key),
+        key,
+      );
     }
     // The operator is not limited; a request without a valid operator token is, by its address.
     for (const { key, responses } of operations.filter(({ key }) => key.includes(' /admin/v1/'))) {

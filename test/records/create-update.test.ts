@@ -16,10 +16,8 @@ describeEachDatabase('records: create, read, update', (kind) => {
   });
   after(() => t.close());
 
-  const create = (body: unknown, typeId = 'loan', company = 'acme') =>
-    t.as(company, { method: 'POST', url: `/v1/records/${typeId}`, payload: body as object });
-  const patch = (id: string, body: unknown, company = 'acme') =>
-    t.as(company, { method: 'PATCH', url: `/v1/records/${id}`, payload: body as object });
+  const create = (body: unknown, typeId = 'loan', company = 'acme') => t.as(company, { method: 'POST', url: `/v1/records/${typeId}`, payload: body as object });
+  const patch = (id: string, body: unknown, company = 'acme') => t.as(company, { method: 'PATCH', url: `/v1/records/${id}`, payload: body as object });
   const get = (id: string, company = 'acme') => t.as(company, { method: 'GET', url: `/v1/records/${id}` });
 
   it('creates a record in the contract shape', async () => {
@@ -137,12 +135,12 @@ describeEachDatabase('records: create, read, update', (kind) => {
     expectStatus(await t.as('acme', { method: 'POST', url: '/v1/records/loan' }), 400);
   });
 
-  it('answers 404 for an unknown type and for another company\'s type', async () => {
+  it("answers 404 for an unknown type and for another company's type", async () => {
     expectStatus(await create(VALID_LOAN, 'no-such-type'), 404, 'not_found');
     expectStatus(await create(VALID_LOAN, 'loan', 'globex'), 404, 'not_found');
   });
 
-  it('answers 404 for an unknown record and for another company\'s record', async () => {
+  it("answers 404 for an unknown record and for another company's record", async () => {
     const record = await createRecord(t, 'acme', 'loan');
     expectStatus(await get('00000000-0000-7000-8000-000000000000'), 404, 'not_found');
     expectStatus(await get(record.id, 'globex'), 404, 'not_found');
@@ -235,7 +233,12 @@ describeEachDatabase('records: create, read, update', (kind) => {
   });
 
   it('keeps the records of a deleted type: readable, in no view, status-only updates, back when redefined', async () => {
-    await defineType(t, 'acme', 'temp', { name: 'Temp', fields: [{ uid: 'a', field_name: 'A', type: 'string' }], statuses: ['x', 'y'], views: [{ id: 'vx', name: 'X', statuses: ['x'] }] });
+    await defineType(t, 'acme', 'temp', {
+      name: 'Temp',
+      fields: [{ uid: 'a', field_name: 'A', type: 'string' }],
+      statuses: ['x', 'y'],
+      views: [{ id: 'vx', name: 'X', statuses: ['x'] }],
+    });
     const record = await createRecord(t, 'acme', 'temp', { a: 'kept' });
     assert.deepEqual(record.views, ['vx']);
     expectStatus(await t.admin({ method: 'DELETE', url: '/admin/v1/companies/acme/record-types/temp' }), 204);
@@ -249,7 +252,12 @@ describeEachDatabase('records: create, read, update', (kind) => {
     assert.equal(moved.status, 'y');
     assert.deepEqual(moved.fields, { A: 'kept' });
 
-    await defineType(t, 'acme', 'temp', { name: 'Temp', fields: [{ uid: 'a', field_name: 'A', type: 'string' }], statuses: ['x', 'y'], views: [{ id: 'vy', name: 'Y', statuses: ['y'] }] });
+    await defineType(t, 'acme', 'temp', {
+      name: 'Temp',
+      fields: [{ uid: 'a', field_name: 'A', type: 'string' }],
+      statuses: ['x', 'y'],
+      views: [{ id: 'vy', name: 'Y', statuses: ['y'] }],
+    });
     assert.deepEqual(expectStatus(await get(record.id), 200).views, ['vy']);
   });
 

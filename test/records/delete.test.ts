@@ -29,8 +29,7 @@ describeEachDatabase('records: DELETE /v1/records/{record}', (kind) => {
   let hook: { id: string; secret: string };
 
   const newInvoice = (customer = 'Ada') => createRecord(t, 'acme', 'invoice', { f_customer: customer });
-  const remove = (id: string, headers: Record<string, string> = {}, company = 'acme') =>
-    t.as(company, { method: 'DELETE', url: `/v1/records/${id}`, headers });
+  const remove = (id: string, headers: Record<string, string> = {}, company = 'acme') => t.as(company, { method: 'DELETE', url: `/v1/records/${id}`, headers });
   const read = (id: string) => t.as('acme', { method: 'GET', url: `/v1/records/${id}` });
 
   before(async () => {
@@ -60,7 +59,7 @@ describeEachDatabase('records: DELETE /v1/records/{record}', (kind) => {
     expectStatus(await remove(record.id), 404, 'not_found');
   });
 
-  it('answers 404 for an unknown record and for another company\'s record, exactly alike, and leaves the latter alone', async () => {
+  it("answers 404 for an unknown record and for another company's record, exactly alike, and leaves the latter alone", async () => {
     const theirs = await createRecord(t, 'globex', 'invoice', { f_customer: 'Globex' });
     const unknown = expectStatus(await remove('no-such-record'), 404, 'not_found');
     const foreign = expectStatus(await remove(theirs.id), 404, 'not_found');
@@ -96,7 +95,7 @@ describeEachDatabase('records: DELETE /v1/records/{record}', (kind) => {
     expectStatus(await remove('nope', { 'if-match': 'garbage' }), 400, 'invalid_header');
   });
 
-  it('revokes the record\'s tokens at once: they answer 401 from then on', async () => {
+  it("revokes the record's tokens at once: they answer 401 from then on", async () => {
     const record = await newInvoice();
     const tokens = await Promise.all(
       [0, 1].map(async () => expectStatus(await t.as('acme', { method: 'POST', url: `/v1/records/${record.id}/tokens`, payload: {} }), 201)),
@@ -108,38 +107,51 @@ describeEachDatabase('records: DELETE /v1/records/{record}', (kind) => {
       const refused = expectStatus(await withToken(token), 401, 'unauthorized');
       assert.match(refused.message, /revoked/);
     }
-    const stored = await t.ctx.database.db.selectFrom('record_tokens').select(['revoked_at']).where('company_id', '=', 'acme').where('record_id', '=', record.id).execute();
+    const stored = await t.ctx.database.db
+      .selectFrom('record_tokens')
+      .select(['revoked_at'])
+      .where('company_id', '=', 'acme')
+      .where('record_id', '=', record.id)
+      .execute();
     assert.equal(stored.length, 2);
     assert.ok(stored.every((row) => row.revoked_at !== null));
   });
 
-  it('deletes the record\'s files and their bytes: the download answers 404 and no blob is left', async () => {
+  it("deletes the record's files and their bytes: the download answers 404 and no blob is left", async () => {
     const record = await newInvoice();
     const keep = await newInvoice('Keep');
     const render = async (id: string) =>
       expectStatus(
-        await t.as('acme', { method: 'PUT', url: `/v1/records/${id}/steps`, payload: { type: 'pdf_create', inputs: { pdf_filename: 'inv', template_id: 'invoice' } } }),
+        await t.as('acme', {
+          method: 'PUT',
+          url: `/v1/records/${id}/steps`,
+          payload: { type: 'pdf_create', inputs: { pdf_filename: 'inv', template_id: 'invoice' } },
+        }),
         200,
       ).details as { file_id: string; download_url: string };
     const file = await render(record.id);
     const kept = await render(keep.id);
     const download = (id: string, fileId: string) => t.as('acme', { method: 'GET', url: `/v1/records/${id}/files/${fileId}` });
     assert.equal((await download(record.id, file.file_id)).statusCode, 200);
-    const blobKeys = async () =>
-      (await t.ctx.database.db.selectFrom('blobs').select('key').where('company_id', '=', 'acme').execute()).map((row) => row.key);
+    const blobKeys = async () => (await t.ctx.database.db.selectFrom('blobs').select('key').where('company_id', '=', 'acme').execute()).map((row) => row.key);
     assert.ok((await blobKeys()).includes(`files/${file.file_id}`));
 
     expectStatus(await remove(record.id), 204);
     expectStatus(await download(record.id, file.file_id), 404, 'not_found');
     const keys = await blobKeys();
     assert.ok(!keys.includes(`files/${file.file_id}`), 'the bytes are gone');
-    assert.ok(keys.includes(`files/${kept.file_id}`), 'another record\'s bytes stay');
-    const fileRows = await t.ctx.database.db.selectFrom('record_files').select('id').where('company_id', '=', 'acme').where('record_id', '=', record.id).execute();
+    assert.ok(keys.includes(`files/${kept.file_id}`), "another record's bytes stay");
+    const fileRows = await t.ctx.database.db
+      .selectFrom('record_files')
+      .select('id')
+      .where('company_id', '=', 'acme')
+      .where('record_id', '=', record.id)
+      .execute();
     assert.deepEqual(fileRows, []);
     assert.equal((await download(keep.id, kept.file_id)).statusCode, 200);
   });
 
-  it('removes its ID from other records\' parent_record, child_records and linked, and leaves the rest of them as it was', async () => {
+  it("removes its ID from other records' parent_record, child_records and linked, and leaves the rest of them as it was", async () => {
     const ref = (id: string) => ({ id, record_type: 'uccfiling' });
     await importRecords(t, 'acme', [
       { id: 'gone-1', record_type: 'uccfiling', status: 'filed', parent_record: null, child_records: [], views: [] },
@@ -152,7 +164,15 @@ describeEachDatabase('records: DELETE /v1/records/{record}', (kind) => {
         linked: { crm: { filing: ref('gone-1'), other: { id: 'opp-1' } }, ledger: { entry: ref('gone-1') } },
         views: [],
       },
-      { id: 'holder-2', record_type: 'uccfiling', status: 'filed', parent_record: ref('stay-1'), child_records: [{ id: 'gone-10' }], linked: { crm: { note: { text: 'gone-1' } } }, views: [] },
+      {
+        id: 'holder-2',
+        record_type: 'uccfiling',
+        status: 'filed',
+        parent_record: ref('stay-1'),
+        child_records: [{ id: 'gone-10' }],
+        linked: { crm: { note: { text: 'gone-1' } } },
+        views: [],
+      },
     ]);
     const untouched = await read('holder-2');
     expectStatus(await remove('gone-1'), 204);
@@ -171,7 +191,10 @@ describeEachDatabase('records: DELETE /v1/records/{record}', (kind) => {
     expectStatus(await remove(record.id), 204);
     // Earlier tests' deletions are delivered too, maybe later than this one's.
     const ofThisRecord = () => receiver.on('/deleted').filter((entry) => entry.body.includes(`"id":"${record.id}"`));
-    const [delivered] = await eventually(async () => ofThisRecord(), (found) => found.length === 1);
+    const [delivered] = await eventually(
+      async () => ofThisRecord(),
+      (found) => found.length === 1,
+    );
     const body = new Webhook(hook.secret).verify(delivered!.body, delivered!.headers) as { type: string; data: Record<string, unknown> };
     assert.equal(body.type, 'record.deleted');
     assert.deepEqual(Object.keys(body.data), ['id', 'record_type', 'uid', 'deleted_at']);
@@ -182,7 +205,7 @@ describeEachDatabase('records: DELETE /v1/records/{record}', (kind) => {
     assert.ok(Date.parse(body.data.deleted_at as string) >= Date.parse(record.created_at));
   });
 
-  it('changes the list\'s ETag: a conditional list never serves the deleted record', async () => {
+  it("changes the list's ETag: a conditional list never serves the deleted record", async () => {
     const record = await newInvoice();
     const list = () => t.as('acme', { method: 'GET', url: '/v1/records?record_type=custom&limit=100' });
     const first = await list();
@@ -233,11 +256,22 @@ describeEachDatabase('records: DELETE /v1/records/{record}', (kind) => {
     await importRecords(t, 'acme', [
       { id: 'pair-a', record_type: 'uccfiling', status: 'filed', parent_record: { id: 'pair-b' }, child_records: [{ id: 'pair-c' }], views: [] },
       { id: 'pair-b', record_type: 'uccfiling', status: 'filed', parent_record: { id: 'pair-a' }, child_records: [{ id: 'pair-c' }], views: [] },
-      { id: 'pair-c', record_type: 'uccfiling', status: 'filed', parent_record: null, child_records: [{ id: 'pair-a' }, { id: 'pair-b' }, { id: 'pair-d' }], views: [] },
+      {
+        id: 'pair-c',
+        record_type: 'uccfiling',
+        status: 'filed',
+        parent_record: null,
+        child_records: [{ id: 'pair-a' }, { id: 'pair-b' }, { id: 'pair-d' }],
+        views: [],
+      },
     ]);
     for (let round = 0; round < 3; round++) {
       const answers = await Promise.all([remove('pair-a'), remove('pair-b')]);
-      if (round === 0) assert.deepEqual(answers.map((answer) => answer.statusCode), [204, 204]);
+      if (round === 0)
+        assert.deepEqual(
+          answers.map((answer) => answer.statusCode),
+          [204, 204],
+        );
     }
     expectStatus(await read('pair-a'), 404);
     expectStatus(await read('pair-b'), 404);

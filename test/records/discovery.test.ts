@@ -8,7 +8,7 @@ import { createRecord, defineType, expectStatus, importRecords, LOAN_TYPE, pathO
 
 const MEMO_TYPE = { name: 'Memo', fields: [{ uid: 'f_note', field_name: 'Note', type: 'string' }] };
 
-describeEachDatabase('discovery: record types, a record\'s files, templates', (kind) => {
+describeEachDatabase("discovery: record types, a record's files, templates", (kind) => {
   let t: TestApp;
   let loan: { id: string };
   let otherLoan: { id: string };
@@ -17,13 +17,16 @@ describeEachDatabase('discovery: record types, a record\'s files, templates', (k
   let loanToken: string;
   let untypedToken: string;
 
-  const withToken = (token: string, options: InjectOptions) =>
-    t.app.inject({ ...options, headers: { authorization: `Bearer ${token}`, ...options.headers } });
+  const withToken = (token: string, options: InjectOptions) => t.app.inject({ ...options, headers: { authorization: `Bearer ${token}`, ...options.headers } });
   const mint = async (recordId: string) =>
     expectStatus(await t.as('acme', { method: 'POST', url: `/v1/records/${recordId}/tokens`, payload: { expires_in: 3600 } }), 201).token as string;
   const pdfOf = async (company: string, recordId: string, name: string, template = 'minimal') =>
     expectStatus(
-      await t.as(company, { method: 'PUT', url: `/v1/records/${recordId}/steps`, payload: { type: 'pdf_create', inputs: { pdf_filename: name, template_id: template } } }),
+      await t.as(company, {
+        method: 'PUT',
+        url: `/v1/records/${recordId}/steps`,
+        payload: { type: 'pdf_create', inputs: { pdf_filename: name, template_id: template } },
+      }),
       200,
     ).details;
 
@@ -45,10 +48,13 @@ describeEachDatabase('discovery: record types, a record\'s files, templates', (k
   after(() => t.close());
 
   describe('GET /v1/record-types', () => {
-    it('lists the caller\'s company\'s types by ID, with fields, statuses, views and version', async () => {
+    it("lists the caller's company's types by ID, with fields, statuses, views and version", async () => {
       const body = expectStatus(await t.as('acme', { method: 'GET', url: '/v1/record-types' }), 200);
       assert.equal(body.count, 2);
-      assert.deepEqual(body.results.map((type: { id: string }) => type.id), ['loan', 'memo']);
+      assert.deepEqual(
+        body.results.map((type: { id: string }) => type.id),
+        ['loan', 'memo'],
+      );
       const [listedLoan, listedMemo] = body.results;
       assert.deepEqual(
         { ...listedLoan, created_at: undefined, updated_at: undefined },
@@ -62,7 +68,10 @@ describeEachDatabase('discovery: record types, a record\'s files, templates', (k
 
     it('shows another company nothing of them', async () => {
       const body = expectStatus(await t.as('globex', { method: 'GET', url: '/v1/record-types' }), 200);
-      assert.deepEqual(body.results.map((type: { id: string }) => type.id), ['globex-only', 'loan']);
+      assert.deepEqual(
+        body.results.map((type: { id: string }) => type.id),
+        ['globex-only', 'loan'],
+      );
       const none = expectStatus(await t.as('initech', { method: 'GET', url: '/v1/record-types' }), 200);
       assert.deepEqual(none, { count: 0, results: [] });
     });
@@ -83,13 +92,13 @@ describeEachDatabase('discovery: record types, a record\'s files, templates', (k
       assert.equal(replaced.name, 'Memo v2');
     });
 
-    it('answers 404 for an unknown type and for another company\'s type alike', async () => {
+    it("answers 404 for an unknown type and for another company's type alike", async () => {
       const unknown = expectStatus(await t.as('acme', { method: 'GET', url: '/v1/record-types/nope' }), 404, 'not_found');
       const ofGlobex = expectStatus(await t.as('acme', { method: 'GET', url: '/v1/record-types/globex-only' }), 404, 'not_found');
       assert.equal(ofGlobex.message.replace('globex-only', 'ID'), unknown.message.replace('nope', 'ID'));
     });
 
-    it('lets a record token read its own record\'s type and no other', async () => {
+    it("lets a record token read its own record's type and no other", async () => {
       const own = expectStatus(await withToken(loanToken, { method: 'GET', url: '/v1/record-types/loan' }), 200);
       assert.equal(own.id, 'loan');
       assert.deepEqual(own.fields, LOAN_TYPE.fields);
@@ -121,7 +130,7 @@ describeEachDatabase('discovery: record types, a record\'s files, templates', (k
       await pdfOf('globex', globexLoan.id, 'of globex');
     });
 
-    it('lists the record\'s files newest first, each as the step answered it', async () => {
+    it("lists the record's files newest first, each as the step answered it", async () => {
       const body = expectStatus(await t.as('acme', { method: 'GET', url: `/v1/records/${loan.id}/files` }), 200);
       assert.deepEqual(body, { count: 3, results: [third, second, first] });
       const download = await t.as('acme', { method: 'GET', url: pathOf(String(third.download_url)) });
@@ -132,21 +141,24 @@ describeEachDatabase('discovery: record types, a record\'s files, templates', (k
       assert.deepEqual(expectStatus(await t.as('acme', { method: 'GET', url: `/v1/records/${memo.id}/files` }), 200), { count: 0, results: [] });
     });
 
-    it('answers 404 for an unknown record and for another company\'s record alike', async () => {
+    it("answers 404 for an unknown record and for another company's record alike", async () => {
       const unknown = expectStatus(await t.as('acme', { method: 'GET', url: '/v1/records/no-such-record/files' }), 404, 'not_found');
       const ofGlobex = expectStatus(await t.as('acme', { method: 'GET', url: `/v1/records/${globexLoan.id}/files` }), 404, 'not_found');
       assert.equal(ofGlobex.message.replace(globexLoan.id, 'ID'), unknown.message.replace('no-such-record', 'ID'));
     });
 
-    it('lets a record token list its own record\'s files and no other record\'s', async () => {
+    it("lets a record token list its own record's files and no other record's", async () => {
       const own = expectStatus(await withToken(loanToken, { method: 'GET', url: `/v1/records/${loan.id}/files` }), 200);
-      assert.deepEqual(own.results.map((file: { file_id: string }) => file.file_id), [third.file_id, second.file_id, first.file_id]);
+      assert.deepEqual(
+        own.results.map((file: { file_id: string }) => file.file_id),
+        [third.file_id, second.file_id, first.file_id],
+      );
       expectStatus(await withToken(loanToken, { method: 'GET', url: `/v1/records/${otherLoan.id}/files` }), 403, 'forbidden');
     });
   });
 
   describe('GET /v1/templates', () => {
-    it('lists the caller\'s company\'s templates by ID, without bodies, as the operator listing does', async () => {
+    it("lists the caller's company's templates by ID, without bodies, as the operator listing does", async () => {
       expectStatus(await t.admin({ method: 'PUT', url: '/admin/v1/companies/soylent/templates/statement', payload: invoiceTemplate() }), 201);
       const operator = expectStatus(await t.admin({ method: 'GET', url: '/admin/v1/companies/soylent/templates' }), 200);
       const user = expectStatus(await t.as('soylent', { method: 'GET', url: '/v1/templates' }), 200);
@@ -168,18 +180,24 @@ describeEachDatabase('discovery: record types, a record\'s files, templates', (k
   });
 
   describe('GET /admin/v1/companies/{company}/templates', () => {
-    it('lists the company\'s templates by ID, without bodies, as the template PUT answered them', async () => {
+    it("lists the company's templates by ID, without bodies, as the template PUT answered them", async () => {
       const put = expectStatus(await t.admin({ method: 'PUT', url: '/admin/v1/companies/acme/templates/invoice', payload: invoiceTemplate() }), 201);
       const body = expectStatus(await t.admin({ method: 'GET', url: '/admin/v1/companies/acme/templates' }), 200);
       assert.equal(body.count, 2);
-      assert.deepEqual(body.results.map((template: { id: string }) => template.id), ['invoice', 'minimal']);
+      assert.deepEqual(
+        body.results.map((template: { id: string }) => template.id),
+        ['invoice', 'minimal'],
+      );
       assert.deepEqual(body.results[0], put);
       assert.deepEqual(Object.keys(body.results[1]).sort(), ['company_id', 'created_at', 'id', 'pages', 'size_bytes', 'updated_at']);
     });
 
     it('shows each company its own templates only', async () => {
       const globex = expectStatus(await t.admin({ method: 'GET', url: '/admin/v1/companies/globex/templates' }), 200);
-      assert.deepEqual(globex.results.map((template: { id: string }) => template.id), ['minimal']);
+      assert.deepEqual(
+        globex.results.map((template: { id: string }) => template.id),
+        ['minimal'],
+      );
       assert.deepEqual(expectStatus(await t.admin({ method: 'GET', url: '/admin/v1/companies/initech/templates' }), 200), { count: 0, results: [] });
     });
 

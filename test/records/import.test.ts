@@ -86,9 +86,15 @@ describeEachDatabase('records: import (operator API)', (kind) => {
     const listed = expectStatus(await t.as('acme', { method: 'GET', url: '/v1/records?created_before=2025-01-01' }), 200);
     assert.deepEqual(listed.results, WORKBOARD);
     const expiring = expectStatus(await t.as('acme', { method: 'GET', url: '/v1/records?view_id=expiring' }), 200);
-    assert.deepEqual(expiring.results.map((r: { id: string }) => r.id), ['ucc-1']);
+    assert.deepEqual(
+      expiring.results.map((r: { id: string }) => r.id),
+      ['ucc-1'],
+    );
     const closed = expectStatus(await t.as('acme', { method: 'GET', url: '/v1/records?view_id=closed&created_before=2025-01-01' }), 200);
-    assert.deepEqual(closed.results.map((r: { id: string }) => r.id), ['loan-1']);
+    assert.deepEqual(
+      closed.results.map((r: { id: string }) => r.id),
+      ['loan-1'],
+    );
   });
 
   it('imports NDJSON, skipping blank lines', async () => {
@@ -120,10 +126,7 @@ describeEachDatabase('records: import (operator API)', (kind) => {
     assert.equal(record.created_at, '2026-05-02T03:04:05.678Z');
     assert.equal(record.updated_at, '2026-05-02T03:04:05.678Z');
     // A record imported for a defined type is updated like any other record of it.
-    const updated = expectStatus(
-      await t.as('acme', { method: 'PATCH', url: `/v1/records/${record.id}`, payload: { status: 'done', f_signed: true } }),
-      200,
-    );
+    const updated = expectStatus(await t.as('acme', { method: 'PATCH', url: `/v1/records/${record.id}`, payload: { status: 'done', f_signed: true } }), 200);
     assert.deepEqual(updated.fields, { Amount: 1, Signed: true, Borrower: 'Z' });
     assert.deepEqual(updated.views, ['closed', 'everything']);
   });

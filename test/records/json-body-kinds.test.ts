@@ -93,7 +93,10 @@ describeEachDatabase('JSON bodies of the wrong kind', (kind) => {
 
   it('stored nothing for any of the refused bodies', async () => {
     const records = await t.as('acme', { method: 'GET', url: '/v1/records' });
-    assert.deepEqual(records.json().results.map((record: { id: string }) => record.id), [recordId]);
+    assert.deepEqual(
+      records.json().results.map((record: { id: string }) => record.id),
+      [recordId],
+    );
     assert.equal((await t.admin({ method: 'GET', url: '/admin/v1/companies/acme/record-types/other' })).statusCode, 404);
     assert.equal((await t.admin({ method: 'GET', url: '/admin/v1/companies/acme/templates/invoice' })).statusCode, 404);
     assert.equal((await t.as('acme', { method: 'GET', url: '/v1/events' })).json().count, 0);

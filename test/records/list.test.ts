@@ -82,14 +82,22 @@ describeEachDatabase('records: list', (kind) => {
       assert.equal(page.count, page.results.length);
       forward.push(page.results.map((r) => r.id));
     }
-    assert.deepEqual(forward.flat(), expected.map((r) => r.id), 'forward walk: no duplicate, no gap, in order');
+    assert.deepEqual(
+      forward.flat(),
+      expected.map((r) => r.id),
+      'forward walk: no duplicate, no gap, in order',
+    );
 
     const backward: string[][] = [page.results.map((r) => r.id)];
     while (page.prev) {
       page = await follow(page.prev);
       backward.unshift(page.results.map((r) => r.id));
     }
-    assert.deepEqual(backward.flat(), expected.map((r) => r.id), 'backward walk: no duplicate, no gap, in order');
+    assert.deepEqual(
+      backward.flat(),
+      expected.map((r) => r.id),
+      'backward walk: no duplicate, no gap, in order',
+    );
     assert.deepEqual(backward, forward, 'prev pages are the same pages as next pages');
     return forward.length;
   }
@@ -97,7 +105,10 @@ describeEachDatabase('records: list', (kind) => {
   it('lists in created_at then id order, 100 a page by default', async () => {
     const page = await list('');
     assert.equal(page.count, 100);
-    assert.deepEqual(page.results.map((r) => r.id), sorted.slice(0, 100).map((r) => r.id));
+    assert.deepEqual(
+      page.results.map((r) => r.id),
+      sorted.slice(0, 100).map((r) => r.id),
+    );
     assert.equal(page.prev, null);
     assert.equal(page.next, `http://wrs.test/v1/records?next=${sorted[99]!.id}`);
     assert.ok(page.results.every((r) => r.id !== 'globex-1'));
@@ -112,11 +123,19 @@ describeEachDatabase('records: list', (kind) => {
   it('walks the pages of a filtered list the same way, carrying the filters', async () => {
     const loans = sorted.filter((r) => r.record_type === 'custom');
     await walk('?record_type=custom', loans, 9);
-    await walk('?recordType=uccfiling', sorted.filter((r) => r.record_type === 'uccfiling'), 11);
+    await walk(
+      '?recordType=uccfiling',
+      sorted.filter((r) => r.record_type === 'uccfiling'),
+      11,
+    );
     const open = loans.filter((r) => r.status === 'new' || r.status === 'in_review');
     await walk('?view_id=open', open, 13);
     const after = sorted[150]!.created_at;
-    await walk(`?created_after=${encodeURIComponent(after)}`, sorted.filter((r) => r.created_at > after), 17);
+    await walk(
+      `?created_after=${encodeURIComponent(after)}`,
+      sorted.filter((r) => r.created_at > after),
+      17,
+    );
     await walk(
       `?viewId=closed&record_type=custom&updated_before=${encodeURIComponent('2026-01-02T00:02:00.000Z')}`,
       loans.filter((r) => r.status === 'done' && r.updated_at < '2026-01-02T00:02:00.000Z'),
@@ -124,22 +143,31 @@ describeEachDatabase('records: list', (kind) => {
     );
     const page = await list('?viewId=open&createdAfter=2026-01-01&limit=5');
     const next = new URL(page.next!);
-    assert.deepEqual([...next.searchParams.entries()], [
-      ['view_id', 'open'],
-      ['created_after', '2026-01-01'],
-      ['limit', '5'],
-      ['next', page.results[4]!.id],
-    ]);
+    assert.deepEqual(
+      [...next.searchParams.entries()],
+      [
+        ['view_id', 'open'],
+        ['created_after', '2026-01-01'],
+        ['limit', '5'],
+        ['next', page.results[4]!.id],
+      ],
+    );
   });
 
   it('pages back with prev=<id> to the page just before that record, in ascending order', async () => {
     const anchor = sorted[50]!;
     const page = await list(`?prev=${anchor.id}&limit=10`);
-    assert.deepEqual(page.results.map((r) => r.id), sorted.slice(40, 50).map((r) => r.id));
+    assert.deepEqual(
+      page.results.map((r) => r.id),
+      sorted.slice(40, 50).map((r) => r.id),
+    );
     assert.equal(page.next, `http://wrs.test/v1/records?limit=10&next=${sorted[49]!.id}`);
     assert.equal(page.prev, `http://wrs.test/v1/records?limit=10&prev=${sorted[40]!.id}`);
     const start = await list(`?prev=${sorted[5]!.id}&limit=10`);
-    assert.deepEqual(start.results.map((r) => r.id), sorted.slice(0, 5).map((r) => r.id));
+    assert.deepEqual(
+      start.results.map((r) => r.id),
+      sorted.slice(0, 5).map((r) => r.id),
+    );
     assert.equal(start.prev, null);
   });
 
@@ -149,7 +177,10 @@ describeEachDatabase('records: list', (kind) => {
     assert.equal(past.count, 0);
     assert.equal(past.next, null);
     const back = await follow(past.prev!);
-    assert.deepEqual(back.results.map((r) => r.id), sorted.slice(-10).map((r) => r.id));
+    assert.deepEqual(
+      back.results.map((r) => r.id),
+      sorted.slice(-10).map((r) => r.id),
+    );
 
     const before = await list(`?prev=${sorted[0]!.id}&limit=10`);
     assert.equal(before.count, 0);
@@ -164,11 +195,20 @@ describeEachDatabase('records: list', (kind) => {
     const empty = await list(`?record_type=custom&next=${lastLoan.id}&limit=3`);
     assert.equal(empty.count, 0);
     const lastLoans = await follow(empty.prev!);
-    assert.deepEqual(lastLoans.results.map((r) => r.id), sorted.filter((r) => r.record_type === 'custom').slice(-3).map((r) => r.id));
+    assert.deepEqual(
+      lastLoans.results.map((r) => r.id),
+      sorted
+        .filter((r) => r.record_type === 'custom')
+        .slice(-3)
+        .map((r) => r.id),
+    );
     const fromUcc = await list(`?record_type=custom&next=${ucc[0]!.id}&limit=2`);
     assert.deepEqual(
       fromUcc.results.map((r) => r.id),
-      sorted.filter((r) => r.record_type === 'custom' && byKey(r, ucc[0]!) > 0).slice(0, 2).map((r) => r.id),
+      sorted
+        .filter((r) => r.record_type === 'custom' && byKey(r, ucc[0]!) > 0)
+        .slice(0, 2)
+        .map((r) => r.id),
     );
   });
 
@@ -176,17 +216,27 @@ describeEachDatabase('records: list', (kind) => {
     for (const query of ['?record_type=uccfiling', '?recordType=uccfiling', '?record_type=uccfiling&recordType=uccfiling']) {
       const page = await list(`${query}&limit=100`);
       assert.equal(page.count, 100, query);
-      assert.ok(page.results.every((r) => r.record_type === 'uccfiling'), query);
+      assert.ok(
+        page.results.every((r) => r.record_type === 'uccfiling'),
+        query,
+      );
     }
     assert.equal((await list('?record_type=infoleaseasset')).count, 0);
     for (const query of ['?view_id=closed', '?viewId=closed', '?view_id=closed&viewId=closed']) {
       const page = await list(query);
       const expected = sorted.filter((r) => r.record_type === 'custom' && r.status === 'done');
-      assert.deepEqual(page.results.map((r) => r.id), expected.map((r) => r.id), query);
+      assert.deepEqual(
+        page.results.map((r) => r.id),
+        expected.map((r) => r.id),
+        query,
+      );
       assert.ok(page.results.every((r) => r.views.includes('closed')));
     }
     const everything = await list('?view_id=everything&limit=100');
-    assert.ok(everything.results.every((r) => r.record_type === 'custom'), 'a view without statuses holds every record of its type');
+    assert.ok(
+      everything.results.every((r) => r.record_type === 'custom'),
+      'a view without statuses holds every record of its type',
+    );
     assert.equal(everything.count, 100);
     const imported = await list('?view_id=ucc-active');
     assert.deepEqual(
@@ -214,7 +264,11 @@ describeEachDatabase('records: list', (kind) => {
         page = await follow(page.next);
         seen.push(...page.results.map((r) => r.id));
       }
-      assert.deepEqual(seen, expected.map((r) => r.id), name);
+      assert.deepEqual(
+        seen,
+        expected.map((r) => r.id),
+        name,
+      );
       assert.ok(!seen.includes(pivot.id), `${name} is strict`);
     }
     const updated = sorted[10]!.updated_at;
@@ -226,7 +280,11 @@ describeEachDatabase('records: list', (kind) => {
     ] as const) {
       const page = await list(`?${name}=${encodeURIComponent(updated)}&record_type=custom`);
       const expected = sorted.filter((r) => r.record_type === 'custom' && keep(r as Listed));
-      assert.deepEqual(page.results.map((r) => r.id), expected.slice(0, 100).map((r) => r.id), name);
+      assert.deepEqual(
+        page.results.map((r) => r.id),
+        expected.slice(0, 100).map((r) => r.id),
+        name,
+      );
       assert.ok(page.results.every((r) => r.id !== sorted[10]!.id));
     }
   });
@@ -276,7 +334,10 @@ describeEachDatabase('records: list', (kind) => {
 
   it('never shows one company the records of another', async () => {
     const globex = await list('', 'globex');
-    assert.deepEqual(globex.results.map((r) => r.id), ['globex-1']);
+    assert.deepEqual(
+      globex.results.map((r) => r.id),
+      ['globex-1'],
+    );
     assert.equal((await list('?record_type=custom', 'globex')).count, 0);
     assert.equal((await list('?view_id=open', 'globex')).count, 0);
     const cursor = await t.as('globex', { method: 'GET', url: `/v1/records?next=${sorted[0]!.id}` });

@@ -74,8 +74,7 @@ describeEachDatabase('PATCH and a record type replaced meanwhile', (kind) => {
     recordId = expectStatus(await t.as('acme', { method: 'POST', url: '/v1/records/note', payload: {} }), 201).id;
   });
 
-  const putType = (definition: object) =>
-    t.admin({ method: 'PUT', url: '/admin/v1/companies/acme/record-types/note', payload: definition });
+  const putType = (definition: object) => t.admin({ method: 'PUT', url: '/admin/v1/companies/acme/record-types/note', payload: definition });
   const patch = (body: object) => t.as('acme', { method: 'PATCH', url: `/v1/records/${recordId}`, payload: body });
   const stored = async () => expectStatus(await t.as('acme', { method: 'GET', url: `/v1/records/${recordId}` }), 200);
   const deleteType = async () => {

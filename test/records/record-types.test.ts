@@ -30,10 +30,7 @@ describeEachDatabase('record types (operator API)', (kind) => {
     assert.deepEqual(expectStatus(await t.admin({ method: 'GET', url: typeUrl('acme', 'loan') }), 200), body);
 
     clock.advanceSeconds(60);
-    const replaced = expectStatus(
-      await t.admin({ method: 'PUT', url: typeUrl('acme', 'loan'), payload: { ...LOAN_TYPE, name: 'Loan v2' } }),
-      200,
-    );
+    const replaced = expectStatus(await t.admin({ method: 'PUT', url: typeUrl('acme', 'loan'), payload: { ...LOAN_TYPE, name: 'Loan v2' } }), 200);
     assert.equal(replaced.version, 2);
     assert.equal(replaced.name, 'Loan v2');
     assert.equal(replaced.created_at, '2026-03-01T10:00:00.000Z');
@@ -89,12 +86,24 @@ describeEachDatabase('record types (operator API)', (kind) => {
     },
     {
       name: 'duplicate uid',
-      payload: { name: 'X', fields: [{ uid: 'a', field_name: 'A', type: 'string' }, { uid: 'a', field_name: 'B', type: 'string' }] },
+      payload: {
+        name: 'X',
+        fields: [
+          { uid: 'a', field_name: 'A', type: 'string' },
+          { uid: 'a', field_name: 'B', type: 'string' },
+        ],
+      },
       problems: ["fields[1].uid: duplicate uid 'a' (also fields[0])"],
     },
     {
       name: 'duplicate field name',
-      payload: { name: 'X', fields: [{ uid: 'a', field_name: 'A', type: 'string' }, { uid: 'b', field_name: 'A', type: 'number' }] },
+      payload: {
+        name: 'X',
+        fields: [
+          { uid: 'a', field_name: 'A', type: 'string' },
+          { uid: 'b', field_name: 'A', type: 'number' },
+        ],
+      },
       problems: ["fields[1].field_name: duplicate field name 'A' (also fields[0])"],
     },
     {
@@ -117,7 +126,13 @@ describeEachDatabase('record types (operator API)', (kind) => {
     { name: 'duplicate status', payload: { name: 'X', statuses: ['a', 'a'] }, problems: ["statuses[1]: duplicate status 'a'"] },
     {
       name: 'duplicate view id',
-      payload: { name: 'X', views: [{ id: 'v', name: 'V' }, { id: 'v', name: 'W' }] },
+      payload: {
+        name: 'X',
+        views: [
+          { id: 'v', name: 'V' },
+          { id: 'v', name: 'W' },
+        ],
+      },
       problems: ["views[1].id: duplicate view id 'v' (also views[0])"],
     },
     {
@@ -152,7 +167,10 @@ describeEachDatabase('record types (operator API)', (kind) => {
           { uid: 'a', field_name: 'A', type: 'number' },
         ],
         statuses: ['', 'x', 'x'],
-        views: [{ id: 'v', name: 'V', statuses: ['nope'] }, { id: 'v', name: 'W' }],
+        views: [
+          { id: 'v', name: 'V', statuses: ['nope'] },
+          { id: 'v', name: 'W' },
+        ],
       },
     });
     const body = expectStatus(response, 400, 'invalid_body');
@@ -223,17 +241,14 @@ describeEachDatabase('record types (operator API)', (kind) => {
     }
   });
 
-  it('keeps each company\'s types apart', async () => {
+  it("keeps each company's types apart", async () => {
     await defineType(t, 'acme', 'private', LOAN_TYPE);
     expectStatus(await t.admin({ method: 'GET', url: typeUrl('globex', 'private') }), 404);
     expectStatus(await t.admin({ method: 'DELETE', url: typeUrl('globex', 'private') }), 404);
     expectStatus(await t.as('globex', { method: 'POST', url: '/v1/records/private', payload: VALID_LOAN }), 404, 'not_found');
 
     // Defining the same typeId in another company makes a separate type and leaves acme's alone.
-    const other = expectStatus(
-      await t.admin({ method: 'PUT', url: typeUrl('globex', 'private'), payload: { name: 'Globex private' } }),
-      201,
-    );
+    const other = expectStatus(await t.admin({ method: 'PUT', url: typeUrl('globex', 'private'), payload: { name: 'Globex private' } }), 201);
     assert.equal(other.version, 1);
     const acme = expectStatus(await t.admin({ method: 'GET', url: typeUrl('acme', 'private') }), 200);
     assert.equal(acme.name, 'Loan');

@@ -63,7 +63,9 @@ export async function startPrimaryAndStandby(): Promise<PrimaryAndStandby> {
     started.push(standby);
     standby.start();
     await primary.query('create database wrs', [], 'postgres');
-    await waitFor(async () => (await standby.query<{ n: number }>("select count(*)::int as n from pg_database where datname = 'wrs'", [], 'postgres'))[0]!.n === 1);
+    await waitFor(
+      async () => (await standby.query<{ n: number }>("select count(*)::int as n from pg_database where datname = 'wrs'", [], 'postgres'))[0]!.n === 1,
+    );
     return { primary, standby, remove };
   } catch (error) {
     remove();

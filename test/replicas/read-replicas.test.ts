@@ -80,7 +80,10 @@ describe('read replicas: list reads on a PostgreSQL standby', { skip }, () => {
     assert.deepEqual(await listIds(a, 'initech'), ['standby-1', 'standby-2']);
     assert.match(await lastStandbyQuery(), /from "events"/);
     const records = expectStatus(await a.as('initech', { method: 'GET', url: '/v1/records' }), 200);
-    assert.deepEqual(records.results.map((r: { id: string }) => r.id), [record.id]);
+    assert.deepEqual(
+      records.results.map((r: { id: string }) => r.id),
+      [record.id],
+    );
     assert.match(await lastStandbyQuery(), /from "records"/);
     const counted = a.ctx.readRouting.counts();
     assert.ok(counted.standby > before.standby, `standby ${before.standby} -> ${counted.standby}`);

@@ -55,6 +55,9 @@ describe('read replicas: a standby that never answers', { skip: !PG_URL && 'Post
     // Trying the standby on every read would take at least 10 connect timeouts.
     assert.ok(reading < 10 * CONNECT_TIMEOUT_MS, `10 reads took ${Math.round(reading)} ms`);
     assert.deepEqual(t.ctx.readRouting.counts(), { standby: 0, primary: 10 });
-    assert.deepEqual(changes.map((change) => change.state), ['down']);
+    assert.deepEqual(
+      changes.map((change) => change.state),
+      ['down'],
+    );
   });
 });

@@ -52,7 +52,14 @@ describeEachDatabase('retention of events', (kind) => {
 
   it('refuses a bad period with a 400 and changes nothing', async () => {
     await setRetention(t, 'ret-bad', 7);
-    for (const body of [{ retention_days: 0 }, { retention_days: -1 }, { retention_days: 1.5 }, {}, { retention_days: 30, extra: 1 }, { retention_days: 36_501 }]) {
+    for (const body of [
+      { retention_days: 0 },
+      { retention_days: -1 },
+      { retention_days: 1.5 },
+      {},
+      { retention_days: 30, extra: 1 },
+      { retention_days: 36_501 },
+    ]) {
       const response = await retentionCall(t, 'ret-bad', 'PUT', body);
       assert.equal(response.statusCode, 400, `${JSON.stringify(body)}: ${response.body}`);
       assert.equal(response.json().code, 'invalid_body');
@@ -115,16 +122,25 @@ describeEachDatabase('retention of events', (kind) => {
 
     // A cursor at the last removed event missed nothing: it reads on.
     const fresh = await changes(t, 'ret-feed', { after: afterOld.next_cursor });
-    assert.deepEqual(fresh.results.map((event) => event.id), ['f-new-1', 'f-new-2']);
+    assert.deepEqual(
+      fresh.results.map((event) => event.id),
+      ['f-new-1', 'f-new-2'],
+    );
     // From the beginning: what is kept, never the removed events.
-    assert.deepEqual((await changes(t, 'ret-feed')).results.map((event) => event.id), ['f-new-1', 'f-new-2']);
+    assert.deepEqual(
+      (await changes(t, 'ret-feed')).results.map((event) => event.id),
+      ['f-new-1', 'f-new-2'],
+    );
     // Every event removed, the next ones still come after the removed positions, never on them.
     await ingestOk(t, 'ret-all', daily('all', 3, '2026-01-03T00:00:00.000Z'));
     const allRead = await changes(t, 'ret-all');
     await setRetention(t, 'ret-all', 30);
     assert.equal((await t.ctx.retention.sweep()).removed, 3);
     await ingestOk(t, 'ret-all', daily('later', 1, '2026-02-28T00:00:00.000Z'));
-    assert.deepEqual((await changes(t, 'ret-all', { after: allRead.next_cursor })).results.map((event) => event.id), ['later-1']);
+    assert.deepEqual(
+      (await changes(t, 'ret-all', { after: allRead.next_cursor })).results.map((event) => event.id),
+      ['later-1'],
+    );
     // Another company's cursors are untouched by this one's removals.
     await ingestOk(t, 'ret-other', daily('o', 2, '2026-02-27T00:00:00.000Z'));
     const other = await changes(t, 'ret-other', { limit: 1 });

@@ -35,7 +35,11 @@ describeEachDatabase('retention of events: open event streams', (kind) => {
   it('ends a stream behind the removed events with feed_cursor_expired, never skipping them; a stream past them goes on', async () => {
     const company = 'ret-stream';
     // A kept event of type "kept", then old events of another type, past the period once it is set.
-    await ingestOk(t, company, daily('kept', 1, '2026-02-28T00:00:00.000Z').map((event) => ({ ...event, type: 'kept' })));
+    await ingestOk(
+      t,
+      company,
+      daily('kept', 1, '2026-02-28T00:00:00.000Z').map((event) => ({ ...event, type: 'kept' })),
+    );
     await ingestOk(t, company, daily('old', 5, '2026-01-05T00:00:00.000Z'));
     await settleFeed(t);
     const afterKept = (await changes(t, company, { limit: 1 })).next_cursor;
@@ -66,6 +70,9 @@ describeEachDatabase('retention of events: open event streams', (kind) => {
     assert.equal(past.isClosed(), false);
     await ingestOk(t, company, daily('new', 1, '2026-03-01T00:00:00.000Z'));
     assert.deepEqual(idsOf(await past.waitFor(6)).slice(5), ['new-1']);
-    assert.ok(past.messages.every((message) => message.event === 'event'), 'no error for a stream past the removed events');
+    assert.ok(
+      past.messages.every((message) => message.event === 'event'),
+      'no error for a stream past the removed events',
+    );
   });
 });

@@ -41,10 +41,27 @@ const scripts: Record<string, Script> = {
   events: async (step, database) => {
     const events = createEventsRepository(database);
     const event = {
-      id: 'e1', company_id: C, connection_id: null, connection_key: 'conn-a', created_at: T0, excluded: false,
-      flow_id: null, flow_key: 'flow-a', flow_session: 1, like_value: null, seconds_active: null, seconds_running: null,
-      selected_decision: null, step_key: 'step-a', text: null, type: 'step_completed', updated_at: T0, user_id: null,
-      version_id: null, version_key: 'v-a', version_object: null,
+      id: 'e1',
+      company_id: C,
+      connection_id: null,
+      connection_key: 'conn-a',
+      created_at: T0,
+      excluded: false,
+      flow_id: null,
+      flow_key: 'flow-a',
+      flow_session: 1,
+      like_value: null,
+      seconds_active: null,
+      seconds_running: null,
+      selected_decision: null,
+      step_key: 'step-a',
+      text: null,
+      type: 'step_completed',
+      updated_at: T0,
+      user_id: null,
+      version_id: null,
+      version_key: 'v-a',
+      version_object: null,
     };
     const page = { order: { field: 'created_at', direction: 'asc' }, limit: 2, offset: 0 } as const;
     await step('unitOfWork.run + write, then afterBulkWrite', async () => {
@@ -103,9 +120,7 @@ const scripts: Record<string, Script> = {
     const types = createRecordTypesRepository(db);
     const inTransaction = <T>(work: (scope: TransactionScope) => Promise<T>) => createUnitOfWork(db).run(work);
     await step('unitOfWork.run + put: new', () => inTransaction((scope) => types.put(C, 'invoice', { name: 'Invoice', definition: '{}', at: T0 }, scope)));
-    await step('unitOfWork.run + put: replace', () =>
-      inTransaction((scope) => types.put(C, 'invoice', { name: 'Invoice', definition: '{}', at: T1 }, scope)),
-    );
+    await step('unitOfWork.run + put: replace', () => inTransaction((scope) => types.put(C, 'invoice', { name: 'Invoice', definition: '{}', at: T1 }, scope)));
     await step('find', () => types.find(C, 'invoice'));
     await step('versions: all', () => types.versions(C));
     await step('versions: named', () => types.versions(C, ['invoice', 'order']));
@@ -127,8 +142,19 @@ const scripts: Record<string, Script> = {
     const records = createRecordsRepository(database);
     const types = createRecordTypesRepository(database.db);
     const row = {
-      id: 'r1', record_type: 'invoice', type_id: null, uid: null, status: 'open', parent_record: null,
-      child_records: '[]', instance: null, fields: '{}', linked: null, views: '["inbox"]', created_at: T0, updated_at: T0,
+      id: 'r1',
+      record_type: 'invoice',
+      type_id: null,
+      uid: null,
+      status: 'open',
+      parent_record: null,
+      child_records: '[]',
+      instance: null,
+      fields: '{}',
+      linked: null,
+      views: '["inbox"]',
+      created_at: T0,
+      updated_at: T0,
     };
     const inTransaction = <T>(work: (scope: TransactionScope) => Promise<T>) => createUnitOfWork(database.db).run(work);
     await inTransaction((scope) => types.put(C, 'typed', { name: 'Typed', definition: '{}', at: T0 }, scope));
@@ -150,7 +176,13 @@ const scripts: Record<string, Script> = {
       records.page(
         C,
         {
-          view: { viewId: 'inbox', typed: [{ typeId: 'typed', statuses: ['open', 'done'] }, { typeId: 'other', statuses: [] }] },
+          view: {
+            viewId: 'inbox',
+            typed: [
+              { typeId: 'typed', statuses: ['open', 'done'] },
+              { typeId: 'other', statuses: [] },
+            ],
+          },
         },
         { limit: 2 },
       ),
@@ -172,7 +204,16 @@ const scripts: Record<string, Script> = {
 
   'record-tokens': async (step, { db }) => {
     const tokens = createRecordTokensRepository(db);
-    const document = { key: 'k1', record_id: 'r1', user_id: 'u1', created_at: T0, expires_at: T1, visible_fields: ['f1'], status_editable: false, label: 'sent' };
+    const document = {
+      key: 'k1',
+      record_id: 'r1',
+      user_id: 'u1',
+      created_at: T0,
+      expires_at: T1,
+      visible_fields: ['f1'],
+      status_editable: false,
+      label: 'sent',
+    };
     await step('insert', () => tokens.insert(C, document));
     await step('find', () => tokens.find(C, 'k1'));
     await step('listLive', () => tokens.listLive(C, 'r1', T0));
@@ -222,8 +263,16 @@ const scripts: Record<string, Script> = {
   files: async (step, { db }) => {
     const files = createFilesRepository(db);
     const file = {
-      id: 'f1', record_id: 'r1', filename: 'invoice.pdf', content_type: 'application/pdf', size_bytes: 2, pages: 1,
-      sha256: '00', template_id: 'invoice', created_at: T0, blob_key: 'b1',
+      id: 'f1',
+      record_id: 'r1',
+      filename: 'invoice.pdf',
+      content_type: 'application/pdf',
+      size_bytes: 2,
+      pages: 1,
+      sha256: '00',
+      template_id: 'invoice',
+      created_at: T0,
+      blob_key: 'b1',
     };
     await step('insert', () => files.insert(C, file));
     await step('findForRecord', () => files.findForRecord(C, 'r1', 'f1'));
@@ -249,17 +298,21 @@ const scripts: Record<string, Script> = {
   webhooks: async (step, { db }) => {
     const webhooks = createWebhooksRepository(db);
     const webhook = {
-      id: 'w1', url: 'https://hooks.example.com/x', events: '["record.created","record.updated"]', description: null, enabled: true,
-      secret: 'v1:sealed', created_at: T0, updated_at: T0,
+      id: 'w1',
+      url: 'https://hooks.example.com/x',
+      events: '["record.created","record.updated"]',
+      description: null,
+      enabled: true,
+      secret: 'v1:sealed',
+      created_at: T0,
+      updated_at: T0,
     };
     await step('insert', () => webhooks.insert(C, webhook, 20));
     await step('list', () => webhooks.list(C));
     await step('find', () => webhooks.find(C, 'w1'));
     await step('update: events', () => webhooks.update(C, 'w1', { events: '["*"]', updated_at: T1 }));
     await step('update: disabled', () => webhooks.update(C, 'w1', { enabled: false, updated_at: T1 }));
-    await step('unitOfWork.run + subscribers', () =>
-      createUnitOfWork(db).run((scope) => webhooks.subscribers(C, 'record.created', scope)),
-    );
+    await step('unitOfWork.run + subscribers', () => createUnitOfWork(db).run((scope) => webhooks.subscribers(C, 'record.created', scope)));
     await step('remove', () => webhooks.remove(C, 'w1'));
   },
 
@@ -279,7 +332,16 @@ const scripts: Record<string, Script> = {
         {
           company_id: C,
           id: 'msg_1',
-          outcome: { status: 'delivered', attempts: 1, last_status_code: 200, last_error: null, last_response_body: 'ok', next_attempt_at: T1, delivered_at: T1, lease_until: T1 },
+          outcome: {
+            status: 'delivered',
+            attempts: 1,
+            last_status_code: 200,
+            last_error: null,
+            last_response_body: 'ok',
+            next_attempt_at: T1,
+            delivered_at: T1,
+            lease_until: T1,
+          },
         },
       ]),
     );

@@ -13,10 +13,7 @@ function remember(text: string): void {
   if (recording && recording.at(-1) !== text) recording.push(text);
 }
 
-const statementPrototype = Object.getPrototypeOf(new SqliteDatabase(':memory:').prepare('select 1')) as Record<
-  string,
-  (...args: unknown[]) => unknown
->;
+const statementPrototype = Object.getPrototypeOf(new SqliteDatabase(':memory:').prepare('select 1')) as Record<string, (...args: unknown[]) => unknown>;
 for (const method of ['run', 'get', 'all', 'iterate']) {
   const original = statementPrototype[method]!;
   statementPrototype[method] = function (this: { source: string }, ...args: unknown[]) {

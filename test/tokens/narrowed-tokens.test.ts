@@ -109,7 +109,10 @@ describeEachDatabase('narrowed record tokens', (kind) => {
 
     // Its type, as the token reads it for the form page: only what it sees, and what it may change.
     const type = expectStatus(await withToken(minted.token, 'GET', '/v1/record-types/formloan'), 200);
-    assert.deepEqual(type.fields.map((field: { uid: string }) => field.uid), ['f_borrower', 'f_amount']);
+    assert.deepEqual(
+      type.fields.map((field: { uid: string }) => field.uid),
+      ['f_borrower', 'f_amount'],
+    );
     assert.deepEqual(type.form, {
       title: 'Equipment loan',
       instructions: 'Check your name and enter the amount you need.',
@@ -150,11 +153,19 @@ describeEachDatabase('narrowed record tokens', (kind) => {
 
   it('refuses a mint naming fields the type does not have, or with a bad label or status_editable', async () => {
     const record = await createRecord(t, 'acme', 'formloan');
-    const unknown = await t.as('acme', { method: 'POST', url: `/v1/records/${record.id}/tokens`, payload: { fields: ['f_amount', 'f_nope', 'Amount'] } }, 'user-1');
+    const unknown = await t.as(
+      'acme',
+      { method: 'POST', url: `/v1/records/${record.id}/tokens`, payload: { fields: ['f_amount', 'f_nope', 'Amount'] } },
+      'user-1',
+    );
     assert.match(expectStatus(unknown, 400, 'invalid_body').message, /'f_nope', 'Amount' are not fields of type 'formloan'/);
     const legacy = await t.as('acme', { method: 'POST', url: `/v1/records/${record.id}/actions`, payload: { fields: ['f_nope'] } }, 'user-1');
     assert.match(expectStatus(legacy, 400, 'invalid_body').message, /'f_nope' is not a field of type 'formloan'/);
-    const bad = await t.as('acme', { method: 'POST', url: `/v1/records/${record.id}/tokens`, payload: { label: 'x'.repeat(201), status_editable: 'no' } }, 'user-1');
+    const bad = await t.as(
+      'acme',
+      { method: 'POST', url: `/v1/records/${record.id}/tokens`, payload: { label: 'x'.repeat(201), status_editable: 'no' } },
+      'user-1',
+    );
     assert.equal(bad.statusCode, 400, bad.body);
     const listed = expectStatus(await t.as('acme', { method: 'GET', url: `/v1/records/${record.id}/tokens` }), 200);
     assert.equal(listed.count, 0, 'nothing was minted');

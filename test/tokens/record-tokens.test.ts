@@ -25,11 +25,7 @@ describeEachDatabase('record tokens', (kind) => {
   after(() => t.close());
 
   const mint = (recordId: string, payload?: unknown, company = 'acme', path: 'tokens' | 'actions' = 'tokens') =>
-    t.as(
-      company,
-      { method: 'POST', url: `/v1/records/${recordId}/${path}`, ...(payload === undefined ? {} : { payload: payload as object }) },
-      'user-42',
-    );
+    t.as(company, { method: 'POST', url: `/v1/records/${recordId}/${path}`, ...(payload === undefined ? {} : { payload: payload as object }) }, 'user-42');
   const withToken = (token: string, method: 'GET' | 'PATCH' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
     t.app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
   const mintToken = async (recordId: string, payload?: unknown, company = 'acme') => expectStatus(await mint(recordId, payload, company), 201);
@@ -56,25 +52,28 @@ describeEachDatabase('record tokens', (kind) => {
       'userId',
       'user_id',
     ]);
-    assert.deepEqual({ ...body, token: undefined }, {
-      company_id: 'acme',
-      companyId: 'acme',
-      created_at: '2026-06-01T12:00:00.000Z',
-      createdAt: { _seconds: Date.parse('2026-06-01T12:00:00.000Z') / 1000, _nanoseconds: 0 },
-      expires_at: '2026-06-01T13:00:00.000Z',
-      expires: 3600,
-      key: body.key,
-      record_id: record.id,
-      recordId: record.id,
-      type: 'record',
-      user_id: 'user-42',
-      userId: 'user-42',
-      label: null,
-      fields: null,
-      status_editable: null,
-      access: { fields: LOAN_TYPE.fields.map((field) => ({ uid: field.uid, editable: true })), status_editable: true },
-      token: undefined,
-    });
+    assert.deepEqual(
+      { ...body, token: undefined },
+      {
+        company_id: 'acme',
+        companyId: 'acme',
+        created_at: '2026-06-01T12:00:00.000Z',
+        createdAt: { _seconds: Date.parse('2026-06-01T12:00:00.000Z') / 1000, _nanoseconds: 0 },
+        expires_at: '2026-06-01T13:00:00.000Z',
+        expires: 3600,
+        key: body.key,
+        record_id: record.id,
+        recordId: record.id,
+        type: 'record',
+        user_id: 'user-42',
+        userId: 'user-42',
+        label: null,
+        fields: null,
+        status_editable: null,
+        access: { fields: LOAN_TYPE.fields.map((field) => ({ uid: field.uid, editable: true })), status_editable: true },
+        token: undefined,
+      },
+    );
     assert.equal((Date.parse(body.expires_at) - Date.parse(body.created_at)) / 1000, 3600);
     assert.equal(decodeProtectedHeader(body.token).alg, 'HS256');
     const claims = decodeJwt(body.token);
@@ -152,7 +151,7 @@ describeEachDatabase('record tokens', (kind) => {
     }
   });
 
-  it('answers 404 for an unknown record and for another company\'s record', async () => {
+  it("answers 404 for an unknown record and for another company's record", async () => {
     expectStatus(await mint('no-such-record', {}), 404, 'not_found');
     expectStatus(await mint(record.id, {}, 'globex'), 404, 'not_found');
     expectStatus(await mint(record.id, {}, 'globex', 'actions'), 404, 'not_found');
@@ -188,7 +187,7 @@ describeEachDatabase('record tokens', (kind) => {
       ['minting for its own record', 'POST', `/v1/records/${record.id}/tokens`, {}],
       ['minting through /actions', 'POST', `/v1/records/${record.id}/actions`, {}],
       ['minting for another record', 'POST', `/v1/records/${other.id}/tokens`, {}],
-      ['listing its record\'s tokens', 'GET', `/v1/records/${record.id}/tokens`],
+      ["listing its record's tokens", 'GET', `/v1/records/${record.id}/tokens`],
       ['revoking a token', 'DELETE', `/v1/records/${record.id}/tokens/anything`],
     ];
     for (const [what, method, url, payload] of attempts) {
@@ -249,14 +248,21 @@ describeEachDatabase('record tokens', (kind) => {
     expectStatus(await t.as('acme', { method: 'DELETE', url: `/v1/records/${fresh.id}/tokens/${third.key}` }), 204);
     const listed = expectStatus(await t.as('acme', { method: 'GET', url: `/v1/records/${fresh.id}/tokens` }), 200);
     assert.equal(listed.count, 2);
-    assert.deepEqual(listed.results, [
-      { ...first, token: undefined },
-      { ...second, token: undefined },
-    ].map(({ token: _token, ...rest }) => rest));
+    assert.deepEqual(
+      listed.results,
+      [
+        { ...first, token: undefined },
+        { ...second, token: undefined },
+      ].map(({ token: _token, ...rest }) => rest),
+    );
     assert.ok(!JSON.stringify(listed).includes(first.token));
     clock.advanceSeconds(100);
     const later = expectStatus(await t.as('acme', { method: 'GET', url: `/v1/records/${fresh.id}/tokens` }), 200);
-    assert.deepEqual(later.results.map((r: { key: string }) => r.key), [second.key], 'an expired token is not listed');
+    assert.deepEqual(
+      later.results.map((r: { key: string }) => r.key),
+      [second.key],
+      'an expired token is not listed',
+    );
     expectStatus(await t.as('acme', { method: 'GET', url: '/v1/records/no-such-record/tokens' }), 404, 'not_found');
   });
 

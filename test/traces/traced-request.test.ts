@@ -78,7 +78,7 @@ describeEachDatabase('a request traced from the load balancer to its SQL', (kind
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('sends, on SIGTERM, the server, route and SQL spans of the request under the caller\'s span, and logs its trace id', async () => {
+  it("sends, on SIGTERM, the server, route and SQL spans of the request under the caller's span, and logs its trace id", async () => {
     assert.equal(await listWebhooks(server, `00-${traceId}-${parentSpanId}-01`), 200);
     const line = await server.waitForLog(requestLine, 'the request line');
     assert.equal(line.trace_id, traceId, 'the request line carries the trace id');
@@ -90,7 +90,7 @@ describeEachDatabase('a request traced from the load balancer to its SQL', (kind
 
     const httpServer = spans.find((span) => span.kind === SPAN_KIND.server && span.scope === '@opentelemetry/instrumentation-http');
     assert.ok(httpServer, `an HTTP server span; got ${spans.map((span) => span.name).join(', ')}`);
-    assert.equal(httpServer.parentSpanId, parentSpanId, 'the server span continues the caller\'s trace');
+    assert.equal(httpServer.parentSpanId, parentSpanId, "the server span continues the caller's trace");
     assert.equal(httpServer.serviceName, 'wrs');
     assert.equal(httpServer.name, `GET ${ROUTE}`, 'named by the route template, never by the raw path');
 
@@ -130,7 +130,8 @@ describe('a request with tracing off', () => {
   for (const [title, env] of cases) {
     it(`${title}: no OpenTelemetry package is loaded, nothing is sent, and logs carry no trace id`, async () => {
       const packagesFile = join(dir, `${cases.findIndex(([each]) => each === title)}.json`);
-      const settings = 'OTEL_EXPORTER_OTLP_ENDPOINT' in env ? { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' } : env;
+      const settings =
+        'OTEL_EXPORTER_OTLP_ENDPOINT' in env ? { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' } : env;
       const server = await serveWith(settings, packagesFile);
       try {
         assert.equal(await listWebhooks(server, `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`), 200);

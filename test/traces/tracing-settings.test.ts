@@ -14,7 +14,11 @@ describe('which OTEL_* variables turn tracing on', () => {
     ['an exporter named, with no endpoint (its default one)', { OTEL_TRACES_EXPORTER: 'otlp' }, true],
     ['the console exporter', { OTEL_TRACES_EXPORTER: 'console' }, true],
     ['exporter none beside an endpoint', { OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: ENDPOINT }, false],
-    ['OTEL_SDK_DISABLED=true beside an exporter and an endpoint', { OTEL_SDK_DISABLED: 'true', OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: ENDPOINT }, false],
+    [
+      'OTEL_SDK_DISABLED=true beside an exporter and an endpoint',
+      { OTEL_SDK_DISABLED: 'true', OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: ENDPOINT },
+      false,
+    ],
     ['OTEL_SDK_DISABLED=false beside an endpoint', { OTEL_SDK_DISABLED: 'false', OTEL_EXPORTER_OTLP_ENDPOINT: ENDPOINT }, true],
     ['an empty endpoint, as an unset one', { OTEL_EXPORTER_OTLP_ENDPOINT: '' }, false],
     ['only a service name or a sampler', { OTEL_SERVICE_NAME: 'api', OTEL_TRACES_SAMPLER: 'always_on' }, false],

@@ -56,9 +56,17 @@ describeEachDatabase('webhooks: a misbehaving receiver costs at most a timeout a
     await createRecord(t, 'acme', 'loan');
     const outcomes = new Map<Misbehaviour, Record<string, any>>();
     for (const behaviour of MISBEHAVIOURS) {
-      const [delivery] = await eventually(() => deliveriesOf(behaviour), (list) => list[0] !== undefined && list[0].status !== 'pending', TIMEOUT_MS + 10_000);
+      const [delivery] = await eventually(
+        () => deliveriesOf(behaviour),
+        (list) => list[0] !== undefined && list[0].status !== 'pending',
+        TIMEOUT_MS + 10_000,
+      );
       outcomes.set(behaviour, delivery!);
-      const receiver = await eventually(async () => (await receivers.state())[behaviour], (state) => state.open === 0, TIMEOUT_MS + SLACK_MS);
+      const receiver = await eventually(
+        async () => (await receivers.state())[behaviour],
+        (state) => state.open === 0,
+        TIMEOUT_MS + SLACK_MS,
+      );
       assert.equal(receiver.connections.length, 1, `${behaviour}: one attempt, one connection`);
       const [connection] = receiver.connections;
       const lasted = connection!.closedAt! - connection!.openedAt;
@@ -125,12 +133,18 @@ describeEachDatabase('webhooks: a misbehaving receiver costs at most a timeout a
       .flatMap((receiver) => receiver.connections)
       .filter((connection) => (connection.closedAt ?? Date.now()) > windowStart).length;
     assert.ok(attemptsInWindow >= 30, `the attack made ${attemptsInWindow} attempts while the reads were measured`);
-    await eventually(async () => Object.values(await receivers.state()).every((state) => state.open === 0), (done) => done, 3 * TIMEOUT_MS);
+    await eventually(
+      async () => Object.values(await receivers.state()).every((state) => state.open === 0),
+      (done) => done,
+      3 * TIMEOUT_MS,
+    );
     await readAlone(alone);
 
     const medianAlone = median(alone);
     const medianDuring = median(during);
-    test.diagnostic(`${kind}: median ${medianDuring.toFixed(2)} ms over ${during.length} reads during ${attemptsInWindow} attempts, ${medianAlone.toFixed(2)} ms alone`);
+    test.diagnostic(
+      `${kind}: median ${medianDuring.toFixed(2)} ms over ${during.length} reads during ${attemptsInWindow} attempts, ${medianAlone.toFixed(2)} ms alone`,
+    );
     // 2x, with a floor of 25 ms: the machine running the tests is shared, and a read of a
     // millisecond alone may take twenty when other processes take the cores. Before the bound,
     // the reads took over a second.

@@ -47,7 +47,11 @@ describeEachDatabase('webhooks: SIGKILL with deliveries pending and in flight', 
     serve = startProcess(process.execPath, [...CLI_NODE_ARGS, 'serve'], { env: env(port) });
     const base = `http://127.0.0.1:${port}`;
     await eventually(
-      () => fetch(`${base}/readyz`).then((response) => response.status, () => 0),
+      () =>
+        fetch(`${base}/readyz`).then(
+          (response) => response.status,
+          () => 0,
+        ),
       (status) => status === 200,
       60_000,
     );
@@ -90,14 +94,22 @@ describeEachDatabase('webhooks: SIGKILL with deliveries pending and in flight', 
       recordIds.push(((await response.json()) as { id: string }).id);
     }
     // Some attempts hang in flight (a receiver gets at most 16 at once), the others are pending.
-    await eventually(async () => attemptsSeen, (seen) => seen >= 16, 20_000);
+    await eventually(
+      async () => attemptsSeen,
+      (seen) => seen >= 16,
+      20_000,
+    );
     serve!.child.kill('SIGKILL');
     await new Promise((resolve) => serve!.child.once('exit', resolve));
     assert.equal(accepted.size, 0);
 
     answering = true;
     base = await startServing();
-    await eventually(async () => accepted.size, (count) => count >= RECORDS, 60_000);
+    await eventually(
+      async () => accepted.size,
+      (count) => count >= RECORDS,
+      60_000,
+    );
     const delivered = [...accepted.values()].map((body) => (JSON.parse(body) as { data: { id: string } }).data.id);
     assert.deepEqual(new Set(delivered), new Set(recordIds));
     await sleep(50);

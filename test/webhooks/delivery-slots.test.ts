@@ -47,9 +47,14 @@ function heldOutbox(deliveries: ClaimedDelivery[]) {
       );
     },
   } as Pick<DeliveriesRepository, 'claim' | 'finish'> as DeliveriesRepository;
-  return { repository, written, releaseWrites: () => {
+  return {
+    repository,
+    written,
+    releaseWrites: () => {
       for (const release of held.splice(0)) release();
-    }, heldWrites: () => held.length };
+    },
+    heldWrites: () => held.length,
+  };
 }
 
 async function until(condition: () => boolean, what: string): Promise<void> {
@@ -103,7 +108,7 @@ describe('delivery worker: an attempt frees its slot once its outcome is queued'
   });
 });
 
-describe('delivery shares: no company takes every slot, nor one webhook its company\'s', () => {
+describe("delivery shares: no company takes every slot, nor one webhook its company's", () => {
   const due = (company_id: string, webhook_id: string, n: number) =>
     Array.from({ length: n }, (_, i) => ({ company_id, webhook_id, id: `${company_id}-${webhook_id}-${i}` }));
   const webhooksOf = (deliveries: ReadonlyArray<{ webhook_id: string }>) => deliveries.map((delivery) => delivery.webhook_id);
@@ -130,7 +135,9 @@ describe('delivery shares: no company takes every slot, nor one webhook its comp
   it('gives a freed slot to a company below its share, never to one above it', () => {
     const shares = createDeliveryShares(16);
     // The first company took 8 while it was alone; beside a second its share is 5 (16 / 3).
-    due('a', 'a1', 4).concat(due('a', 'a2', 2), due('a', 'a3', 2)).forEach(shares.taken);
+    due('a', 'a1', 4)
+      .concat(due('a', 'a2', 2), due('a', 'a3', 2))
+      .forEach(shares.taken);
     const second = shares.choose(due('c', 'c1', 6), 16);
     assert.deepEqual(webhooksOf(second), ['c1', 'c1']);
     second.forEach(shares.taken);

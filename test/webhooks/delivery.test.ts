@@ -94,7 +94,17 @@ describeEachDatabase('webhooks: delivery', (kind) => {
     assert.equal(history.count, history.results.length);
     const newest = history.results[0];
     assert.deepEqual(Object.keys(newest).sort(), [
-      'attempts', 'created_at', 'delivered_at', 'event_type', 'id', 'last_error', 'last_response_body', 'last_status_code', 'next_attempt_at', 'status', 'webhook_id',
+      'attempts',
+      'created_at',
+      'delivered_at',
+      'event_type',
+      'id',
+      'last_error',
+      'last_response_body',
+      'last_status_code',
+      'next_attempt_at',
+      'status',
+      'webhook_id',
     ]);
     assert.equal(newest.event_type, 'record.created');
     assert.equal(newest.attempts, 1);
@@ -147,7 +157,7 @@ describeEachDatabase('webhooks: delivery', (kind) => {
     assert.ok(!rows.some((row) => row.payload.includes(marker)));
   });
 
-  it('delivers nothing to another company\'s webhooks, nor to a disabled one', async () => {
+  it("delivers nothing to another company's webhooks, nor to a disabled one", async () => {
     const globex = await subscribe('/globex', ['*'], 'globex');
     const disabled = await subscribe('/disabled', ['*']);
     expectStatus(await t.as('acme', { method: 'PATCH', url: `/v1/webhooks/${disabled.id}`, payload: { enabled: false } }), 200);

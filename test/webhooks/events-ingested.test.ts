@@ -54,7 +54,7 @@ describeEachDatabase('webhooks: events.ingested', (kind) => {
     );
   });
 
-  it('announces nothing for a refused ingest, an empty one, or another company\'s', async () => {
+  it("announces nothing for a refused ingest, an empty one, or another company's", async () => {
     const before = receiver.on('/ingested').length;
     const refused = await ingest(t, 'acme', [anEvent({ id: 'e-ok' }), { id: 'e-bad' }]);
     assert.equal(refused.statusCode, 400, refused.body);

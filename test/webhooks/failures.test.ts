@@ -41,7 +41,11 @@ describeEachDatabase('webhooks: failing receivers', (kind) => {
       '/redirect': /answered 307 \(redirects are not followed\)/,
     };
     for (const [path, error] of Object.entries(expected)) {
-      const [delivery] = await eventually(() => deliveriesOf(path), (list) => list[0]?.status === 'failed', 15_000);
+      const [delivery] = await eventually(
+        () => deliveriesOf(path),
+        (list) => list[0]?.status === 'failed',
+        15_000,
+      );
       assert.equal(delivery!.attempts, 3, path);
       assert.match(delivery!.last_error, error, path);
       assert.equal(delivery!.delivered_at, null);
@@ -81,7 +85,10 @@ describeEachDatabase('webhooks: failing receivers', (kind) => {
   });
 
   it('disables the webhook on 410 Gone and stops retrying', async () => {
-    const [gone] = await eventually(() => deliveriesOf('/gone'), (list) => list.length > 0 && list.every((d) => d.status === 'failed'));
+    const [gone] = await eventually(
+      () => deliveriesOf('/gone'),
+      (list) => list.length > 0 && list.every((d) => d.status === 'failed'),
+    );
     assert.equal(gone!.last_status_code, 410);
     const webhook = expectStatus(await t.as('acme', { method: 'GET', url: `/v1/webhooks/${hooks.get('/gone')!.id}` }), 200);
     assert.equal(webhook.enabled, false);

@@ -8,8 +8,7 @@ import { FAST_WEBHOOKS } from './receiver.js';
 describeEachDatabase('webhooks: management', (kind) => {
   let t: TestApp;
   let strict: TestApp;
-  const create = (payload: unknown, company = 'acme', app = t) =>
-    app.as(company, { method: 'POST', url: '/v1/webhooks', payload: payload as object });
+  const create = (payload: unknown, company = 'acme', app = t) => app.as(company, { method: 'POST', url: '/v1/webhooks', payload: payload as object });
 
   before(async () => {
     t = await createTestApp(kind, { env: FAST_WEBHOOKS });
@@ -150,7 +149,12 @@ describeEachDatabase('webhooks: management', (kind) => {
       ['DELETE', `/v1/webhooks/${created.id}`],
       ['GET', `/v1/webhooks/${created.id}/deliveries`],
     ] as const) {
-      const response = await t.app.inject({ method, url, headers: { authorization: `Bearer ${minted.token}` }, ...(method === 'POST' || method === 'PATCH' ? { payload: {} } : {}) });
+      const response = await t.app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${minted.token}` },
+        ...(method === 'POST' || method === 'PATCH' ? { payload: {} } : {}),
+      });
       expectStatus(response, 403, 'forbidden');
     }
     for (const [method, url] of [

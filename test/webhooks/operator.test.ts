@@ -71,10 +71,7 @@ describe('webhooks: operator CLI', () => {
   });
 
   it('wrs webhooks list and wrs webhooks failed', async () => {
-    const hook = expectStatus(
-      await t.as('cli-hooks', { method: 'POST', url: '/v1/webhooks', payload: { url: `${receiver.base}/gone`, events: ['*'] } }),
-      201,
-    );
+    const hook = expectStatus(await t.as('cli-hooks', { method: 'POST', url: '/v1/webhooks', payload: { url: `${receiver.base}/gone`, events: ['*'] } }), 201);
     await defineType(t, 'cli-hooks', 'loan');
     await createRecord(t, 'cli-hooks', 'loan');
     await eventually(

@@ -168,7 +168,8 @@ function NoticeView({ notice, onReload, busy }: { notice: EditorNotice; onReload
 
 function problemMessage(problem: ApiProblem): string {
   if (problem.status === 404) return 'This record no longer exists: it was deleted. Your values are still shown but cannot be saved.';
-  if (problem.status === 0) return 'Your changes were not saved: the service could not be reached. Check the connection and save again; nothing you typed was lost.';
+  if (problem.status === 0)
+    return 'Your changes were not saved: the service could not be reached. Check the connection and save again; nothing you typed was lost.';
   if (Object.keys(problem.fields).length > 0) return 'The service did not accept some values: see the messages beside the fields.';
   return `Your changes were not saved: ${problem.message}`;
 }

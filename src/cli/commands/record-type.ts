@@ -3,15 +3,7 @@ import type { RecordType } from '../../domain/record-types/definition.js';
 import type { CliCommand } from '../command.js';
 import { cliConfig } from '../config-from-env.js';
 import { readJsonFile } from '../input-file.js';
-import {
-  COMPANY_AND_JSON,
-  parseIdCommand,
-  plural,
-  printResult,
-  reportingFailures,
-  requireCompany,
-  withAppContext,
-} from '../operator.js';
+import { COMPANY_AND_JSON, parseIdCommand, plural, printResult, reportingFailures, requireCompany, withAppContext } from '../operator.js';
 
 const outline = (type: RecordType): string =>
   `${plural(type.fields.length, 'field')}, ${plural(type.statuses.length, 'status', 'statuses')}, ${plural(type.views.length, 'view')}`;

@@ -72,7 +72,7 @@ export const retentionClearCommand: CliCommand = {
 export const retentionSweepCommand: CliCommand = {
   name: 'retention sweep',
   usage: 'wrs retention sweep [--json]',
-  summary: 'remove now every event older than its company\'s retention period (as the service does every WRS_RETENTION_SWEEP_INTERVAL_MS)',
+  summary: "remove now every event older than its company's retention period (as the service does every WRS_RETENTION_SWEEP_INTERVAL_MS)",
   async run(argv) {
     const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false } } });
     const { config } = cliConfig('existing');
@@ -81,7 +81,9 @@ export const retentionSweepCommand: CliCommand = {
       printResult(
         values.json,
         outcome,
-        outcome.swept ? `removed ${outcome.removed} events older than their company's retention period` : 'another process is sweeping this database now; nothing was done',
+        outcome.swept
+          ? `removed ${outcome.removed} events older than their company's retention period`
+          : 'another process is sweeping this database now; nothing was done',
       );
       return outcome.swept ? 0 : 1;
     });

@@ -4,13 +4,7 @@ import { bodyChecker } from '../../http/body-check.js';
 import type { CliCommand } from '../command.js';
 import { cliConfig } from '../config-from-env.js';
 import { readJsonFile } from '../input-file.js';
-import {
-  parseIdCommand,
-  plural,
-  printResult,
-  reportingFailures,
-  withAppContext,
-} from '../operator.js';
+import { parseIdCommand, plural, printResult, reportingFailures, withAppContext } from '../operator.js';
 
 export const templatePutCommand: CliCommand = {
   name: 'template put',
@@ -65,8 +59,7 @@ export const templateDeleteCommand: CliCommand = {
 
 function describeTemplate(template: TemplateDocument): string {
   const base = template.basePdf;
-  const page =
-    typeof base === 'string' ? 'a PDF as base page' : `blank ${(base as { width: number }).width} x ${(base as { height: number }).height} mm pages`;
+  const page = typeof base === 'string' ? 'a PDF as base page' : `blank ${(base as { width: number }).width} x ${(base as { height: number }).height} mm pages`;
   const names = template.schemas.flat().map((schema) => `${schema.name} (${schema.type})`);
   return `${plural(template.schemas.length, 'page')} of ${page}; ${plural(names.length, 'field')}: ${names.join(', ')}`;
 }

@@ -14,9 +14,7 @@ export const webhooksListCommand: CliCommand = {
     return reportingFailures(async () => {
       const results = await withAppContext(config, (ctx) => ctx.webhooks.list(companyId));
       const human = results.length
-        ? results
-            .map((hook) => `${hook.id}\t${hook.enabled ? 'enabled' : 'disabled'}\t${hook.url}\t${hook.events.join(',')}`)
-            .join('\n')
+        ? results.map((hook) => `${hook.id}\t${hook.enabled ? 'enabled' : 'disabled'}\t${hook.url}\t${hook.events.join(',')}`).join('\n')
         : `company "${companyId}" has no webhooks`;
       printResult(values.json, { count: results.length, results }, human);
     });

@@ -62,9 +62,7 @@ export function runClusterPrimary(options: ClusterOptions): Promise<never> {
     log.info({ worker_pid: worker.process.pid, port: address.port }, 'worker listening');
     if (!announced && (options.isApiListener?.(address) ?? true)) {
       announced = true;
-      void Promise.resolve(options.onFirstListening?.(address)).catch((error: unknown) =>
-        log.error({ err: String(error) }, 'start-up announcement failed'),
-      );
+      void Promise.resolve(options.onFirstListening?.(address)).catch((error: unknown) => log.error({ err: String(error) }, 'start-up announcement failed'));
     }
   });
 

@@ -23,12 +23,7 @@ export interface ShutdownTimings {
  * The management listener, when there is one, shares the API's rotation and closes once the
  * API has drained: the probes and metrics answer until then.
  */
-export function closeGracefullyOnSignals(
-  app: FastifyInstance,
-  ctx: AppContext,
-  { drainMs, timeoutMs }: ShutdownTimings,
-  management?: FastifyInstance,
-): void {
+export function closeGracefullyOnSignals(app: FastifyInstance, ctx: AppContext, { drainMs, timeoutMs }: ShutdownTimings, management?: FastifyInstance): void {
   let closing = false;
   const shutdown = async (reason: string): Promise<void> => {
     if (closing) return;

@@ -13,12 +13,9 @@ export const MANAGEMENT_LISTENER: ListenSettings = { host: 'WRS_MANAGEMENT_HOST'
 const LISTEN_PROBLEMS: Record<string, (address: string, names: ListenSettings) => string> = {
   EADDRINUSE: (address, names) =>
     `${address} is already in use by another program: stop it, or choose a free port with ${names.port} (and the interface with ${names.host})`,
-  EACCES: (address, names) =>
-    `${address} may not be listened on by this user (ports below 1024 need privileges): choose another with ${names.port}`,
-  EADDRNOTAVAIL: (address, names) =>
-    `${address}: ${names.host} is not an address of this machine; use one of its addresses, 127.0.0.1 or 0.0.0.0`,
-  ENOTFOUND: (address, names) =>
-    `${address}: ${names.host} is not a name this machine can resolve; use an address such as 127.0.0.1 or 0.0.0.0`,
+  EACCES: (address, names) => `${address} may not be listened on by this user (ports below 1024 need privileges): choose another with ${names.port}`,
+  EADDRNOTAVAIL: (address, names) => `${address}: ${names.host} is not an address of this machine; use one of its addresses, 127.0.0.1 or 0.0.0.0`,
+  ENOTFOUND: (address, names) => `${address}: ${names.host} is not a name this machine can resolve; use an address such as 127.0.0.1 or 0.0.0.0`,
 };
 
 /**

@@ -90,7 +90,8 @@ async function serveHttp(ctx: AppContext): Promise<number> {
   ctx.erasures.keepResuming((error) => app.log.error({ err: error }, 'an erasure failed; it is tried again once its lease lapses'));
   ctx.offboardings.keepResuming((error) => app.log.error({ err: error }, 'an offboarding failed; it is tried again once its lease lapses'));
   ctx.readRouting.onStandbyChange((change) => {
-    if (change.state === 'down') app.log.warn({ err: change.error }, `read standby failed; list reads go to the primary, the standby is tried again in ${change.retryMs} ms`);
+    if (change.state === 'down')
+      app.log.warn({ err: change.error }, `read standby failed; list reads go to the primary, the standby is tried again in ${change.retryMs} ms`);
     else app.log.info('read standby answers again; list reads go to it when it has caught up');
   });
   collectWhenQuiet(QUIET_COLLECTION);

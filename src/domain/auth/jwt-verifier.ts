@@ -46,14 +46,7 @@ export function createJwtVerifier(jwtConfig: Config['jwt'], clock: Clock): JwtVe
     ...(jwtConfig.audience ? { audience: jwtConfig.audience } : {}),
   };
 
-  async function verify(
-    token: string,
-    key: typeof userKey,
-    algorithms: string[],
-    checkIssuer: boolean,
-    cache: VerifiedTokenCache,
-    checkLifetime: boolean,
-  ) {
+  async function verify(token: string, key: typeof userKey, algorithms: string[], checkIssuer: boolean, cache: VerifiedTokenCache, checkLifetime: boolean) {
     if (token.length > MAX_TOKEN_LENGTH) throw unauthorized('bearer token is too long');
     const now = clock.now();
     const cached = cache.get(token, now);

@@ -24,10 +24,7 @@ export function createTokenSigner(jwtConfig: Pick<Config['jwt'], 'secret' | 'iss
       // Whole seconds, so that exp - iat is exactly the requested lifetime.
       const issuedAtSeconds = Math.floor(clock.now().getTime() / 1000);
       const expiresAtSeconds = issuedAtSeconds + expiresInSeconds;
-      let jwt = new SignJWT(claims)
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setIssuedAt(issuedAtSeconds)
-        .setExpirationTime(expiresAtSeconds);
+      let jwt = new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(issuedAtSeconds).setExpirationTime(expiresAtSeconds);
       if (jwtConfig.issuer) jwt = jwt.setIssuer(jwtConfig.issuer);
       if (jwtConfig.audience) jwt = jwt.setAudience(jwtConfig.audience);
       const token = await jwt.sign(key);

@@ -21,11 +21,13 @@ export const MAX_CHECKS_PER_BATCH = 10_000;
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const optional = <T extends TSchema>(schema: T) => Type.Optional(schema);
 const text = (maxLength: number) => Type.String({ maxLength });
-const prefixedId = (prefix: string, description: string) =>
-  Type.String({ pattern: `^${prefix}_[a-zA-Z0-9]{1,64}$`, description });
+const prefixedId = (prefix: string, description: string) => Type.String({ pattern: `^${prefix}_[a-zA-Z0-9]{1,64}$`, description });
 const timestamp = (description: string) => Type.String({ maxLength: 64, description });
 const oneOf = (values: readonly string[], description?: string) =>
-  Type.Union(values.map((value) => Type.Literal(value)), description ? { description } : {});
+  Type.Union(
+    values.map((value) => Type.Literal(value)),
+    description ? { description } : {},
+  );
 
 const Metadata = Type.Record(Type.String(), text(500), {
   maxProperties: 20,

@@ -71,9 +71,7 @@ export function createChecksService(deps: ChecksServiceDeps): ChecksService {
     async add(companyId, body) {
       if (!Array.isArray(body)) throw invalidBody("the body must be a JSON array of checks in Lob's shape");
       if (body.length > MAX_CHECKS_PER_BATCH) {
-        throw invalidBody(
-          `a request adds at most ${MAX_CHECKS_PER_BATCH.toLocaleString('en-US')} checks; this one has ${body.length.toLocaleString('en-US')}`,
-        );
+        throw invalidBody(`a request adds at most ${MAX_CHECKS_PER_BATCH.toLocaleString('en-US')} checks; this one has ${body.length.toLocaleString('en-US')}`);
       }
       const now = clock.now();
       const checks = body.map((input: unknown, index) => readCheck(input, index, now));
@@ -89,7 +87,10 @@ export function createChecksService(deps: ChecksServiceDeps): ChecksService {
         problems.push({ index: firstIndexOf.get(id)!, field: 'id', message: `a check with id ${id} already exists` });
       }
       if (problems.length > 0) {
-        throw batchRefused('invalid checks, nothing was added', problems.sort((a, b) => a.index - b.index));
+        throw batchRefused(
+          'invalid checks, nothing was added',
+          problems.sort((a, b) => a.index - b.index),
+        );
       }
       const rows = checks.map((check) => check.row!);
       try {

@@ -23,14 +23,11 @@ export interface CursorCodec {
  */
 export function createCursorCodec(secret: Buffer): CursorCodec {
   const key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'wrs checks cursor v1', 32));
-  const sign = (companyId: string, body: string) =>
-    createHmac('sha256', key).update(companyId).update('\n').update(body).digest().subarray(0, 16);
+  const sign = (companyId: string, body: string) => createHmac('sha256', key).update(companyId).update('\n').update(body).digest().subarray(0, 16);
 
   return {
     encode(companyId, payload) {
-      const body = Buffer.from(
-        JSON.stringify({ p: payload.provider, d: payload.direction, s: payload.sort, x: payload.position }),
-      ).toString('base64url');
+      const body = Buffer.from(JSON.stringify({ p: payload.provider, d: payload.direction, s: payload.sort, x: payload.position })).toString('base64url');
       return `${body}.${sign(companyId, body).toString('base64url')}`;
     },
     decode(companyId, cursor, param) {

@@ -1,13 +1,6 @@
 import { invalidQuery } from '../../errors/app-error.js';
 import { parseTimestampFilter } from '../../lib/timestamps.js';
-import {
-  DEFAULT_CHECK_SORT,
-  type Bound,
-  type CheckFilters,
-  type CheckSort,
-  type CheckSortField,
-  type TimeRange,
-} from './check.js';
+import { DEFAULT_CHECK_SORT, type Bound, type CheckFilters, type CheckSort, type CheckSortField, type TimeRange } from './check.js';
 
 /** GET /checks, after its query string passed the route schema. */
 export interface CheckListQuery {
@@ -145,9 +138,7 @@ function parseSort(query: Readonly<Record<string, unknown>>, problems: Problem[]
   if (!only.sort) {
     problems.push({
       param: only.param,
-      reason:
-        `query parameter 'sort_by' must be date_created, -date_created, send_date, -send_date, ` +
-        `or one field as {"date_created":"asc"}`,
+      reason: `query parameter 'sort_by' must be date_created, -date_created, send_date, -send_date, ` + `or one field as {"date_created":"asc"}`,
     });
     return DEFAULT_CHECK_SORT;
   }

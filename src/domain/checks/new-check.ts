@@ -54,7 +54,10 @@ export function readCheck(input: unknown, index: number, now: Date): ReadCheck {
   const createdAt = input.date_created === undefined ? now.toISOString() : created?.iso;
   const send = instant('send_date');
   const modified = instant('date_modified');
-  for (const [field, parsed] of [['send_date', send], ['date_modified', modified]] as const) {
+  for (const [field, parsed] of [
+    ['send_date', send],
+    ['date_modified', modified],
+  ] as const) {
     if (parsed && createdAt && precedes(parsed, createdAt)) {
       problem(field, `must not be earlier than date_created${parsed.dateOnly ? ' (a bare date: not before its day)' : ''}`);
     }

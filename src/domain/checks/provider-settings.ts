@@ -78,10 +78,7 @@ export function createCheckProviderSettings(deps: CheckProviderSettingsDeps): Ch
         try {
           apiKey = secretBox.open(stored.encryptedKey, secretContext(companyId));
         } catch (error) {
-          throw providerError(
-            "the company's Lob key cannot be decrypted with the current WRS_ENCRYPTION_KEY; an operator must set it again",
-            error,
-          );
+          throw providerError("the company's Lob key cannot be decrypted with the current WRS_ENCRYPTION_KEY; an operator must set it again", error);
         }
         return deps.lob(apiKey);
       }

@@ -98,10 +98,7 @@ function lengthWords(schema: TSchema): string {
 function rangeWords(schema: TSchema): string {
   const { exclusiveMinimum, minimum, maximum } = schema as { exclusiveMinimum?: number; minimum?: number; maximum?: number };
   if (minimum !== undefined) return maximum === undefined ? ` from ${minimum}` : ` from ${minimum} to ${maximum}`;
-  const words = [
-    ...(exclusiveMinimum !== undefined ? [`above ${exclusiveMinimum}`] : []),
-    ...(maximum !== undefined ? [`at most ${maximum}`] : []),
-  ];
+  const words = [...(exclusiveMinimum !== undefined ? [`above ${exclusiveMinimum}`] : []), ...(maximum !== undefined ? [`at most ${maximum}`] : [])];
   return words.length > 0 ? ` ${words.join(' and ')}` : '';
 }
 

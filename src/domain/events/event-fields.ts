@@ -46,16 +46,7 @@ export const COMPARISONS: readonly ComparisonOperator[] = ['gt', 'gte', 'lt', 'l
 export const OPERATOR_SUFFIX = /^(.+)__(contains|gt|gte|lt|lte)$/;
 
 /** The event fields a filter may name. */
-export type FilterField =
-  | 'connection_key'
-  | 'type'
-  | 'flow_key'
-  | 'flow_session'
-  | 'step_key'
-  | 'selected_decision'
-  | 'user_id'
-  | 'version_key'
-  | 'created_at';
+export type FilterField = 'connection_key' | 'type' | 'flow_key' | 'flow_session' | 'step_key' | 'selected_decision' | 'user_id' | 'version_key' | 'created_at';
 true satisfies Exact<Extract<FilterField, EventScalarField>, FilterField>;
 
 /** The fields whose `__contains` is served by the dictionary of distinct values. */

@@ -11,9 +11,7 @@ export const toApiEvent = new Function(
   `return (event) => ({ ${Object.keys(EventSchema.properties)
     .map((field) => {
       const key = JSON.stringify(field);
-      return field === 'version_object'
-        ? `${key}: event.version_object === null ? undefined : parse(event.version_object)`
-        : `${key}: event[${key}]`;
+      return field === 'version_object' ? `${key}: event.version_object === null ? undefined : parse(event.version_object)` : `${key}: event[${key}]`;
     })
     .join(', ')} });`,
 )(JSON.parse) as (event: StoredEvent) => ApiEvent;

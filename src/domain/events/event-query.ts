@@ -69,10 +69,7 @@ function filterValue(name: string, kind: 'string' | 'integer' | 'timestamp', tex
   if (kind === 'timestamp') {
     const parsed = parseTimestampFilter(text);
     if (!parsed) {
-      throw invalidQuery(
-        `query parameter '${name}' must be an ISO 8601 date (2026-11-21) or date-time with Z or an offset (2026-11-21T15:04:05Z)`,
-        [name],
-      );
+      throw invalidQuery(`query parameter '${name}' must be an ISO 8601 date (2026-11-21) or date-time with Z or an offset (2026-11-21T15:04:05Z)`, [name]);
     }
     return parsed.iso;
   }
@@ -84,10 +81,7 @@ function foldUserKey(filters: EventFilter[], params: ReadonlyMap<string, string>
   const userFilters = filters.filter((filter) => filter.field === 'user_id');
   if (userFilters.length < 2) return filters;
   if (params.get('user_id') !== params.get('user_key')) {
-    throw invalidQuery("query parameters 'user_id' and 'user_key' name the same filter with different values", [
-      'user_id',
-      'user_key',
-    ]);
+    throw invalidQuery("query parameters 'user_id' and 'user_key' name the same filter with different values", ['user_id', 'user_key']);
   }
   return filters.filter((filter) => filter !== userFilters[1]);
 }

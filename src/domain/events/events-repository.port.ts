@@ -82,13 +82,7 @@ export interface EventsRepository {
    */
   changes(companyId: string, after: FeedPosition, limit: number, type: string | null): Promise<FeedPage>;
   /** The same events as `changes`, read `chunkEvents` at a time. */
-  openChanges(
-    companyId: string,
-    after: FeedPosition,
-    limit: number,
-    type: string | null,
-    chunkEvents: number,
-  ): Promise<EventChunks<FeedChunk>>;
+  openChanges(companyId: string, after: FeedPosition, limit: number, type: string | null, chunkEvents: number): Promise<EventChunks<FeedChunk>>;
   /** A position every event stored from now on lies after (the live end of the feed). */
   feedEnd(companyId: string): Promise<FeedPosition>;
   /**

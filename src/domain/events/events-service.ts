@@ -226,9 +226,7 @@ export function createEventsService({
       const addProblem = (position: number, field: string | null, message: string) => {
         problemCount++;
         if (problems.length >= MAX_LISTED_PROBLEMS) return;
-        problems.push(
-          format === 'ndjson' ? { index: position - 1, field, message: `line ${position}: ${message}` } : { index: position, field, message },
-        );
+        problems.push(format === 'ndjson' ? { index: position - 1, field, message: `line ${position}: ${message}` } : { index: position, field, message });
       };
 
       const refused = () => problemCount > 0 || bodyProblem !== undefined;
@@ -294,10 +292,7 @@ export function createEventsService({
               while (batch !== undefined) {
                 // The next batch is parsed, checked and encoded while this one is written: on
                 // PostgreSQL the database works on the write meanwhile, so the two overlap.
-                const [writing, reading] = await Promise.allSettled([
-                  repository.write(batch.prepared, scope),
-                  nextBatch(),
-                ]);
+                const [writing, reading] = await Promise.allSettled([repository.write(batch.prepared, scope), nextBatch()]);
                 if (writing.status === 'rejected') throw writing.reason;
                 if (reading.status === 'rejected') throw reading.reason;
                 written += writing.value;

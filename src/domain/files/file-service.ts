@@ -26,12 +26,7 @@ export interface FileService {
    * A record's file with its bytes, or a 404 (also for another company's file). When `skipBytes`
    * says the caller holds them already (its copy has the file's hash), `bytes` is null, unread.
    */
-  download(
-    companyId: string,
-    recordId: string,
-    fileId: string,
-    skipBytes?: (file: StoredFile) => boolean,
-  ): Promise<{ file: StoredFile; bytes: Buffer | null }>;
+  download(companyId: string, recordId: string, fileId: string, skipBytes?: (file: StoredFile) => boolean): Promise<{ file: StoredFile; bytes: Buffer | null }>;
   /** A record's files, newest first; a 404 when the company has no such record. */
   listForRecord(companyId: string, recordId: string): Promise<StoredFile[]>;
 }

@@ -4,7 +4,10 @@ import { Type, type Static } from '@sinclair/typebox';
 export const REQUESTERS = ['operator_api', 'cli'] as const;
 export type Requester = (typeof REQUESTERS)[number];
 
-const Requested = Type.Union(REQUESTERS.map((name) => Type.Literal(name)), { description: 'who asked: the operator API or the wrs command' });
+const Requested = Type.Union(
+  REQUESTERS.map((name) => Type.Literal(name)),
+  { description: 'who asked: the operator API or the wrs command' },
+);
 const JobState = Type.Union([Type.Literal('running'), Type.Literal('done')], {
   description: 'running until every batch is removed (a restarted service continues it), then done',
 });

@@ -23,7 +23,14 @@ export interface ErasuresRepository {
   /** Takes the job's lease until `until` when it runs and no live lease holds it; false otherwise. */
   claim(companyId: string, id: string, now: string, until: string): Promise<boolean>;
   /** Adds a batch's counts and renews the lease, in the batch's transaction. */
-  addProgress(scope: TransactionScope, companyId: string, id: string, removed: { events: number; recordTokens: number }, now: string, until: string): Promise<void>;
+  addProgress(
+    scope: TransactionScope,
+    companyId: string,
+    id: string,
+    removed: { events: number; recordTokens: number },
+    now: string,
+    until: string,
+  ): Promise<void>;
   /** Marks the job done and forgets the sealed value; the row stays as the audit entry. */
   finish(companyId: string, id: string, at: string): Promise<void>;
 }

@@ -70,7 +70,15 @@ export interface RecordTokensServiceDeps {
 
 export const RECORD_TOKEN_TYPE = 'record';
 
-export function createRecordTokensService({ repository, records, recordTypes, signer, clock, unitOfWork, outbox }: RecordTokensServiceDeps): RecordTokensService {
+export function createRecordTokensService({
+  repository,
+  records,
+  recordTypes,
+  signer,
+  clock,
+  unitOfWork,
+  outbox,
+}: RecordTokensServiceDeps): RecordTokensService {
   async function assertRecord(identity: Identity, recordId: string): Promise<string> {
     if (identity.kind !== 'user') throw forbidden('a record token cannot manage record tokens');
     if (!(await records.exists(identity.companyId, recordId))) throw notFound(`record '${recordId}' not found`);
@@ -92,10 +100,7 @@ export function createRecordTokensService({ repository, records, recordTypes, si
       const type = await typeOfRecord(companyId, recordId);
       assertFieldsOfType(narrowing.visible_fields, type, recordId);
       const key = uuidv7(clock.now().getTime());
-      const signed = await signer.sign(
-        { type: RECORD_TOKEN_TYPE, record_id: recordId, company_id: companyId, sub: identity.userId, jti: key },
-        expiresIn,
-      );
+      const signed = await signer.sign({ type: RECORD_TOKEN_TYPE, record_id: recordId, company_id: companyId, sub: identity.userId, jti: key }, expiresIn);
       const document = {
         key,
         record_id: recordId,

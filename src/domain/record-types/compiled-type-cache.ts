@@ -50,5 +50,4 @@ export class CompiledTypeCache {
   }
 }
 
-const cacheKey = (companyId: string, typeId: string, version: number): string =>
-  `${companyId}\u0000${typeId}\u0000${version}`;
+const cacheKey = (companyId: string, typeId: string, version: number): string => `${companyId}\u0000${typeId}\u0000${version}`;

@@ -1,10 +1,5 @@
 import { isCalendarDateString } from '../../lib/timestamps.js';
-import {
-  emptyProblems,
-  hasProblems,
-  recordValidationError,
-  type RecordValidationProblems,
-} from '../records/validation-error.js';
+import { emptyProblems, hasProblems, recordValidationError, type RecordValidationProblems } from '../records/validation-error.js';
 import type { FieldDefinition, FieldType, RecordType } from './definition.js';
 
 export type FieldValues = Record<string, unknown>;
@@ -108,9 +103,7 @@ export function compileRecordType(type: RecordType): CompiledRecordType {
       }
       if (hasProblems(problems)) throw recordValidationError(problems);
       const order = new Map(type.fields.map((field, i) => [field.field_name, i]));
-      const entries = [...merged.entries()].sort(
-        ([a], [b]) => (order.get(a) ?? Number.MAX_SAFE_INTEGER) - (order.get(b) ?? Number.MAX_SAFE_INTEGER),
-      );
+      const entries = [...merged.entries()].sort(([a], [b]) => (order.get(a) ?? Number.MAX_SAFE_INTEGER) - (order.get(b) ?? Number.MAX_SAFE_INTEGER));
       return { fields: Object.fromEntries(entries), ...(status === undefined ? {} : { status }) };
     },
 

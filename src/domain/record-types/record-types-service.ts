@@ -38,7 +38,13 @@ export interface RecordTypesServiceDeps {
   cache?: CompiledTypeCache;
 }
 
-export function createRecordTypesService({ repository, unitOfWork, dataVersions, clock, cache = new CompiledTypeCache() }: RecordTypesServiceDeps): RecordTypesService {
+export function createRecordTypesService({
+  repository,
+  unitOfWork,
+  dataVersions,
+  clock,
+  cache = new CompiledTypeCache(),
+}: RecordTypesServiceDeps): RecordTypesService {
   function compile(companyId: string, stored: StoredRecordType): CompiledRecordType {
     const cached = cache.get(companyId, stored.id, stored.version);
     if (cached) return cached;

@@ -49,7 +49,10 @@ export function parseImportedRecord(
   const unstorable = unstorableTextPlaces(input);
   if (unstorable.length > 0) {
     for (const { path, key } of unstorable) {
-      report(path === '' ? null : clipped(path), key ? 'a key may not hold NUL characters or unpaired surrogates' : 'text may not hold NUL characters or unpaired surrogates');
+      report(
+        path === '' ? null : clipped(path),
+        key ? 'a key may not hold NUL characters or unpaired surrogates' : 'text may not hold NUL characters or unpaired surrogates',
+      );
     }
     return undefined;
   }

@@ -52,9 +52,7 @@ export function parseRecordListQuery(raw: RawRecordListQuery): RecordListQuery {
   const viewId = aliased(raw, 'view_id', 'viewId');
   if (viewId !== undefined) linkParams.push(['view_id', viewId]);
 
-  const timeParams = TIME_FILTERS.flatMap((filter) =>
-    filter.names.filter((name) => raw[name] !== undefined).map((name) => ({ name, filter })),
-  );
+  const timeParams = TIME_FILTERS.flatMap((filter) => filter.names.filter((name) => raw[name] !== undefined).map((name) => ({ name, filter })));
   if (timeParams.length > 1) {
     const names = timeParams.map((param) => param.name);
     throw invalidQuery(`at most one timestamp filter may be used in one request; got ${names.join(', ')}`, names);
@@ -65,10 +63,7 @@ export function parseRecordListQuery(raw: RawRecordListQuery): RecordListQuery {
     const value = raw[timeParam.name]!;
     const parsed = parseTimestampFilter(value);
     if (!parsed) {
-      throw invalidQuery(
-        `query parameter '${timeParam.name}' must be an ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset`,
-        [timeParam.name],
-      );
+      throw invalidQuery(`query parameter '${timeParam.name}' must be an ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset`, [timeParam.name]);
     }
     time = { column: timeParam.filter.column, bound: timeParam.filter.bound, iso: parsed.iso };
     linkParams.push([timeParam.filter.names[0], value]);
@@ -78,11 +73,7 @@ export function parseRecordListQuery(raw: RawRecordListQuery): RecordListQuery {
     throw invalidQuery('next and prev must not be sent together', ['next', 'prev']);
   }
   const cursor =
-    raw.next !== undefined
-      ? { kind: 'next' as const, id: raw.next }
-      : raw.prev !== undefined
-        ? { kind: 'prev' as const, id: raw.prev }
-        : undefined;
+    raw.next !== undefined ? { kind: 'next' as const, id: raw.next } : raw.prev !== undefined ? { kind: 'prev' as const, id: raw.prev } : undefined;
 
   const limit = raw.limit ?? MAX_PAGE_SIZE;
   if (raw.limit !== undefined) linkParams.push(['limit', String(limit)]);

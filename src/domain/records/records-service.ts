@@ -264,7 +264,13 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
           batch.push({ position: item.position, row });
         }
         if (batch.length > 0) {
-          const taken = new Set(await repository.existingIds(companyId, batch.map(({ row }) => row.id), scope));
+          const taken = new Set(
+            await repository.existingIds(
+              companyId,
+              batch.map(({ row }) => row.id),
+              scope,
+            ),
+          );
           for (const { position, row } of batch) {
             if (taken.has(row.id)) found.push({ position, field: 'id', message: `a record with id '${row.id}' already exists` });
           }

@@ -17,7 +17,7 @@ export const EventRetentionSchema = Type.Object(
   {
     company_id: Type.String(),
     retention_days: Type.Union([Type.Integer(), Type.Null()], {
-      description: 'days of events kept, counted back from now by each event\'s created_at; null: kept forever',
+      description: "days of events kept, counted back from now by each event's created_at; null: kept forever",
     }),
     source: Type.Union(
       RETENTION_SOURCES.map((source) => Type.Literal(source)),

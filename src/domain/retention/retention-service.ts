@@ -50,7 +50,15 @@ export interface RetentionServiceDeps {
   };
 }
 
-export function createRetentionService({ repository, unitOfWork, dataVersions, clock, observer, feedSignal, settings }: RetentionServiceDeps): RetentionService {
+export function createRetentionService({
+  repository,
+  unitOfWork,
+  dataVersions,
+  clock,
+  observer,
+  feedSignal,
+  settings,
+}: RetentionServiceDeps): RetentionService {
   let running: Promise<SweepOutcome> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;

@@ -102,8 +102,7 @@ export function createPdfCreateStep(deps: PdfCreateStepDeps) {
         pages: rendered.pages,
         sha256: rendered.sha256,
       },
-      (scope, stored) =>
-        outbox.enqueue(scope, companyId, 'step.completed', { record_id: recordId, type: 'pdf_create', details: fileDetails(stored, baseUrl) }),
+      (scope, stored) => outbox.enqueue(scope, companyId, 'step.completed', { record_id: recordId, type: 'pdf_create', details: fileDetails(stored, baseUrl) }),
     );
   };
 }

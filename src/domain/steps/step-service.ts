@@ -26,10 +26,9 @@ export function createStepService(deps: StepServiceDeps): StepService {
   return {
     async run(companyId, recordId, step, baseUrl) {
       if (step.type !== 'pdf_create') {
-        throw invalidBody(
-          `unsupported step type '${step.type}'; supported types: ${SUPPORTED_STEP_TYPES.join(', ')}`,
-          { supported_types: [...SUPPORTED_STEP_TYPES] },
-        );
+        throw invalidBody(`unsupported step type '${step.type}'; supported types: ${SUPPORTED_STEP_TYPES.join(', ')}`, {
+          supported_types: [...SUPPORTED_STEP_TYPES],
+        });
       }
       // Inputs are checked before the record is looked up: a malformed request is a 400 for any record.
       const inputs = checkPdfCreateInputs(step.inputs);

@@ -37,8 +37,7 @@ export function createDeliveryShares(slots: number): DeliveryShares {
 
   /** What `total` gives each of `holders` (the one asking included) when one more is to come. */
   const shareOf = (total: number, holders: number): number => Math.max(1, Math.floor(total / (holders + 1)));
-  const companyShare = (companies: Holdings, companyId: string): number =>
-    shareOf(slots, companies.size + (companies.has(companyId) ? 0 : 1));
+  const companyShare = (companies: Holdings, companyId: string): number => shareOf(slots, companies.size + (companies.has(companyId) ? 0 : 1));
 
   function fits(companies: Holdings, delivery: DueDelivery): boolean {
     const company = companies.get(delivery.company_id);

@@ -20,9 +20,7 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean, resolv
   if (raw.length > MAX_URL_LENGTH) throw invalidBody(`url: at most ${MAX_URL_LENGTH} characters`);
   const schemes = allowPrivate ? ['https:', 'http:'] : ['https:'];
   if (!schemes.includes(url.protocol)) {
-    throw invalidBody(
-      allowPrivate ? 'url: must be http or https' : 'url: must be https (http is allowed only with WRS_WEBHOOK_ALLOW_PRIVATE_URLS=true)',
-    );
+    throw invalidBody(allowPrivate ? 'url: must be http or https' : 'url: must be https (http is allowed only with WRS_WEBHOOK_ALLOW_PRIVATE_URLS=true)');
   }
   if (url.username !== '' || url.password !== '') throw invalidBody('url: must not hold a user name or password');
   if (url.hash !== '') throw invalidBody('url: must not have a #fragment');

@@ -3,9 +3,12 @@ import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from './event-types.js';
 
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
 
-export const WebhookEventName = Type.Union([...WEBHOOK_EVENT_TYPES, ALL_EVENTS].map((name) => Type.Literal(name)), {
-  description: `an event type (${WEBHOOK_EVENT_TYPES.join(', ')}), or "*" for all of them`,
-});
+export const WebhookEventName = Type.Union(
+  [...WEBHOOK_EVENT_TYPES, ALL_EVENTS].map((name) => Type.Literal(name)),
+  {
+    description: `an event type (${WEBHOOK_EVENT_TYPES.join(', ')}), or "*" for all of them`,
+  },
+);
 
 /** A webhook as the API shows it (the secret only in the answer to its creation). */
 export const WebhookSchema = Type.Object(

@@ -46,7 +46,7 @@ async function assertRecordTokenMayCall(request: FastifyRequest, token: RecordTo
   const params = request.params as { record?: string; typeId?: string } | undefined;
   if (allowed === 'own-record-type') {
     const ownType = await recordTypeOf(token.companyId, token.recordId);
-    if (ownType === null || params?.typeId !== ownType) throw forbidden('a record token may only read its own record\'s type');
+    if (ownType === null || params?.typeId !== ownType) throw forbidden("a record token may only read its own record's type");
     return;
   }
   if (params?.record !== token.recordId) throw forbidden('this record token is for another record');

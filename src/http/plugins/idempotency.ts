@@ -2,12 +2,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { NDJSON_MEDIA_TYPES } from '../../contracts/ndjson.js';
-import {
-  IDEMPOTENCY_KEY_FORMS,
-  IDEMPOTENCY_KEY_HEADER,
-  IDEMPOTENCY_KEY_RULE,
-  parseIdempotencyKey,
-} from '../../domain/idempotency/idempotency-key.js';
+import { IDEMPOTENCY_KEY_FORMS, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_RULE, parseIdempotencyKey } from '../../domain/idempotency/idempotency-key.js';
 import type { HeldKey, IdempotencyService } from '../../domain/idempotency/idempotency-service.js';
 import { isKept, type KeptAnswer } from '../../domain/idempotency/kept-answer.js';
 import { createRequestFingerprint, fingerprintOf } from '../../domain/idempotency/request-fingerprint.js';

@@ -187,8 +187,5 @@ function setRateLimitHeaders(reply: FastifyReply, result: CountedCheck): void {
 function rateLimited(result: CountedCheck): AppError {
   const subject = SUBJECTS.find(([prefix]) => result.key.startsWith(prefix))?.[1] ?? 'this client';
   const retryAfterSeconds = Math.max(1, result.ttlInSeconds);
-  return tooManyRequests(
-    `too many requests for ${subject}: at most ${result.max} a minute; retry in ${retryAfterSeconds} s`,
-    retryAfterSeconds,
-  );
+  return tooManyRequests(`too many requests for ${subject}: at most ${result.max} a minute; retry in ${retryAfterSeconds} s`, retryAfterSeconds);
 }

@@ -23,8 +23,7 @@ const RATE_LIMIT_HEADERS = {
   'ratelimit-policy': { type: 'string', description: 'the budget and its window, e.g. 600;w=60' },
 };
 
-const USER_UNAUTHORIZED =
-  'unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked';
+const USER_UNAUTHORIZED = 'unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked';
 const OPERATOR_UNAUTHORIZED = 'unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong';
 
 const FORBIDDEN: Record<'none' | 'own-record' | 'own-record-type', string> = {

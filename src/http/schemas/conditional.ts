@@ -28,8 +28,7 @@ export const IfNoneMatchHeaders = Type.Object({ 'if-none-match': IF_NONE_MATCH }
 export const IfMatchHeaders = Type.Object({
   'if-match': Type.Optional(
     Type.String({
-      description:
-        'Update only if the record still has one of these ETags (strong comparison), or exists at all (*); otherwise 412 and nothing changes.',
+      description: 'Update only if the record still has one of these ETags (strong comparison), or exists at all (*); otherwise 412 and nothing changes.',
     }),
   ),
 });

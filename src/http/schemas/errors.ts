@@ -32,7 +32,5 @@ export const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
 
 /** Response schemas for the error statuses a route can answer, for validation and OpenAPI. */
 export function errorResponses(...statuses: number[]): Record<number, typeof ErrorResponse> {
-  return Object.fromEntries(
-    statuses.map((status) => [status, { ...ErrorResponse, description: ERROR_DESCRIPTIONS[status] ?? 'error' }]),
-  );
+  return Object.fromEntries(statuses.map((status) => [status, { ...ErrorResponse, description: ERROR_DESCRIPTIONS[status] ?? 'error' }]));
 }

@@ -67,7 +67,13 @@ const tokenSummary = {
   label: 'sent to J. Smith, borrower',
   fields: ['borrower', 'amount'],
   status_editable: false,
-  access: { fields: [{ uid: 'borrower', editable: false }, { uid: 'amount', editable: true }], status_editable: false },
+  access: {
+    fields: [
+      { uid: 'borrower', editable: false },
+      { uid: 'amount', editable: true },
+    ],
+    status_editable: false,
+  },
 };
 
 export const exampleRecordTokenSummary = tokenSummary;

@@ -4,12 +4,12 @@ import type { RetentionObserver } from '../../domain/retention/retention-observe
 export function createRetentionMetrics(registry: Registry): RetentionObserver {
   const removed = new Counter({
     name: 'wrs_events_removed_total',
-    help: 'Events removed by this process because they were older than their company\'s retention period.',
+    help: "Events removed by this process because they were older than their company's retention period.",
     registers: [registry],
   });
   const oldest = new Gauge({
     name: 'wrs_events_oldest_kept_timestamp_seconds',
-    help: 'created_at of the oldest event the database keeps, as of this process\'s last retention sweep (Unix seconds); absent before the first sweep or with no events.',
+    help: "created_at of the oldest event the database keeps, as of this process's last retention sweep (Unix seconds); absent before the first sweep or with no events.",
     registers: [registry],
     // Every worker of a cluster reads the same database: the oldest of their readings, not their sum.
     aggregator: 'min',

@@ -50,7 +50,10 @@ async function checkTemplateDocument(body: unknown): Promise<Template> {
 function checkBasePdf(basePdf: unknown, isBlankPdf: PdfmeCommon['isBlankPdf']): void {
   if (isBlankPdf(basePdf as Template['basePdf'])) {
     const { width, height, padding } = basePdf as { width: number; height: number; padding: number[] };
-    for (const [name, side] of [['width', width], ['height', height]] as const) {
+    for (const [name, side] of [
+      ['width', width],
+      ['height', height],
+    ] as const) {
       if (!(side > 0 && side <= MAX_PAGE_SIDE_MM)) {
         throw invalidBody(`invalid template: basePdf.${name} must be more than 0 and at most ${MAX_PAGE_SIDE_MM} (mm)`);
       }
@@ -73,11 +76,13 @@ function checkBasePdf(basePdf: unknown, isBlankPdf: PdfmeCommon['isBlankPdf']): 
 /** pdfme reports zod issues as "ERROR POSITION: a.b / ERROR MESSAGE: ..." blocks; make them one line. */
 export function describePdfmeCheck(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const issues = [...message.matchAll(/ERROR POSITION: (.*)\nERROR MESSAGE: (.*)/g)].map(
-    ([, path, issue]) => `${path || 'template'}: ${issue}`,
-  );
+  const issues = [...message.matchAll(/ERROR POSITION: (.*)\nERROR MESSAGE: (.*)/g)].map(([, path, issue]) => `${path || 'template'}: ${issue}`);
   if (issues.length > 0) return issues.join('; ');
-  return message.replace(/\[@pdfme\/[a-z-]+\]\s*/g, '').replace(/\s*Check this document: \S+/g, '').replace(/\s+/g, ' ').trim();
+  return message
+    .replace(/\[@pdfme\/[a-z-]+\]\s*/g, '')
+    .replace(/\s*Check this document: \S+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**

@@ -14,6 +14,4 @@ export interface RenderTask {
 }
 
 /** A render either succeeds or names why this template cannot render these inputs. */
-export type RenderOutcome =
-  | { ok: true; pdf: Uint8Array; pages: number; sha256: string }
-  | { ok: false; reason: string };
+export type RenderOutcome = { ok: true; pdf: Uint8Array; pages: number; sha256: string } | { ok: false; reason: string };

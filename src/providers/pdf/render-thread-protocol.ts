@@ -10,10 +10,7 @@ export interface RenderRequestMessage {
  * A render thread's messages: it is ready (its render module has loaded); it is loading what one
  * render needs beyond the warm-up (`preparing`, then `prepared`); or a render's outcome.
  */
-export type RenderThreadMessage =
-  | { type: 'ready' }
-  | { type: 'preparing' | 'prepared'; id: number }
-  | { type: 'outcome'; id: number; outcome: RenderOutcome };
+export type RenderThreadMessage = { type: 'ready' } | { type: 'preparing' | 'prepared'; id: number } | { type: 'outcome'; id: number; outcome: RenderOutcome };
 
 /** What a render module exports (render-worker.ts, and the stand-ins of the tests). */
 export interface RenderModule {

@@ -279,10 +279,7 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
       } catch (error) {
         if (!(error instanceof RenderThreadLostError)) throw error;
         if (error.reason === 'neighbour_timed_out' && attempt === 1) continue;
-        throw new RendererUnavailableError(
-          error.reason === 'stopped' ? 'the PDF renderer is shutting down' : 'the PDF renderer failed',
-          { cause: error },
-        );
+        throw new RendererUnavailableError(error.reason === 'stopped' ? 'the PDF renderer is shutting down' : 'the PDF renderer failed', { cause: error });
       }
     }
   }

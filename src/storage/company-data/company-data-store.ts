@@ -64,7 +64,10 @@ export function createCompanyDataStore(database: Database): CompanyDataStore {
       const perStatement = Math.floor(MAX_PARAMETERS / columns);
       const values = rows.map((row) => ({ company_id: companyId, ...storedRow(spec, row, dialect) }));
       for (let start = 0; start < values.length; start += perStatement) {
-        await (trx as unknown as Kysely<any>).insertInto(spec.table).values(values.slice(start, start + perStatement)).execute();
+        await (trx as unknown as Kysely<any>)
+          .insertInto(spec.table)
+          .values(values.slice(start, start + perStatement))
+          .execute();
       }
     },
 

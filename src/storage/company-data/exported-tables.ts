@@ -57,72 +57,116 @@ const EVENT_EXPORTED_COLUMNS = EVENT_COLUMNS.filter((column): column is Exclude<
  * that a company has no data all read it.
  */
 export const EXPORTED_TABLES = [
-  exported({
-    table: 'company_settings',
-    key: ['company_id'],
-    columns: ['retention_days'],
-    pageRows: PAGE_ROWS,
-  }, true),
-  exported({
-    table: 'record_types',
-    key: ['id'],
-    columns: ['id', 'name', 'definition', 'version', 'created_at', 'updated_at', 'deleted_at'],
-    pageRows: PAGE_ROWS,
-  }, true),
-  exported({
-    table: 'records',
-    key: ['id'],
-    columns: ['id', 'record_type', 'type_id', 'uid', 'status', 'parent_record', 'child_records', 'instance', 'fields', 'linked', 'views', 'created_at', 'updated_at'],
-    pageRows: PAGE_ROWS,
-  }, true),
+  exported(
+    {
+      table: 'company_settings',
+      key: ['company_id'],
+      columns: ['retention_days'],
+      pageRows: PAGE_ROWS,
+    },
+    true,
+  ),
+  exported(
+    {
+      table: 'record_types',
+      key: ['id'],
+      columns: ['id', 'name', 'definition', 'version', 'created_at', 'updated_at', 'deleted_at'],
+      pageRows: PAGE_ROWS,
+    },
+    true,
+  ),
+  exported(
+    {
+      table: 'records',
+      key: ['id'],
+      columns: [
+        'id',
+        'record_type',
+        'type_id',
+        'uid',
+        'status',
+        'parent_record',
+        'child_records',
+        'instance',
+        'fields',
+        'linked',
+        'views',
+        'created_at',
+        'updated_at',
+      ],
+      pageRows: PAGE_ROWS,
+    },
+    true,
+  ),
   exported({ table: 'record_stored_views', key: ['view_id', 'record_id'], columns: ['view_id', 'record_id'], pageRows: PAGE_ROWS }, true),
-  exported({
-    table: 'record_tokens',
-    key: ['key'],
-    columns: ['key', 'record_id', 'user_id', 'created_at', 'expires_at', 'revoked_at', 'visible_fields', 'status_editable', 'label'],
-    pageRows: PAGE_ROWS,
-  }, true),
-  exported({
-    table: 'pdf_templates',
-    key: ['id'],
-    columns: ['id', 'template_json', 'size_bytes', 'pages', 'created_at', 'updated_at'],
-    pageRows: 50,
-  }, true),
-  exported({
-    table: 'record_files',
-    key: ['id'],
-    columns: ['id', 'record_id', 'template_id', 'filename', 'content_type', 'size_bytes', 'pages', 'sha256', 'blob_key', 'created_at'],
-    pageRows: PAGE_ROWS,
-  }, true),
+  exported(
+    {
+      table: 'record_tokens',
+      key: ['key'],
+      columns: ['key', 'record_id', 'user_id', 'created_at', 'expires_at', 'revoked_at', 'visible_fields', 'status_editable', 'label'],
+      pageRows: PAGE_ROWS,
+    },
+    true,
+  ),
+  exported(
+    {
+      table: 'pdf_templates',
+      key: ['id'],
+      columns: ['id', 'template_json', 'size_bytes', 'pages', 'created_at', 'updated_at'],
+      pageRows: 50,
+    },
+    true,
+  ),
+  exported(
+    {
+      table: 'record_files',
+      key: ['id'],
+      columns: ['id', 'record_id', 'template_id', 'filename', 'content_type', 'size_bytes', 'pages', 'sha256', 'blob_key', 'created_at'],
+      pageRows: PAGE_ROWS,
+    },
+    true,
+  ),
   exported({ table: 'blobs', key: ['key'], columns: ['key', 'data', 'size_bytes', 'created_at'], binary: ['data'], pageRows: 8 }, true),
-  exported({
-    table: 'checks',
-    key: ['id'],
-    columns: ['id', 'date_created', 'send_date', 'scheduled', 'mail_type', 'body'],
-    pageRows: PAGE_ROWS,
-  }, true),
-  exported({
-    table: 'webhooks',
-    key: ['id'],
-    columns: ['id', 'url', 'events', 'description', 'enabled', 'created_at', 'updated_at'],
-    suppliedOnImport: ['secret'],
-    pageRows: PAGE_ROWS,
-  }, true),
-  exported({
-    table: 'webhook_subscriptions',
-    key: ['event_type', 'webhook_id'],
-    columns: ['event_type', 'webhook_id'],
-    pageRows: PAGE_ROWS,
-  }, true),
-  exported({
-    table: 'events',
-    key: ['id'],
-    columns: EVENT_EXPORTED_COLUMNS,
-    boolean: ['excluded'],
-    regeneratedOnImport: ['body', 'feed_seq', 'feed_xid'],
-    order: { sqlite: ['feed_seq'], postgres: ['feed_xid', 'feed_seq'] },
-    pageRows: PAGE_ROWS,
-  }, true),
+  exported(
+    {
+      table: 'checks',
+      key: ['id'],
+      columns: ['id', 'date_created', 'send_date', 'scheduled', 'mail_type', 'body'],
+      pageRows: PAGE_ROWS,
+    },
+    true,
+  ),
+  exported(
+    {
+      table: 'webhooks',
+      key: ['id'],
+      columns: ['id', 'url', 'events', 'description', 'enabled', 'created_at', 'updated_at'],
+      suppliedOnImport: ['secret'],
+      pageRows: PAGE_ROWS,
+    },
+    true,
+  ),
+  exported(
+    {
+      table: 'webhook_subscriptions',
+      key: ['event_type', 'webhook_id'],
+      columns: ['event_type', 'webhook_id'],
+      pageRows: PAGE_ROWS,
+    },
+    true,
+  ),
+  exported(
+    {
+      table: 'events',
+      key: ['id'],
+      columns: EVENT_EXPORTED_COLUMNS,
+      boolean: ['excluded'],
+      regeneratedOnImport: ['body', 'feed_seq', 'feed_xid'],
+      order: { sqlite: ['feed_seq'], postgres: ['feed_xid', 'feed_seq'] },
+      pageRows: PAGE_ROWS,
+    },
+    true,
+  ),
 ] as const;
 
 /**

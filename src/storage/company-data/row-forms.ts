@@ -10,7 +10,8 @@ export function exportedRow(spec: ExportedTable, row: Record<string, unknown>): 
   const out: ExportedRow = {};
   for (const column of spec.columns) {
     const value = row[column];
-    if (spec.binary?.includes(column) && value instanceof Uint8Array) out[column] = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+    if (spec.binary?.includes(column) && value instanceof Uint8Array)
+      out[column] = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
     else if (spec.boolean?.includes(column) && value !== null) out[column] = value === true || value === 1;
     else out[column] = value;
   }

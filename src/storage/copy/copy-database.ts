@@ -50,9 +50,7 @@ export async function copySqliteToPostgres(sqlitePath: string, postgresUrl: stri
           const copied = await copyTable(trx, source, plan.table, plan.convert, (rows) => listener.copied(plan.table.name, rows));
           const stored = await countRows(trx, plan.table.name);
           if (copied !== plan.rows || stored !== plan.rows) {
-            throw new CopyRefusal(
-              `${plan.table.name}: the source holds ${plan.rows} rows, ${copied} were read and ${stored} stored; nothing was committed`,
-            );
+            throw new CopyRefusal(`${plan.table.name}: the source holds ${plan.rows} rows, ${copied} were read and ${stored} stored; nothing was committed`);
           }
         }
         await advanceSequences(trx);

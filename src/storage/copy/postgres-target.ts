@@ -59,8 +59,7 @@ async function requireNoData(db: Kysely<any>, url: string): Promise<void> {
   }
   if (holding.length > 0) {
     throw new CopyRefusal(
-      `${withoutPassword(url)} already holds wrs data (in ${holding.join(', ')}); ` +
-        'copy into a new, empty database (nothing was written)',
+      `${withoutPassword(url)} already holds wrs data (in ${holding.join(', ')}); ` + 'copy into a new, empty database (nothing was written)',
     );
   }
 }
@@ -80,7 +79,10 @@ export async function advanceSequences(trx: Transaction<any>): Promise<void> {
 }
 
 export async function countRows(trx: Transaction<any>, table: CopiedTable): Promise<number> {
-  const row = await trx.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await trx
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

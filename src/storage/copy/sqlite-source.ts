@@ -58,7 +58,10 @@ export async function openSqliteSource(path: string): Promise<SqliteSource> {
     describe(table) {
       const info = db.pragma(`table_info(${quote(table)})`) as { name: string; pk: number }[];
       if (info.length === 0) throw new CopyRefusal(`${path} has no table ${table}`);
-      const primaryKey = info.filter((column) => column.pk > 0).sort((a, b) => a.pk - b.pk).map((column) => column.name);
+      const primaryKey = info
+        .filter((column) => column.pk > 0)
+        .sort((a, b) => a.pk - b.pk)
+        .map((column) => column.name);
       return { name: table, columns: info.map((column) => column.name), primaryKey };
     },
     count(table) {

@@ -53,10 +53,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema.createIndex('events_created_idx').on('events').columns(['company_id', 'created_at', 'id']).execute();
   for (const { column, nullable } of FILTERED_KEYS) {
-    let index = db.schema
-      .createIndex(`events_${column}_idx`)
-      .on('events')
-      .columns(['company_id', column, 'created_at', 'id']);
+    let index = db.schema.createIndex(`events_${column}_idx`).on('events').columns(['company_id', column, 'created_at', 'id']);
     if (nullable) index = index.where(sql.ref(column), 'is not', null);
     await index.execute();
   }

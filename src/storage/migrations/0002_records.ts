@@ -39,16 +39,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // The list order is (created_at, id); each filter has an index that keeps that order.
   await db.schema.createIndex('records_created_idx').on('records').columns(['company_id', 'created_at', 'id']).execute();
-  await db.schema
-    .createIndex('records_kind_created_idx')
-    .on('records')
-    .columns(['company_id', 'record_type', 'created_at', 'id'])
-    .execute();
-  await db.schema
-    .createIndex('records_type_status_idx')
-    .on('records')
-    .columns(['company_id', 'type_id', 'status', 'created_at', 'id'])
-    .execute();
+  await db.schema.createIndex('records_kind_created_idx').on('records').columns(['company_id', 'record_type', 'created_at', 'id']).execute();
+  await db.schema.createIndex('records_type_status_idx').on('records').columns(['company_id', 'type_id', 'status', 'created_at', 'id']).execute();
   await db.schema.createIndex('records_updated_idx').on('records').columns(['company_id', 'updated_at']).execute();
 
   await db.schema

@@ -15,11 +15,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('revoked_at', key)
     .addPrimaryKeyConstraint('record_tokens_pk', ['company_id', 'key'])
     .execute();
-  await db.schema
-    .createIndex('record_tokens_record_idx')
-    .on('record_tokens')
-    .columns(['company_id', 'record_id', 'created_at'])
-    .execute();
+  await db.schema.createIndex('record_tokens_record_idx').on('record_tokens').columns(['company_id', 'record_id', 'created_at']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

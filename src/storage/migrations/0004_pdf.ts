@@ -35,11 +35,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', key, (col) => col.notNull())
     .addPrimaryKeyConstraint('record_files_pk', ['company_id', 'id'])
     .execute();
-  await db.schema
-    .createIndex('record_files_record_idx')
-    .on('record_files')
-    .columns(['company_id', 'record_id', 'created_at'])
-    .execute();
+  await db.schema.createIndex('record_files_record_idx').on('record_files').columns(['company_id', 'record_id', 'created_at']).execute();
 
   await db.schema
     .createTable('blobs')

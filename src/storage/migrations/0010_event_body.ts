@@ -34,7 +34,8 @@ type BackfillRow = EventColumns & { row_id?: number };
 async function backfillSqlite(db: Kysely<any>): Promise<void> {
   const columns = sql.join(EVENT_COLUMNS.map((column) => sql.ref(column)));
   for (let after = 0; ; ) {
-    const { rows } = await sql<BackfillRow>`select rowid as row_id, ${columns} from events where rowid > ${after} order by rowid limit ${BACKFILL_ROWS}`.execute(db);
+    const { rows } =
+      await sql<BackfillRow>`select rowid as row_id, ${columns} from events where rowid > ${after} order by rowid limit ${BACKFILL_ROWS}`.execute(db);
     if (rows.length === 0) return;
     after = rows.at(-1)!.row_id!;
     const ids = rows.map((row) => row.row_id!);

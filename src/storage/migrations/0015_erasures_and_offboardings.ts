@@ -34,12 +34,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Not a partial index (`where state = 'running'`): with one, the read-replica test's standby
   // stopped showing the primary's later writes (test/replicas/read-replicas.test.ts); the cause
   // was not found, so the index is a plain one over a column that is NULL once the job is done.
-  await db.schema
-    .createIndex('erasures_running_idx')
-    .on('erasures')
-    .columns(['company_id', 'running_subject_hash'])
-    .unique()
-    .execute();
+  await db.schema.createIndex('erasures_running_idx').on('erasures').columns(['company_id', 'running_subject_hash']).unique().execute();
 
   await db.schema
     .createTable('company_offboardings')

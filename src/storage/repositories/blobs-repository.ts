@@ -19,12 +19,7 @@ export function createBlobsRepository(db: Kysely<DB>, clock: Clock): BlobStore {
     },
 
     async get(companyId, key) {
-      const row = await db
-        .selectFrom('blobs')
-        .select('data')
-        .where('company_id', '=', companyId)
-        .where('key', '=', key)
-        .executeTakeFirst();
+      const row = await db.selectFrom('blobs').select('data').where('company_id', '=', companyId).where('key', '=', key).executeTakeFirst();
       return row ? Buffer.from(row.data) : null;
     },
 

@@ -1,8 +1,5 @@
 import type { Kysely } from 'kysely';
-import type {
-  CheckProviderCredentialsRepository,
-  StoredCredential,
-} from '../../domain/checks/check-provider-credentials-repository.port.js';
+import type { CheckProviderCredentialsRepository, StoredCredential } from '../../domain/checks/check-provider-credentials-repository.port.js';
 import type { DB } from '../schema.js';
 
 export function createCheckProviderCredentialsRepository(db: Kysely<DB>): CheckProviderCredentialsRepository {
@@ -13,9 +10,7 @@ export function createCheckProviderCredentialsRepository(db: Kysely<DB>): CheckP
       .where('company_id', '=', companyId)
       .where('provider', '=', provider)
       .executeTakeFirst();
-    return row
-      ? { encryptedKey: row.encrypted_key, keyLast4: row.key_last4, createdAt: row.created_at, updatedAt: row.updated_at }
-      : undefined;
+    return row ? { encryptedKey: row.encrypted_key, keyLast4: row.key_last4, createdAt: row.created_at, updatedAt: row.updated_at } : undefined;
   };
 
   return {
@@ -31,20 +26,14 @@ export function createCheckProviderCredentialsRepository(db: Kysely<DB>): CheckP
           created_at: at,
           updated_at: at,
         })
-        .onConflict((oc) =>
-          oc.columns(['company_id', 'provider']).doUpdateSet({ encrypted_key: encryptedKey, key_last4: keyLast4, updated_at: at }),
-        )
+        .onConflict((oc) => oc.columns(['company_id', 'provider']).doUpdateSet({ encrypted_key: encryptedKey, key_last4: keyLast4, updated_at: at }))
         .execute();
       const stored = await find(companyId, provider);
       if (!stored) throw new Error('provider credential vanished after it was written');
       return stored;
     },
     async remove(companyId, provider) {
-      const result = await db
-        .deleteFrom('check_provider_credentials')
-        .where('company_id', '=', companyId)
-        .where('provider', '=', provider)
-        .executeTakeFirst();
+      const result = await db.deleteFrom('check_provider_credentials').where('company_id', '=', companyId).where('provider', '=', provider).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
   };

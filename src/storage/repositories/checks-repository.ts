@@ -1,10 +1,6 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Check, CheckFilters, CheckSortField, TimeRange } from '../../domain/checks/check.js';
-import {
-  DuplicateCheckIdError,
-  type CheckKey,
-  type ChecksRepository,
-} from '../../domain/checks/checks-repository.port.js';
+import { DuplicateCheckIdError, type CheckKey, type ChecksRepository } from '../../domain/checks/checks-repository.port.js';
 import type { DB } from '../schema.js';
 import type { ChecksTable } from '../tables/checks.js';
 import { isUniqueViolation } from '../database-errors.js';
@@ -63,7 +59,11 @@ export function createChecksRepository(db: Kysely<DB>): ChecksRepository {
       );
       if (from) query = startingAt(query, sort.field, from.key, ascending, from.inclusive);
       const order = ascending ? 'asc' : 'desc';
-      const fetched = await query.orderBy(sort.field, order).orderBy('id', order).limit(limit + 1).execute();
+      const fetched = await query
+        .orderBy(sort.field, order)
+        .orderBy('id', order)
+        .limit(limit + 1)
+        .execute();
       const rows = fetched.slice(0, limit).map((row) => ({
         key: { value: row[sort.field] as string, id: row.id as string },
         check: JSON.parse(row.body as string) as Check,
@@ -93,7 +93,5 @@ function applyRange(query: ChecksQuery, column: CheckSortField, range: TimeRange
 function startingAt(query: ChecksQuery, field: CheckSortField, key: CheckKey, ascending: boolean, inclusive: boolean): ChecksQuery {
   const beyond = ascending ? '>' : '<';
   const idOperator = inclusive ? (ascending ? '>=' : '<=') : beyond;
-  return query.where((eb) =>
-    eb.or([eb(field, beyond, key.value), eb.and([eb(field, '=', key.value), eb('id', idOperator, key.id)])]),
-  );
+  return query.where((eb) => eb.or([eb(field, beyond, key.value), eb.and([eb(field, '=', key.value), eb('id', idOperator, key.id)])]));
 }

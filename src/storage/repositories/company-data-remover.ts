@@ -23,9 +23,7 @@ export function createCompanyDataRemover(db: Kysely<DB>): CompanyDataRemover {
       if (!known.has(table)) throw new Error(`'${table}' is not a company table`);
       const name = sql.table(table as CompanyTable);
       const batch = sql`select ${rowAddress} from ${name} where company_id = ${companyId} limit ${limit}`;
-      const statement = postgres
-        ? sql`delete from ${name} where ctid = any(array(${batch}))`
-        : sql`delete from ${name} where rowid in (${batch})`;
+      const statement = postgres ? sql`delete from ${name} where ctid = any(array(${batch}))` : sql`delete from ${name} where rowid in (${batch})`;
       const result = await statement.execute(executorOf(db, scope));
       return Number(result.numAffectedRows ?? 0n);
     },
@@ -36,9 +34,7 @@ export function createCompanyDataRemover(db: Kysely<DB>): CompanyDataRemover {
       const removed = await trx
         .deleteFrom('events')
         .where('company_id', '=', companyId)
-        .where('id', 'in', (eb) =>
-          eb.selectFrom('events').select('id').where('company_id', '=', companyId).where('user_id', '=', userId).limit(limit),
-        )
+        .where('id', 'in', (eb) => eb.selectFrom('events').select('id').where('company_id', '=', companyId).where('user_id', '=', userId).limit(limit))
         .returning(REMOVED_KEY_COLUMNS)
         .execute();
       await pruneKeyValues(trx, companyId, removed);
@@ -49,9 +45,7 @@ export function createCompanyDataRemover(db: Kysely<DB>): CompanyDataRemover {
       const result = await executorOf(db, scope)
         .deleteFrom('record_tokens')
         .where('company_id', '=', companyId)
-        .where('key', 'in', (eb) =>
-          eb.selectFrom('record_tokens').select('key').where('company_id', '=', companyId).where('user_id', '=', userId).limit(limit),
-        )
+        .where('key', 'in', (eb) => eb.selectFrom('record_tokens').select('key').where('company_id', '=', companyId).where('user_id', '=', userId).limit(limit))
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     },

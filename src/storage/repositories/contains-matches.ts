@@ -4,14 +4,7 @@ import type { EventFilter, EventListQuery } from '../../domain/events/event-quer
 import type { DialectName } from '../database.js';
 import { compileOnce, precompiled, type CompiledOnce } from '../precompiled-query.js';
 import type { DB } from '../schema.js';
-import {
-  isContainsField,
-  keyValuesMatching,
-  matchingKeyValues,
-  MAX_LISTED_VALUES,
-  needleParameters,
-  type ContainsMatches,
-} from './event-query-compiler.js';
+import { isContainsField, keyValuesMatching, matchingKeyValues, MAX_LISTED_VALUES, needleParameters, type ContainsMatches } from './event-query-compiler.js';
 
 type Read = (query: CompiledQuery<{ value: string }>) => Promise<readonly { value: string }[]>;
 
@@ -49,8 +42,7 @@ export async function findContainsMatchesWithVersion(
   if (!first) throw new Error('findContainsMatchesWithVersion needs a query with a __contains filter');
   const { match, phrase } = needleParameters(dialect, String(first.value));
   const { version, values } =
-    (await scanSmallDictionary(db, dialect, companyId, first.field, match)) ??
-    (await readThroughIndex(db, dialect, companyId, first.field, match, phrase));
+    (await scanSmallDictionary(db, dialect, companyId, first.field, match)) ?? (await readThroughIndex(db, dialect, companyId, first.field, match, phrase));
   if (values.length === 0) return { version, matches: null };
   const matches = new Map<EventFilter, readonly string[] | null>([[first, listed(values)]]);
   return { version, matches: await addMatches(matches, others, db, dialect, companyId, read) };

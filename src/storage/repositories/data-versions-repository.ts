@@ -7,9 +7,7 @@ import { shareFreshReads } from '../../lib/fresh-read-batches.js';
 
 export function createDataVersionsRepository(db: Kysely<DB>): DataVersions {
   // Read by every list request, before its answer (or its cached page) is chosen.
-  const versionOf = precompiled(db, 1, (db, companyId) =>
-    db.selectFrom('data_versions').select('version').where('company_id', '=', companyId!),
-  );
+  const versionOf = precompiled(db, 1, (db, companyId) => db.selectFrom('data_versions').select('version').where('company_id', '=', companyId!));
   // Concurrent requests of one company share a read begun after each of them came: a repeated
   // page under load costs one round trip per batch of requests, and never misses a write.
   const committed = shareFreshReads(async (companyId: string) => {

@@ -44,7 +44,12 @@ export async function openChangesChunks(
     const open = async (snapshot: ReadSnapshot) => {
       const feed = sqliteFeedQuery(db, companyId, after, type);
       const bounded = feed.clearSelect().select('feed_seq').limit(limit).as('bounded');
-      const [counted] = await snapshot.rows(db.selectFrom(bounded).select((eb) => eb.fn.countAll<number>().as('matching')).compile());
+      const [counted] = await snapshot.rows(
+        db
+          .selectFrom(bounded)
+          .select((eb) => eb.fn.countAll<number>().as('matching'))
+          .compile(),
+      );
       const rows = snapshot.chunks<FeedRow>(feed.orderBy('feed_seq').limit(limit).compile() as never, chunkEvents);
       return { count: Number(counted!.matching), rows };
     };

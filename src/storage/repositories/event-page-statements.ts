@@ -43,7 +43,16 @@ export function eventPageStatement(
 }
 
 /** Filter fields with an index of their own, (company_id, field, created_at, id): migration 0001. */
-const INDEXED_KEYS: ReadonlySet<string> = new Set(['type', 'flow_key', 'step_key', 'user_id', 'connection_key', 'version_key', 'selected_decision', 'flow_session']);
+const INDEXED_KEYS: ReadonlySet<string> = new Set([
+  'type',
+  'flow_key',
+  'step_key',
+  'user_id',
+  'connection_key',
+  'version_key',
+  'selected_decision',
+  'flow_session',
+]);
 
 /**
  * PostgreSQL page shapes whose best plan is the same whatever the values: in `created_at`

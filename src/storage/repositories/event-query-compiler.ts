@@ -1,10 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import {
-  CONTAINS_FIELDS,
-  EVENT_SCALAR_FIELDS,
-  type ContainsField,
-  type FilterField,
-} from '../../domain/events/event-fields.js';
+import { CONTAINS_FIELDS, EVENT_SCALAR_FIELDS, type ContainsField, type FilterField } from '../../domain/events/event-fields.js';
 import type { EventFilter, EventListQuery, EventOrder } from '../../domain/events/event-query.js';
 import type { EventScalarField } from '../../domain/events/event.js';
 import type { DialectName } from '../database.js';
@@ -27,10 +22,7 @@ const FILTER_COLUMNS: Record<FilterField, keyof EventsTable> = {
   created_at: 'created_at',
 };
 
-const SORT_COLUMNS = Object.fromEntries(Object.keys(EVENT_SCALAR_FIELDS).map((field) => [field, field])) as Record<
-  EventScalarField,
-  keyof EventsTable
->;
+const SORT_COLUMNS = Object.fromEntries(Object.keys(EVENT_SCALAR_FIELDS).map((field) => [field, field])) as Record<EventScalarField, keyof EventsTable>;
 
 const COMPARISON_SQL = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
@@ -56,13 +48,7 @@ export function isContainsField(field: FilterField): field is ContainsField {
  * dictionary's trigram index: FTS5 on SQLite (a phrase of three or more characters; instr()
  * keeps the match exact), pg_trgm on PostgreSQL (LIKE, with the pattern escaped).
  */
-export function matchingKeyValues(
-  db: Kysely<DB>,
-  dialect: DialectName,
-  companyId: string,
-  field: ContainsField,
-  needle: string,
-) {
+export function matchingKeyValues(db: Kysely<DB>, dialect: DialectName, companyId: string, field: ContainsField, needle: string) {
   const { match, phrase } = needleParameters(dialect, needle);
   return keyValuesMatching(db, dialect, companyId, field, match, phrase);
 }
@@ -79,14 +65,7 @@ export function needleParameters(dialect: DialectName, needle: string): NeedlePa
 }
 
 /** matchingKeyValues with the needle's parameters given (each may be a compileOnce marker). */
-export function keyValuesMatching(
-  db: Kysely<DB>,
-  dialect: DialectName,
-  companyId: string,
-  field: string,
-  match: string,
-  phrase: string | undefined,
-) {
+export function keyValuesMatching(db: Kysely<DB>, dialect: DialectName, companyId: string, field: string, match: string, phrase: string | undefined) {
   let values = db
     .selectFrom('event_key_values')
     .select('event_key_values.value')
@@ -266,13 +245,7 @@ function ordered<QB extends SelectQueryBuilder<any, any, any>>(select: QB, table
  * keeps the count in no order: ordered, it would walk the company in order (see
  * compileEventPage).
  */
-export function compileEventPageCount(
-  db: Kysely<DB>,
-  dialect: DialectName,
-  companyId: string,
-  query: EventListQuery,
-  matches: ContainsMatches,
-) {
+export function compileEventPageCount(db: Kysely<DB>, dialect: DialectName, companyId: string, query: EventListQuery, matches: ContainsMatches) {
   let bounded = filtered(db, dialect, companyId, query.filters, matches, query.order)
     .clearSelect()
     .select(sql<number>`1`.as('one'))

@@ -53,7 +53,9 @@ export interface EventWriter {
 
 export function createEventWriter(dialect: Database['dialect']): EventWriter {
   const insert: (trx: Kysely<DB>, slice: unknown, companyId: string) => Promise<void> =
-    dialect === 'postgres' ? (trx, slice) => insertPostgres(trx, slice as Buffer) : (trx, slice, companyId) => insertSqlite(trx, slice as readonly StoredEvent[], companyId);
+    dialect === 'postgres'
+      ? (trx, slice) => insertPostgres(trx, slice as Buffer)
+      : (trx, slice, companyId) => insertSqlite(trx, slice as readonly StoredEvent[], companyId);
   const encode = dialect === 'postgres' ? postgresSlices : sqliteSlices;
   return {
     async prepare(companyId, events) {
@@ -169,9 +171,7 @@ export async function lastSqlitePosition(executor: Kysely<DB>, companyId: string
   return Number(rows[0]?.last ?? 0);
 }
 
-const replaceAllSqlite = Object.fromEntries(
-  [...UPDATED_COLUMNS, 'body', 'feed_seq'].map((column) => [column, sql.ref(`excluded.${column}`)]),
-) as never;
+const replaceAllSqlite = Object.fromEntries([...UPDATED_COLUMNS, 'body', 'feed_seq'].map((column) => [column, sql.ref(`excluded.${column}`)])) as never;
 
 let sqliteUpsertText: string | undefined;
 

@@ -9,15 +9,7 @@ import { eventBodies } from '../tables/events.js';
 import { executorOf } from '../unit-of-work.js';
 import { openChangesChunks, openListChunks } from './event-chunks.js';
 import { findContainsMatchesWithVersion } from './contains-matches.js';
-import {
-  afterFeedPosition,
-  feedPage,
-  ofFeedType,
-  postgresFeedQuery,
-  postgresHorizon,
-  sqliteFeedQuery,
-  type FeedRow,
-} from './feed-queries.js';
+import { afterFeedPosition, feedPage, ofFeedType, postgresFeedQuery, postgresHorizon, sqliteFeedQuery, type FeedRow } from './feed-queries.js';
 import { eventPageStatement } from './event-page-statements.js';
 import { createEventPageAnchors, readWithVersion, type EventPageAnchors, type PageStatement } from './event-page-anchors.js';
 import { createDataVersionsRepository } from './data-versions-repository.js';
@@ -56,11 +48,7 @@ export function createEventsRepository(database: Database, reads: ReadRouting = 
     },
 
     async removedThrough(companyId) {
-      const row = await db
-        .selectFrom('events_removed')
-        .select(['through_xid', 'through_seq'])
-        .where('company_id', '=', companyId)
-        .executeTakeFirst();
+      const row = await db.selectFrom('events_removed').select(['through_xid', 'through_seq']).where('company_id', '=', companyId).executeTakeFirst();
       return row === undefined ? null : { xid: Number(row.through_xid), seq: Number(row.through_seq) };
     },
 

@@ -34,7 +34,13 @@ export function createFilesRepository(db: Kysely<DB>): FilesRepository {
 
     async deleteForRecord(companyId, recordId, scope) {
       const trx = executorOf(db, scope);
-      const rows = await trx.selectFrom('record_files').selectAll().where('company_id', '=', companyId).where('record_id', '=', recordId).orderBy('id').execute();
+      const rows = await trx
+        .selectFrom('record_files')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('record_id', '=', recordId)
+        .orderBy('id')
+        .execute();
       if (rows.length > 0) await trx.deleteFrom('record_files').where('company_id', '=', companyId).where('record_id', '=', recordId).execute();
       return rows;
     },

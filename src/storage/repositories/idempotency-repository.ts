@@ -4,11 +4,7 @@ import type { DB } from '../schema.js';
 
 export function createIdempotencyRepository(db: Kysely<DB>): IdempotencyRepository {
   const at = ({ companyId, scope, key }: IdempotencyTarget) =>
-    db
-      .updateTable('idempotency_keys')
-      .where('company_id', '=', companyId)
-      .where('scope', '=', scope)
-      .where('key', '=', key);
+    db.updateTable('idempotency_keys').where('company_id', '=', companyId).where('scope', '=', scope).where('key', '=', key);
 
   const freshClaim = (token: string, requestHash: string | null, expiresAt: string) => ({
     claim_token: token,

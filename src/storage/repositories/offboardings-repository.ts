@@ -11,11 +11,23 @@ export function createOffboardingsRepository(db: Kysely<DB>): OffboardingsReposi
 
   return {
     async start(companyId, requestedBy, at) {
-      const fresh = { state: 'running', requested_by: requestedBy, requested_at: at, updated_at: at, finished_at: null, lease_until: null, removed: '{}', batches: 0 } as const;
+      const fresh = {
+        state: 'running',
+        requested_by: requestedBy,
+        requested_at: at,
+        updated_at: at,
+        finished_at: null,
+        lease_until: null,
+        removed: '{}',
+        batches: 0,
+      } as const;
       // Asked again after it finished (new data came in since): a new run, with a new report.
       await db.updateTable('company_offboardings').set(fresh).where('company_id', '=', companyId).where('state', '=', 'done').execute();
       try {
-        await db.insertInto('company_offboardings').values({ company_id: companyId, ...fresh }).execute();
+        await db
+          .insertInto('company_offboardings')
+          .values({ company_id: companyId, ...fresh })
+          .execute();
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
       }

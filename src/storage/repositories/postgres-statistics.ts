@@ -47,7 +47,11 @@ export function createPostgresStatistics(db: Kysely<DB>): PostgresStatistics {
     },
     async afterIngest(written) {
       events.add(written);
-      if (events.due()) return analyse([{ table: 'events', growth: events }, { table: 'event_key_values', growth: values }]);
+      if (events.due())
+        return analyse([
+          { table: 'events', growth: events },
+          { table: 'event_key_values', growth: values },
+        ]);
       if (values.due()) return analyse([{ table: 'event_key_values', growth: values }]);
     },
   };

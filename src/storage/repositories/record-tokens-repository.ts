@@ -33,12 +33,7 @@ export function createRecordTokensRepository(db: Kysely<DB>): RecordTokensReposi
     },
 
     async find(companyId, key) {
-      const row = await db
-        .selectFrom('record_tokens')
-        .select(COLUMNS)
-        .where('company_id', '=', companyId)
-        .where('key', '=', key)
-        .executeTakeFirst();
+      const row = await db.selectFrom('record_tokens').select(COLUMNS).where('company_id', '=', companyId).where('key', '=', key).executeTakeFirst();
       return row && toDocument(row);
     },
 

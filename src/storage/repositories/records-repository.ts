@@ -13,7 +13,19 @@ const INSERT_BATCH = 400;
 const ID_BATCH = 500;
 /** A stored record's columns, in the order the single-row insert binds them. */
 const RECORD_COLUMNS = [
-  'id', 'record_type', 'type_id', 'uid', 'status', 'parent_record', 'child_records', 'instance', 'fields', 'linked', 'views', 'created_at', 'updated_at',
+  'id',
+  'record_type',
+  'type_id',
+  'uid',
+  'status',
+  'parent_record',
+  'child_records',
+  'instance',
+  'fields',
+  'linked',
+  'views',
+  'created_at',
+  'updated_at',
 ] as const satisfies readonly (keyof StoredRecord)[];
 
 /**
@@ -69,9 +81,7 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
   function bounded<O>(query: SelectQueryBuilder<DB, 'records', O>, { after, before }: Omit<RecordPageQuery, 'limit'>) {
     let bounded = query;
     if (after) {
-      bounded = bounded.where((eb) =>
-        eb(eb.refTuple('records.created_at', 'records.id'), after.inclusive ? '>=' : '>', eb.tuple(after.createdAt, after.id)),
-      );
+      bounded = bounded.where((eb) => eb(eb.refTuple('records.created_at', 'records.id'), after.inclusive ? '>=' : '>', eb.tuple(after.createdAt, after.id)));
     }
     if (before) {
       bounded = bounded.where((eb) =>
@@ -100,9 +110,7 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
   // read begun after each request came (fresh-read-batches.ts), so a round trip serves a batch
   // of requests and no write acknowledged before a request is missed. SQLite reads in process,
   // where a statement per record costs less than gathering them.
-  const recordsWithTypeVersion = precompiled(db, 2, (db, companyId, ids) =>
-    withTypeVersion(db, companyId!).where('records.id', '=', sql<string>`any(${ids})`),
-  );
+  const recordsWithTypeVersion = precompiled(db, 2, (db, companyId, ids) => withTypeVersion(db, companyId!).where('records.id', '=', sql<string>`any(${ids})`));
   const findRow =
     database.dialect === 'postgres'
       ? batchFreshReads(async (companyId: string, ids: readonly string[]) => {
@@ -125,12 +133,7 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
     },
 
     async findKey(companyId, id) {
-      const row = await db
-        .selectFrom('records')
-        .select(['created_at', 'id'])
-        .where('company_id', '=', companyId)
-        .where('id', '=', id)
-        .executeTakeFirst();
+      const row = await db.selectFrom('records').select(['created_at', 'id']).where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
       return row ? { createdAt: row.created_at, id: row.id } : undefined;
     },
 
@@ -148,7 +151,9 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
 
     exists(companyId, filter, bounds) {
       return reads.read(companyId, async ({ db }) => {
-        const row = await bounded(filtered(db, companyId, filter).select('records.id'), bounds).limit(1).executeTakeFirst();
+        const row = await bounded(filtered(db, companyId, filter).select('records.id'), bounds)
+          .limit(1)
+          .executeTakeFirst();
         return row !== undefined;
       });
     },
@@ -172,12 +177,19 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
       for (let i = 0; i < rows.length; i += INSERT_BATCH) {
         const batch = rows.slice(i, i + INSERT_BATCH);
         if (batch.length === 1) await insertOne(trx, [companyId, ...RECORD_COLUMNS.map((column) => batch[0]![column])]);
-        else await trx.insertInto('records').values(batch.map((row) => ({ ...row, company_id: companyId }))).execute();
+        else
+          await trx
+            .insertInto('records')
+            .values(batch.map((row) => ({ ...row, company_id: companyId })))
+            .execute();
         const views = batch.flatMap((row) =>
           [...new Set(JSON.parse(row.views) as string[])].map((viewId) => ({ company_id: companyId, view_id: viewId, record_id: row.id })),
         );
         for (let j = 0; j < views.length; j += INSERT_BATCH) {
-          await trx.insertInto('record_stored_views').values(views.slice(j, j + INSERT_BATCH)).execute();
+          await trx
+            .insertInto('record_stored_views')
+            .values(views.slice(j, j + INSERT_BATCH))
+            .execute();
         }
         onProgress?.(i + batch.length);
       }
@@ -213,9 +225,7 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
         .selectFrom('records')
         .selectAll()
         .where('company_id', '=', companyId)
-        .where((eb) =>
-          eb.or([eb('id', '=', recordId), mentions('records.parent_record'), mentions('records.child_records'), mentions('records.linked')]),
-        )
+        .where((eb) => eb.or([eb('id', '=', recordId), mentions('records.parent_record'), mentions('records.child_records'), mentions('records.linked')]))
         .orderBy('id');
       // The record itself is locked with the others, all in ID order: two deletions of records
       // that name each other then wait for one another instead of deadlocking.
@@ -241,9 +251,7 @@ function likeEscaped(text: string): string {
 
 function inView(eb: ExpressionBuilder<DB, 'records'>, view: NonNullable<RecordListFilter['view']>) {
   const typed = view.typed.map(({ typeId, statuses }) =>
-    statuses.length === 0
-      ? eb('records.type_id', '=', typeId)
-      : eb.and([eb('records.type_id', '=', typeId), eb('records.status', 'in', statuses)]),
+    statuses.length === 0 ? eb('records.type_id', '=', typeId) : eb.and([eb('records.type_id', '=', typeId), eb('records.status', 'in', statuses)]),
   );
   const untyped = eb.and([
     eb.or([

@@ -5,12 +5,7 @@ import type { DB } from '../schema.js';
 export function createTemplatesRepository(db: Kysely<DB>): TemplatesRepository {
   return {
     find(companyId, templateId) {
-      return db
-        .selectFrom('pdf_templates')
-        .selectAll()
-        .where('company_id', '=', companyId)
-        .where('id', '=', templateId)
-        .executeTakeFirst();
+      return db.selectFrom('pdf_templates').selectAll().where('company_id', '=', companyId).where('id', '=', templateId).executeTakeFirst();
     },
 
     list(companyId) {
@@ -56,11 +51,7 @@ export function createTemplatesRepository(db: Kysely<DB>): TemplatesRepository {
     },
 
     async delete(companyId, templateId) {
-      const result = await db
-        .deleteFrom('pdf_templates')
-        .where('company_id', '=', companyId)
-        .where('id', '=', templateId)
-        .executeTakeFirst();
+      const result = await db.deleteFrom('pdf_templates').where('company_id', '=', companyId).where('id', '=', templateId).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
   };

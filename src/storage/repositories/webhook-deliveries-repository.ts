@@ -123,10 +123,12 @@ export function createWebhookDeliveriesRepository(database: Database): Deliverie
           .where('d.id', 'in', ids)
           .orderBy('d.next_attempt_at')
           .execute();
-        const deliveries = rows.map(({ url, secret, enabled, ...delivery }): ClaimedDelivery => ({
-          ...(delivery as StoredDelivery & { company_id: string }),
-          ...(url !== null && secret !== null ? { webhook: { url, secret, enabled: Number(enabled) === 1 } } : {}),
-        }));
+        const deliveries = rows.map(
+          ({ url, secret, enabled, ...delivery }): ClaimedDelivery => ({
+            ...(delivery as StoredDelivery & { company_id: string }),
+            ...(url !== null && secret !== null ? { webhook: { url, secret, enabled: Number(enabled) === 1 } } : {}),
+          }),
+        );
         return { deliveries, moreDue };
       });
     },
@@ -149,7 +151,11 @@ export function createWebhookDeliveriesRepository(database: Database): Deliverie
               .updateTable('webhook_deliveries')
               .set({ ...outcome, lease_owner: null })
               .where('company_id', 'in', [...new Set(slice.map((key) => key.company_id))])
-              .where('id', 'in', slice.map((key) => key.id))
+              .where(
+                'id',
+                'in',
+                slice.map((key) => key.id),
+              )
               .where('lease_owner', '=', owner)
               .execute();
           }

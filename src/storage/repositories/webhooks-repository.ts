@@ -43,7 +43,10 @@ export function createWebhooksRepository(db: Kysely<DB>): WebhooksRepository {
           .where('company_id', '=', companyId)
           .executeTakeFirstOrThrow();
         if (Number(count) >= limit) return false;
-        await trx.insertInto('webhooks').values({ ...webhook, company_id: companyId, enabled: webhook.enabled ? 1 : 0 }).execute();
+        await trx
+          .insertInto('webhooks')
+          .values({ ...webhook, company_id: companyId, enabled: webhook.enabled ? 1 : 0 })
+          .execute();
         await writeSubscriptions(trx, companyId, webhook);
         return true;
       });

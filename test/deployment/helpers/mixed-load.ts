@@ -11,7 +11,12 @@ export interface Answer {
   readonly body: unknown;
 }
 
-export async function send(baseUrl: string, method: string, path: string, options: { token: string; body?: string; headers?: Record<string, string> }): Promise<Answer> {
+export async function send(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { token: string; body?: string; headers?: Record<string, string> },
+): Promise<Answer> {
   try {
     const response = await fetch(baseUrl + path, {
       method,

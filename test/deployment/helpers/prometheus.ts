@@ -58,7 +58,10 @@ export async function startPrometheus(options: { port: number; targets: readonly
   const base = `http://127.0.0.1:${options.port}`;
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) throw new Error(`prometheus exited: ${stderr}`);
-    const ready = await fetch(`${base}/-/ready`).then((response) => response.ok, () => false);
+    const ready = await fetch(`${base}/-/ready`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ready) break;
     if (attempt > 300) throw new Error(`prometheus did not get ready: ${stderr}`);
     await sleep(100);
@@ -66,7 +69,11 @@ export async function startPrometheus(options: { port: number; targets: readonly
   return {
     async query(promql) {
       const response = await fetch(`${base}/api/v1/query?query=${encodeURIComponent(promql)}`);
-      const body = (await response.json()) as { status: string; error?: string; data: { result: { metric: Record<string, string>; value: [number, string] }[] } };
+      const body = (await response.json()) as {
+        status: string;
+        error?: string;
+        data: { result: { metric: Record<string, string>; value: [number, string] }[] };
+      };
       if (body.status !== 'success') throw new Error(`prometheus: ${promql}: ${body.error}`);
       return body.data.result.map((sample) => ({ metric: sample.metric, value: Number(sample.value[1]) }));
     },

@@ -6,16 +6,7 @@ import { lobCheck } from '../../checks/check-factory.js';
 import { minimalTemplate } from '../../pdf/fixtures/templates.js';
 import { LOAN_TYPE, VALID_LOAN } from '../../records/fixtures.js';
 import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET, type TestApp } from '../test-app.js';
-import {
-  fuzzAuthorization,
-  fuzzBody,
-  fuzzContentType,
-  fuzzExtraHeaders,
-  fuzzQuery,
-  headerText,
-  strangeSegment,
-  type JsonValue,
-} from './arbitraries.js';
+import { fuzzAuthorization, fuzzBody, fuzzContentType, fuzzExtraHeaders, fuzzQuery, headerText, strangeSegment, type JsonValue } from './arbitraries.js';
 
 export const COMPANY = 'acme';
 export const OTHER_COMPANY = 'globex';
@@ -124,7 +115,14 @@ export function fuzzRoutes(f: FuzzFixture): FuzzRoute[] {
   const check = lobCheck();
   delete check.check_number;
   return [
-    { method: 'GET', path: '/v1/events', api: 'public', params: {}, query: 'limit=5&order_by=-created_at&flow_key__contains=board', queryValues: ['onboarding', 'board', 'intro', 'u-1', 'step_completed'] },
+    {
+      method: 'GET',
+      path: '/v1/events',
+      api: 'public',
+      params: {},
+      query: 'limit=5&order_by=-created_at&flow_key__contains=board',
+      queryValues: ['onboarding', 'board', 'intro', 'u-1', 'step_completed'],
+    },
     { method: 'GET', path: '/v1/records', api: 'public', params: {}, query: 'limit=5&record_type=custom', queryValues: record },
     { method: 'POST', path: '/v1/records/{typeId}', api: 'public', params: { typeId: ['loan'] }, body: VALID_LOAN },
     { method: 'GET', path: '/v1/records/{record}', api: 'public', params: { record } },
@@ -133,7 +131,14 @@ export function fuzzRoutes(f: FuzzFixture): FuzzRoute[] {
     { method: 'GET', path: '/v1/records/{record}/tokens', api: 'public', params: { record } },
     { method: 'POST', path: '/v1/records/{record}/actions', api: 'public', params: { record }, body: { expires: 600 } },
     { method: 'DELETE', path: '/v1/records/{record}/tokens/{key}', api: 'public', params: { record, key: ['no-such-key', f.tokenKey] } },
-    { method: 'GET', path: '/v1/checks', api: 'public', params: {}, query: 'limit=5&sort_by=-send_date&date_created__gte=2020-01-01', queryValues: ['chk_fuzz0001'] },
+    {
+      method: 'GET',
+      path: '/v1/checks',
+      api: 'public',
+      params: {},
+      query: 'limit=5&sort_by=-send_date&date_created__gte=2020-01-01',
+      queryValues: ['chk_fuzz0001'],
+    },
     {
       method: 'PUT',
       path: '/v1/records/{record}/steps',
@@ -147,10 +152,22 @@ export function fuzzRoutes(f: FuzzFixture): FuzzRoute[] {
     { method: 'GET', path: '/v1/templates', api: 'public', params: {} },
     { method: 'GET', path: '/v1/record-types/{typeId}', api: 'public', params: { typeId: typeIds } },
     { method: 'GET', path: '/v1/events/changes', api: 'public', params: {}, query: 'limit=5&type=step_completed', queryValues: ['step_completed', 'AQ', '0'] },
-    { method: 'POST', path: '/v1/webhooks', api: 'public', params: {}, body: { url: 'http://127.0.0.1:9/fuzzed', events: ['record.created'], description: 'fuzz' } },
+    {
+      method: 'POST',
+      path: '/v1/webhooks',
+      api: 'public',
+      params: {},
+      body: { url: 'http://127.0.0.1:9/fuzzed', events: ['record.created'], description: 'fuzz' },
+    },
     { method: 'GET', path: '/v1/webhooks', api: 'public', params: {} },
     { method: 'GET', path: '/v1/webhooks/{id}', api: 'public', params: { id: [f.webhookId, 'no-such-webhook'] } },
-    { method: 'PATCH', path: '/v1/webhooks/{id}', api: 'public', params: { id: [f.webhookId, 'no-such-webhook'] }, body: { description: 'patched', enabled: true } },
+    {
+      method: 'PATCH',
+      path: '/v1/webhooks/{id}',
+      api: 'public',
+      params: { id: [f.webhookId, 'no-such-webhook'] },
+      body: { description: 'patched', enabled: true },
+    },
     { method: 'DELETE', path: '/v1/webhooks/{id}', api: 'public', params: { id: ['no-such-webhook'] } },
     { method: 'GET', path: '/v1/webhooks/{id}/deliveries', api: 'public', params: { id: [f.webhookId] } },
     {
@@ -163,19 +180,56 @@ export function fuzzRoutes(f: FuzzFixture): FuzzRoute[] {
     { method: 'POST', path: '/admin/v1/companies/{company}/events', api: 'operator', params: { company: companies }, body: sampleEvents(), ndjson: true },
     { method: 'POST', path: '/admin/v1/companies/{company}/checks', api: 'operator', params: { company: companies }, body: [check as JsonValue] },
     { method: 'GET', path: '/admin/v1/companies/{company}/providers', api: 'operator', params: { company: companies } },
-    { method: 'PUT', path: '/admin/v1/companies/{company}/providers/lob', api: 'operator', params: { company: [PROVIDER_COMPANY] }, body: { api_key: 'test_0dc8d51e0acffcb1880e0f19c79b2f5b0cc' } },
+    {
+      method: 'PUT',
+      path: '/admin/v1/companies/{company}/providers/lob',
+      api: 'operator',
+      params: { company: [PROVIDER_COMPANY] },
+      body: { api_key: 'test_0dc8d51e0acffcb1880e0f19c79b2f5b0cc' },
+    },
     { method: 'DELETE', path: '/admin/v1/companies/{company}/providers/lob', api: 'operator', params: { company: [PROVIDER_COMPANY] } },
-    { method: 'PUT', path: '/admin/v1/companies/{company}/templates/{templateId}', api: 'operator', params: { company: companies, templateId: templateIds }, body: minimalTemplate() as JsonValue },
+    {
+      method: 'PUT',
+      path: '/admin/v1/companies/{company}/templates/{templateId}',
+      api: 'operator',
+      params: { company: companies, templateId: templateIds },
+      body: minimalTemplate() as JsonValue,
+    },
     { method: 'GET', path: '/admin/v1/companies/{company}/templates/{templateId}', api: 'operator', params: { company: companies, templateId: templateIds } },
-    { method: 'DELETE', path: '/admin/v1/companies/{company}/templates/{templateId}', api: 'operator', params: { company: companies, templateId: ['scratch'] } },
+    {
+      method: 'DELETE',
+      path: '/admin/v1/companies/{company}/templates/{templateId}',
+      api: 'operator',
+      params: { company: companies, templateId: ['scratch'] },
+    },
     { method: 'GET', path: '/admin/v1/companies/{company}/templates', api: 'operator', params: { company: companies } },
-    { method: 'PUT', path: '/admin/v1/companies/{company}/record-types/{typeId}', api: 'operator', params: { company: companies, typeId: ['scratch'] }, body: LOAN_TYPE as JsonValue },
+    {
+      method: 'PUT',
+      path: '/admin/v1/companies/{company}/record-types/{typeId}',
+      api: 'operator',
+      params: { company: companies, typeId: ['scratch'] },
+      body: LOAN_TYPE as JsonValue,
+    },
     { method: 'GET', path: '/admin/v1/companies/{company}/record-types/{typeId}', api: 'operator', params: { company: companies, typeId: typeIds } },
     { method: 'DELETE', path: '/admin/v1/companies/{company}/record-types/{typeId}', api: 'operator', params: { company: companies, typeId: ['scratch'] } },
     { method: 'GET', path: '/admin/v1/companies/{company}/record-types', api: 'operator', params: { company: companies } },
     { method: 'GET', path: '/admin/v1/companies/{company}/webhooks', api: 'operator', params: { company: companies } },
-    { method: 'GET', path: '/admin/v1/companies/{company}/webhook-deliveries', api: 'operator', params: { company: companies }, query: 'status=failed', queryValues: ['failed', 'pending', 'delivered'] },
-    { method: 'POST', path: '/admin/v1/companies/{company}/records', api: 'operator', params: { company: companies }, body: [{ record_type: 'uccfiling', status: 'filed' }], ndjson: true },
+    {
+      method: 'GET',
+      path: '/admin/v1/companies/{company}/webhook-deliveries',
+      api: 'operator',
+      params: { company: companies },
+      query: 'status=failed',
+      queryValues: ['failed', 'pending', 'delivered'],
+    },
+    {
+      method: 'POST',
+      path: '/admin/v1/companies/{company}/records',
+      api: 'operator',
+      params: { company: companies },
+      body: [{ record_type: 'uccfiling', status: 'filed' }],
+      ndjson: true,
+    },
     // A person no fixture event names, and a company of its own to offboard: the other routes' data stays.
     { method: 'POST', path: '/admin/v1/companies/{company}/erasures', api: 'operator', params: { company: companies }, body: { user_id: 'fuzz-nobody' } },
     { method: 'GET', path: '/admin/v1/companies/{company}/erasures', api: 'operator', params: { company: companies } },
@@ -185,7 +239,13 @@ export function fuzzRoutes(f: FuzzFixture): FuzzRoute[] {
     // Deletes only what no other route reads: an unknown record, another company's (a 404 for this one).
     { method: 'DELETE', path: '/v1/records/{record}', api: 'public', params: { record: ['no-such-record', f.otherCompanyRecordId] } },
     { method: 'DELETE', path: '/admin/v1/companies/{company}/records/{record}', api: 'operator', params: { company: companies, record: ['no-such-record'] } },
-    { method: 'PUT', path: '/admin/v1/companies/{company}/retention', api: 'operator', params: { company: ['fuzz-retention'] }, body: { retention_days: 3650 } },
+    {
+      method: 'PUT',
+      path: '/admin/v1/companies/{company}/retention',
+      api: 'operator',
+      params: { company: ['fuzz-retention'] },
+      body: { retention_days: 3650 },
+    },
     { method: 'GET', path: '/admin/v1/companies/{company}/retention', api: 'operator', params: { company: ['fuzz-retention', ...companies] } },
     { method: 'DELETE', path: '/admin/v1/companies/{company}/retention', api: 'operator', params: { company: ['fuzz-retention'] } },
     { method: 'GET', path: '/admin/v1/companies/{company}/export', api: 'operator', params: { company: companies } },
@@ -260,10 +320,7 @@ export function fuzzRequest(route: FuzzRoute, knownQuery: readonly string[], aut
     )
     .map((values) => paramNames.reduce((path, name, i) => path.replace(`{${name}}`, values[i]!), route.path));
   const method = fc.oneof({ weight: 9, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) });
-  const query = fc.oneof(
-    { weight: 1, arbitrary: fc.constant(route.query ?? '') },
-    { weight: 3, arbitrary: fuzzQuery(knownQuery, route.queryValues) },
-  );
+  const query = fc.oneof({ weight: 1, arbitrary: fc.constant(route.query ?? '') }, { weight: 3, arbitrary: fuzzQuery(knownQuery, route.queryValues) });
   const authorization = fc.oneof({ weight: 3, arbitrary: fc.constant(auth.valid) }, { weight: 1, arbitrary: fuzzAuthorization(auth.others) });
   const defaultType = route.body === undefined ? undefined : 'application/json';
   const contentType = fc.oneof(

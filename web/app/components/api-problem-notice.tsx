@@ -4,7 +4,11 @@ import type { ApiProblem } from '../../shared/problems';
 export function ApiProblemNotice({ problem, title }: { problem: ApiProblem; title?: string }) {
   return (
     <div class="notice error" role="alert">
-      {title && <p><strong>{title}</strong></p>}
+      {title && (
+        <p>
+          <strong>{title}</strong>
+        </p>
+      )}
       <p>{problem.message}</p>
     </div>
   );

@@ -7,8 +7,24 @@ import './cursor-pager.css';
 export function CursorPager({ label, basePath, prevUrl, nextUrl }: { label: string; basePath: string; prevUrl: string | null; nextUrl: string | null }) {
   return (
     <nav class="cursor-pager" aria-label={label}>
-      {prevUrl ? <a class="button" href={consoleHref(basePath, prevUrl)} rel="prev">← Previous</a> : <span class="button disabled" aria-disabled="true">← Previous</span>}
-      {nextUrl ? <a class="button" href={consoleHref(basePath, nextUrl)} rel="next">Next →</a> : <span class="button disabled" aria-disabled="true">Next →</span>}
+      {prevUrl ? (
+        <a class="button" href={consoleHref(basePath, prevUrl)} rel="prev">
+          ← Previous
+        </a>
+      ) : (
+        <span class="button disabled" aria-disabled="true">
+          ← Previous
+        </span>
+      )}
+      {nextUrl ? (
+        <a class="button" href={consoleHref(basePath, nextUrl)} rel="next">
+          Next →
+        </a>
+      ) : (
+        <span class="button disabled" aria-disabled="true">
+          Next →
+        </span>
+      )}
     </nav>
   );
 }

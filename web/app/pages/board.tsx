@@ -48,10 +48,16 @@ export function BoardPage() {
         )}
       </div>
       {problem && <ApiProblemNotice title="The record types could not be loaded." problem={problem} />}
-      {!types && !problem && <p class="muted" aria-busy="true">Loading record types…</p>}
+      {!types && !problem && (
+        <p class="muted" aria-busy="true">
+          Loading record types…
+        </p>
+      )}
       {types && types.length === 0 && <p class="notice">This company has no custom record types yet, so there is nothing to show on a board.</p>}
       {requested && chosen && chosen.id !== requested && (
-        <p class="notice warning">There is no record type “{requested}”; showing {chosen.name} instead.</p>
+        <p class="notice warning">
+          There is no record type “{requested}”; showing {chosen.name} instead.
+        </p>
       )}
       {chosen && <TypeBoard key={chosen.id} type={chosen} />}
     </div>

@@ -21,7 +21,9 @@ export function ChecksPage() {
       {result?.ok && (
         <section aria-label="Results">
           <div class="list-summary">
-            <p role="status">{result.data.count === 0 ? 'No checks match these filters.' : `${result.data.count} check${result.data.count === 1 ? '' : 's'} on this page.`}</p>
+            <p role="status">
+              {result.data.count === 0 ? 'No checks match these filters.' : `${result.data.count} check${result.data.count === 1 ? '' : 's'} on this page.`}
+            </p>
             <CursorPager label="Check pages" basePath="/app/checks" prevUrl={result.data.previous_url} nextUrl={result.data.next_url} />
           </div>
           {result.data.count > 0 && <ChecksResultsTable checks={result.data.results} />}

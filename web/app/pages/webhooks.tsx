@@ -31,9 +31,7 @@ export function WebhooksPage() {
   return (
     <div class="webhooks-page stack">
       <h1>Webhooks</h1>
-      <p class="muted">
-        The service POSTs each chosen event to the receiver, signed as the Standard Webhooks specification says, and retries until a 2xx.
-      </p>
+      <p class="muted">The service POSTs each chosen event to the receiver, signed as the Standard Webhooks specification says, and retries until a 2xx.</p>
       {created && <WebhookSecret webhook={created} onDismiss={() => setCreated(undefined)} />}
       <div class="webhooks-layout">
         <section aria-labelledby="webhooks-heading" class="webhooks-list">

@@ -21,7 +21,7 @@ export const adminErasureRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         operationId: 'adminEraseUser',
         summary: "Erase a person's data: their events and the record tokens they minted",
         description:
-          "Starts a job that removes every event of the company whose user_id is the value (user_key is its alias; give one of " +
+          'Starts a job that removes every event of the company whose user_id is the value (user_key is its alias; give one of ' +
           'the two), then every record token minted by that user, WRS_LIFECYCLE_BATCH_ROWS rows per transaction. Answers 202 ' +
           'with the job; GET it until its state is done to read the counts. Asking again for the same person while the job ' +
           'runs answers that job; after it finished, a new job (which removes what came in since). The job never stores the ' +
@@ -38,7 +38,10 @@ export const adminErasureRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       ctx.erasures.runInBackground(company, erasure.id, (error) =>
         request.log.error({ err: error, erasure: erasure.id }, 'erasure failed; it is continued once its lease lapses'),
       );
-      return reply.code(202).header('location', `/admin/v1/companies/${encodeURIComponent(company)}/erasures/${erasure.id}`).send(erasure);
+      return reply
+        .code(202)
+        .header('location', `/admin/v1/companies/${encodeURIComponent(company)}/erasures/${erasure.id}`)
+        .send(erasure);
     },
   );
 

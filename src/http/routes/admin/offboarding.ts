@@ -18,7 +18,7 @@ export const adminOffboardingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
       config: { idempotency: 'admin.offboarding.start' },
       schema: {
         operationId: 'adminOffboardCompany',
-        summary: "Offboard a company: delete every row and file of it, in batches",
+        summary: 'Offboard a company: delete every row and file of it, in batches',
         description:
           "Starts a job that empties every table of the company, WRS_LIFECYCLE_BATCH_ROWS rows per transaction, files' bytes " +
           'included, and answers 202 with it; GET the same path until its state is done to read the rows removed per table. ' +
@@ -26,15 +26,16 @@ export const adminOffboardingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
           "The company's data version is kept (and bumped), so no ETag of the removed data matches later data.",
         tags: ['operator'],
         params: CompanyParams,
-        response: { 202: withExample(OffboardingSchema, exampleOffboardingStarted, 'the offboarding, started (or the same running one)'), ...errorResponses(400, 401) },
+        response: {
+          202: withExample(OffboardingSchema, exampleOffboardingStarted, 'the offboarding, started (or the same running one)'),
+          ...errorResponses(400, 401),
+        },
       },
     },
     async (request, reply) => {
       const { company } = request.params;
       const offboarding = await ctx.offboardings.request(company, 'operator_api');
-      ctx.offboardings.runInBackground(company, (error) =>
-        request.log.error({ err: error }, 'offboarding failed; it is continued once its lease lapses'),
-      );
+      ctx.offboardings.runInBackground(company, (error) => request.log.error({ err: error }, 'offboarding failed; it is continued once its lease lapses'));
       return reply.code(202).send(offboarding);
     },
   );

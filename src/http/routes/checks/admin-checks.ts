@@ -14,15 +14,17 @@ export const adminChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         operationId: 'adminAddChecks',
         summary: "Add checks to a company's embedded provider",
         description:
-          'A JSON array of checks in Lob\'s check-object shape. Missing id (chk_...), date_created, date_modified, ' +
+          "A JSON array of checks in Lob's check-object shape. Missing id (chk_...), date_created, date_modified, " +
           'send_date, mail_type, carrier and object are filled in; everything given is kept as it is. All are added or ' +
           'none: a 400 lists every problem of every check at once as errors: [{index, field, message}].',
         tags: ['operator'],
         params: CompanyParams,
         body: AddChecksBody,
-        response: { 200: withExample(AddChecksResponse, { added: 0 }, 'an empty batch: nothing added'),
+        response: {
+          200: withExample(AddChecksResponse, { added: 0 }, 'an empty batch: nothing added'),
           201: withExample(AddChecksResponse, { added: 2 }, 'every check added'),
-          ...errorResponses(400, 401, 413) },
+          ...errorResponses(400, 401, 413),
+        },
       },
     },
     async (request, reply) => {

@@ -17,7 +17,7 @@ export const adminCheckProviderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppConte
     {
       schema: {
         operationId: 'adminGetProviders',
-        summary: "Show which check provider a company uses (never the key)",
+        summary: 'Show which check provider a company uses (never the key)',
         description:
           'local (the embedded provider) unless the company has a Lob key of its own or LOB_API_KEY is set; ' +
           'only the last 4 characters of a key are shown.',

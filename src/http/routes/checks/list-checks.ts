@@ -32,8 +32,7 @@ export const listChecksRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       const { companyId } = identityOf(request);
       const query = parseCheckListQuery(request.query as Record<string, unknown>);
       const listing = await ctx.checks.list(companyId, query);
-      const link = (param: 'after' | 'before', cursor: string | null) =>
-        cursor === null ? null : pageUrl(request, ctx.config, param, cursor);
+      const link = (param: 'after' | 'before', cursor: string | null) => (cursor === null ? null : pageUrl(request, ctx.config, param, cursor));
       // Provider data passes through as JSON as it came: the schema documents Lob's fields
       // but must not coerce or drop what a provider returns.
       return reply.serializer(JSON.stringify).send({

@@ -4,8 +4,7 @@ import { CHECK_TIME_FIELDS, TIME_OPERATORS } from '../../../domain/checks/list-q
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
 
-const timeFilter = (description: string) =>
-  Type.Optional(Type.String({ minLength: 1, maxLength: 64, description }));
+const timeFilter = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 64, description }));
 
 const timeFilters = Object.fromEntries(
   CHECK_TIME_FIELDS.flatMap((field) => [
@@ -20,9 +19,7 @@ export const ListChecksQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 100, description: 'checks to return (1..10000)' })),
     ...timeFilters,
-    scheduled: Type.Optional(
-      Type.Boolean({ description: 'true: send_date later than date_created; false: send_date equal to date_created' }),
-    ),
+    scheduled: Type.Optional(Type.Boolean({ description: 'true: send_date later than date_created; false: send_date equal to date_created' })),
     mail_type: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: `exact mail type: ${CHECK_MAIL_TYPES.join(' or ')}` })),
     sort_by: Type.Optional(
       Type.String({

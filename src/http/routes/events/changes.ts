@@ -29,11 +29,7 @@ export function registerChangesRoute(app: FastifyInstance, ctx: AppContext, larg
         tags: ['events'],
         querystring: ChangesQuery,
         response: {
-          200: withExample(
-            EventsChangesResponse,
-            { count: 1, results: [exampleEvent], next_cursor: EXAMPLE_CURSOR },
-            'the next events of the feed',
-          ),
+          200: withExample(EventsChangesResponse, { count: 1, results: [exampleEvent], next_cursor: EXAMPLE_CURSOR }, 'the next events of the feed'),
           ...errorResponses(400, 401, 403, 410, 429, 503),
         },
       },

@@ -52,7 +52,10 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; page
         const { events, version } = await ctx.events.list(companyId, query);
         const etag = etagAt(version);
         const body = pageCache.keep({ companyId, version, etag }, eventsListBody(events));
-        return reply.header('etag', etag).type(JSON_CONTENT_TYPE).send(body as never);
+        return reply
+          .header('etag', etag)
+          .type(JSON_CONTENT_TYPE)
+          .send(body as never);
       }
       // Read before the list: an ingest committed meanwhile can only make the tag older than the answer.
       const version = await ctx.dataVersions.current(companyId);

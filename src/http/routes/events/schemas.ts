@@ -56,9 +56,7 @@ export const ListEventsQuery = Type.Object(
         description: `number of events to return; default ${EVENTS_LIMIT.default}`,
       }),
     ),
-    page: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: EVENTS_MAX_PAGE, description: 'page number, from 1; the offset is (page - 1) * limit' }),
-    ),
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: EVENTS_MAX_PAGE, description: 'page number, from 1; the offset is (page - 1) * limit' })),
     order_by: Type.Optional(
       Type.Unsafe<string>({
         type: 'string',
@@ -129,7 +127,5 @@ export const StreamQuery = Type.Object(
 );
 
 export const StreamHeaders = Type.Object({
-  'last-event-id': Type.Optional(
-    Type.String({ description: 'the id of the last message received: the stream resumes right after it' }),
-  ),
+  'last-event-id': Type.Optional(Type.String({ description: 'the id of the last message received: the stream resumes right after it' })),
 });

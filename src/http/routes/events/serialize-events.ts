@@ -33,8 +33,8 @@ export async function chunkedEventsListBody(page: PageChunks, moreFields: () => 
   return new Readable({
     read() {
       const send = sent === 0 ? Promise.resolve(first) : page.next();
-      send.then(
-        async (events) => {
+      send
+        .then(async (events) => {
           if (events.length === 0) {
             if (sent !== page.count) throw countMismatch(page.count, String(sent));
             await page.close();
@@ -46,8 +46,8 @@ export async function chunkedEventsListBody(page: PageChunks, moreFields: () => 
           sent += events.length;
           if (sent > page.count) throw countMismatch(page.count, `over ${page.count}`);
           this.push(joinedBytes(head, events, ''));
-        },
-      ).catch((error: unknown) => this.destroy(error as Error));
+        })
+        .catch((error: unknown) => this.destroy(error as Error));
     },
     destroy(error, callback) {
       page.close().then(

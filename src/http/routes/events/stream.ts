@@ -74,8 +74,7 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
           ...errorResponses(400, 401, 403, 410, 503),
           429: {
             ...ErrorResponse,
-            description:
-              `rate_limited with Retry-After: the company is over its request rate${perCompany > 0 ? `, or already holds ${perCompanyRule}` : ''}`,
+            description: `rate_limited with Retry-After: the company is over its request rate${perCompany > 0 ? `, or already holds ${perCompanyRule}` : ''}`,
           },
         },
       },
@@ -86,9 +85,7 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
       const fromQuery = await ctx.events.feedPosition(companyId, request.query.after, { query: 'after' });
       const lastEventId = request.headers['last-event-id'];
       const fromHeader =
-        lastEventId === undefined || lastEventId === ''
-          ? undefined
-          : await ctx.events.feedPosition(companyId, lastEventId, { header: 'Last-Event-ID' });
+        lastEventId === undefined || lastEventId === '' ? undefined : await ctx.events.feedPosition(companyId, lastEventId, { header: 'Last-Event-ID' });
       const resumed = fromHeader ?? (request.query.after !== undefined ? fromQuery : undefined);
       if (resumed !== undefined) await ctx.events.ensureFeedKept(companyId, resumed);
       const place = companyShares.take(companyId);

@@ -23,13 +23,13 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         summary: 'Download a stored file of a record (a PDF made by pdf_create)',
         description:
           'The download_url of a pdf_create step. A record token for this record may download it too. ' +
-          'The ETag is the content\'s SHA-256; If-None-Match with it answers 304 with no body.',
+          "The ETag is the content's SHA-256; If-None-Match with it answers 304 with no body.",
         tags: ['files'],
         params: FileParams,
         headers: IfNoneMatchHeaders,
         response: {
           200: {
-            description: 'the file\'s bytes',
+            description: "the file's bytes",
             headers: etagHeaders,
             content: { 'application/pdf': { schema: { type: 'string', format: 'binary' }, example: examplePdf } },
           },

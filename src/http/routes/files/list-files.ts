@@ -27,14 +27,14 @@ export const listFileRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         operationId: 'listRecordFiles',
         summary: 'List the stored files of a record',
         description:
-          'The files pdf_create stored for the record, newest first, each as in the step\'s details (with its ' +
-          'download_url). 404 when the caller\'s company has no such record. A record token for this record may list them too.',
+          "The files pdf_create stored for the record, newest first, each as in the step's details (with its " +
+          "download_url). 404 when the caller's company has no such record. A record token for this record may list them too.",
         tags: ['files'],
         params: RecordParams,
         response: {
           200: Type.Object(
             { count: Type.Integer(), results: Type.Array(PdfCreateDetails) },
-            { examples: [{ count: 1, results: [FILE_EXAMPLE] }], description: 'the record\'s files, newest first' },
+            { examples: [{ count: 1, results: [FILE_EXAMPLE] }], description: "the record's files, newest first" },
           ),
           ...errorResponses(401, 403, 404),
         },

@@ -44,8 +44,8 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         summary: 'Mint a token that may read and update this record only',
         description:
           'The token is a JWT signed by the service, valid until expires_at or until revoked. It sees and may change what its ' +
-          'record type\'s form allows (no form: every field and the status), narrowed by this body\'s fields and status_editable; ' +
-          'the answer\'s access says what that is. With the token, GET /records/{record} answers only the visible fields, and a PATCH ' +
+          "record type's form allows (no form: every field and the status), narrowed by this body's fields and status_editable; " +
+          "the answer's access says what that is. With the token, GET /records/{record} answers only the visible fields, and a PATCH " +
           'of a hidden or read-only field, or of status when it may not be set, is 403 forbidden naming each, and changes nothing.',
       },
     },
@@ -62,9 +62,7 @@ export const recordTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
       config: { ...optionalObjectBody.config, idempotency: MINT_SCOPE },
       // Set before the handler, so that a replayed answer (Idempotency-Key) carries them too.
       onRequest: async (request: FastifyRequest<{ Params: { record: string } }>, reply) => {
-        reply
-          .header('deprecation', 'true')
-          .header('link', `</v1/records/${encodeURIComponent(request.params.record)}/tokens>; rel="successor-version"`);
+        reply.header('deprecation', 'true').header('link', `</v1/records/${encodeURIComponent(request.params.record)}/tokens>; rel="successor-version"`);
       },
       schema: {
         ...mintSchema,

@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { DEFAULT_EXPIRES_IN, MAX_EXPIRES_IN, MAX_LABEL_LENGTH, MAX_NARROWED_FIELDS } from '../../../domain/record-tokens/mint-request.js';
 
-const Lifetime = (description: string) =>
-  Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EXPIRES_IN, default: DEFAULT_EXPIRES_IN, description }));
+const Lifetime = (description: string) => Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EXPIRES_IN, default: DEFAULT_EXPIRES_IN, description }));
 
 export const MintRecordTokenBody = Type.Object(
   {
@@ -14,28 +13,23 @@ export const MintRecordTokenBody = Type.Object(
       Type.Array(Type.String({ minLength: 1 }), {
         maxItems: MAX_NARROWED_FIELDS,
         description:
-          'narrows the token to these field UIDs (each must be a field of the record\'s type, else 400): it sees only those of them ' +
-          'its type\'s form shows, and may change only those the form marks editable. Absent: every field the form shows.',
+          "narrows the token to these field UIDs (each must be a field of the record's type, else 400): it sees only those of them " +
+          "its type's form shows, and may change only those the form marks editable. Absent: every field the form shows.",
       }),
     ),
     status_editable: Type.Optional(
-      Type.Boolean({ description: 'false: the token may not set the status. true or absent: as the type\'s form says (no form: it may)' }),
+      Type.Boolean({ description: "false: the token may not set the status. true or absent: as the type's form says (no form: it may)" }),
     ),
-    label: Type.Optional(
-      Type.String({ maxLength: MAX_LABEL_LENGTH, description: 'a note for the token list, such as "sent to J. Smith, borrower"' }),
-    ),
+    label: Type.Optional(Type.String({ maxLength: MAX_LABEL_LENGTH, description: 'a note for the token list, such as "sent to J. Smith, borrower"' })),
   },
-  { additionalProperties: false, description: 'optional; an absent body mints a token valid for one day that may do all its type\'s form allows' },
+  { additionalProperties: false, description: "optional; an absent body mints a token valid for one day that may do all its type's form allows" },
 );
 
 const tokenProperties = {
   company_id: Type.String({ description: 'company of the token' }),
   companyId: Type.String({ description: 'alias of company_id' }),
   created_at: Type.String({ format: 'date-time', description: 'issue time (whole seconds, the JWT iat)' }),
-  createdAt: Type.Object(
-    { _seconds: Type.Integer(), _nanoseconds: Type.Integer() },
-    { description: 'created_at in the datastore-native form' },
-  ),
+  createdAt: Type.Object({ _seconds: Type.Integer(), _nanoseconds: Type.Integer() }, { description: 'created_at in the datastore-native form' }),
   expires_at: Type.String({ format: 'date-time', description: 'expiry time (the JWT exp)' }),
   expires: Type.Integer({ description: 'lifetime in seconds: expires_at - created_at' }),
   key: Type.String({ description: 'the token document ID (the JWT jti)' }),
@@ -56,7 +50,7 @@ const tokenProperties = {
     },
     {
       description:
-        'what the token may do: its record type\'s form (absent: every field and the status) narrowed by the mint. ' +
+        "what the token may do: its record type's form (absent: every field and the status) narrowed by the mint. " +
         'A PATCH naming anything else is 403 forbidden naming each such field, and changes nothing.',
     },
   ),

@@ -13,15 +13,15 @@ export const recordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     {
       schema: {
         operationId: 'listRecordTypes',
-        summary: 'List the company\'s record types',
+        summary: "List the company's record types",
         description:
-          'Every custom record type of the caller\'s company with its fields (the UIDs that create and update ' +
+          "Every custom record type of the caller's company with its fields (the UIDs that create and update " +
           'bodies use), statuses and views, by ID. Record tokens are refused with 403.',
         tags: ['record-types'],
         response: {
           200: Type.Object(
             { count: Type.Integer(), results: Type.Array(RecordType) },
-            { examples: [{ count: 1, results: [RECORD_TYPE_EXAMPLE] }], description: 'the company\'s record types' },
+            { examples: [{ count: 1, results: [RECORD_TYPE_EXAMPLE] }], description: "the company's record types" },
           ),
           ...errorResponses(401, 403),
         },
@@ -41,7 +41,7 @@ export const recordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         operationId: 'getRecordType',
         summary: 'Read a record type',
         description:
-          'One custom record type of the caller\'s company; 404 when the company has none by that ID. `version` ' +
+          "One custom record type of the caller's company; 404 when the company has none by that ID. `version` " +
           'grows with each replacement. A record token may read the type its own record follows, and no other (403); ' +
           'when its type has a form or its mint narrowed it, it gets the type as it sees it: only its visible fields, and a form ' +
           'listing them with editable and saying whether it may set the status.',

@@ -9,7 +9,7 @@ const formDescription =
 export const FormSchema = Type.Object(
   {
     title: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'the heading of the hosted form' })),
-    instructions: Type.Optional(Type.String({ maxLength: 4000, description: 'shown above the form\'s fields' })),
+    instructions: Type.Optional(Type.String({ maxLength: 4000, description: "shown above the form's fields" })),
     fields: Type.Array(
       Type.Object(
         {
@@ -18,7 +18,7 @@ export const FormSchema = Type.Object(
         },
         { additionalProperties: false },
       ),
-      { maxItems: 500, description: 'the fields a record token sees, in the form\'s order' },
+      { maxItems: 500, description: "the fields a record token sees, in the form's order" },
     ),
     status_editable: Type.Optional(Type.Boolean({ default: false, description: 'whether a record token may set the status' })),
   },
@@ -33,7 +33,7 @@ export const RecordType = Type.Object(
     fields: Type.Array(
       Type.Object({
         uid: Type.String({ description: 'the key of the field in create and update bodies' }),
-        field_name: Type.String({ description: 'the key of the field in a record\'s fields' }),
+        field_name: Type.String({ description: "the key of the field in a record's fields" }),
         type: Type.String(),
         required: Type.Boolean(),
       }),
@@ -62,4 +62,4 @@ export const RECORD_TYPE_EXAMPLE = {
   updated_at: '2026-11-22T14:05:12.345Z',
 };
 
-export const TypeIdParams = Type.Object({ typeId: Type.String({ minLength: 1, maxLength: 200, description: 'the record type\'s ID' }) });
+export const TypeIdParams = Type.Object({ typeId: Type.String({ minLength: 1, maxLength: 200, description: "the record type's ID" }) });

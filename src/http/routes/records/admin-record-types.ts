@@ -15,7 +15,7 @@ const Text = Type.String({ minLength: 1, maxLength: 200 });
 const FieldDefinition = Type.Object(
   {
     uid: Type.String({ minLength: 1, maxLength: 200, description: 'field UID: the key of create and update bodies; not "status"' }),
-    field_name: Type.String({ minLength: 1, maxLength: 200, description: 'the key of the field in a record\'s fields' }),
+    field_name: Type.String({ minLength: 1, maxLength: 200, description: "the key of the field in a record's fields" }),
     type: Type.Union(FIELD_TYPES.map((type) => Type.Literal(type))),
     required: Type.Optional(Type.Boolean({ default: false })),
   },
@@ -99,7 +99,7 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     {
       schema: {
         operationId: 'adminListRecordTypes',
-        summary: 'List a company\'s custom record types',
+        summary: "List a company's custom record types",
         description: 'Every custom record type of the company, ordered by ID.',
         tags: ['operator'],
         params: CompanyParams,

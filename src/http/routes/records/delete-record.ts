@@ -10,7 +10,7 @@ import { RecordParams } from './schemas.js';
 
 const WHAT_GOES =
   'Deletes the record in one transaction: its record tokens are revoked (they answer 401 from then on), its files and their ' +
-  'bytes are deleted, and its ID is removed from other records\' parent_record, child_records and linked (each such record ' +
+  "bytes are deleted, and its ID is removed from other records' parent_record, child_records and linked (each such record " +
   'is announced as record.updated). Sends the webhook record.deleted with data {id, record_type, uid, deleted_at}. ' +
   'With If-Match, the record is deleted only if it still has that ETag (or exists, for *): else 412 and nothing changes.';
 

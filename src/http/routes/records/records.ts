@@ -12,15 +12,7 @@ import { createdWithLocation } from '../../schemas/created.js';
 import { IfMatchHeaders, IfNoneMatchHeaders, notModifiedResponse, withEtag } from '../../schemas/conditional.js';
 import { ErrorResponse, errorResponses } from '../../schemas/errors.js';
 import { objectBodyValidator } from './object-body.js';
-import {
-  CreateRecordBody,
-  ListRecordsQuery,
-  RecordBadRequest,
-  RecordParams,
-  RecordsListResponse,
-  TypeIdParams,
-  UpdateRecordBody,
-} from './schemas.js';
+import { CreateRecordBody, ListRecordsQuery, RecordBadRequest, RecordParams, RecordsListResponse, TypeIdParams, UpdateRecordBody } from './schemas.js';
 import { RecordSchema } from '../../../domain/records/record.js';
 import { exampleRecord, exampleRecordsPage, withExample } from '../../schemas/examples.js';
 import type { PageCache } from '../../page-cache.js';
@@ -169,7 +161,10 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; pageCach
       const identity = identityOf(request);
       const record = await records.update(identity.companyId, request.params.record, request.body, ifMatch, narrowingOf(identity));
       const json = JSON.stringify(record);
-      return reply.header('etag', strongEtag(tagOfRecordJson(json))).type(JSON_CONTENT_TYPE).send(json as never);
+      return reply
+        .header('etag', strongEtag(tagOfRecordJson(json)))
+        .type(JSON_CONTENT_TYPE)
+        .send(json as never);
     },
   );
 };

@@ -17,7 +17,7 @@ export const CreateRecordBody = Type.Record(Type.String({ description: 'field UI
 export const UpdateRecordBody = Type.Record(Type.String({ description: 'field UID, or status' }), FieldValue, {
   description:
     'Field UIDs mapped to new values (merged into the record); null or "" clears a field that is not required. ' +
-    'The reserved key status sets the status (one of the type\'s statuses).',
+    "The reserved key status sets the status (one of the type's statuses).",
 });
 
 const MissingField = Type.Object({ uid: Type.String(), field_name: Type.String() });
@@ -39,10 +39,7 @@ export const CreateRecordValidationError = Type.Object(
   { title: 'CreateRecordValidationError' },
 );
 
-const PlainError = Type.Object(
-  { message: Type.String(), code: Type.String() },
-  { additionalProperties: true, title: 'ErrorResponse' },
-);
+const PlainError = Type.Object({ message: Type.String(), code: Type.String() }, { additionalProperties: true, title: 'ErrorResponse' });
 
 /** 400 of the routes that validate records: the validation lists, or a plain error (a body that is not an object). */
 export const RecordBadRequest = Type.Union([CreateRecordValidationError, PlainError], {
@@ -75,9 +72,7 @@ const LIST_RECORDS_PARAMS = {
   updatedBefore: timestampFilter('alias of updated_before'),
   next: filter('record ID: the records after it; not with prev'),
   prev: filter('record ID: the page just before it (still in ascending order); not with next'),
-  limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `records per page (extension), default and maximum ${MAX_PAGE_SIZE}` }),
-  ),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `records per page (extension), default and maximum ${MAX_PAGE_SIZE}` })),
 } satisfies Record<RecordListParam, TSchema>;
 
 export const ListRecordsQuery = Type.Object(LIST_RECORDS_PARAMS, { additionalProperties: false });

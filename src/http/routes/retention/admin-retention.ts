@@ -30,8 +30,7 @@ export const adminRetentionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }
       schema: {
         operationId: 'adminGetRetention',
         summary: "Show how long a company's events are kept",
-        description:
-          "The effective period and where it comes from: the company's own setting, else WRS_EVENT_RETENTION_DAYS, else forever.",
+        description: "The effective period and where it comes from: the company's own setting, else WRS_EVENT_RETENTION_DAYS, else forever.",
         tags: ['operator'],
         params: CompanyParams,
         response: { 200: answer('the effective retention period'), ...errorResponses(400, 401) },

@@ -18,7 +18,7 @@ export const StepBody = Type.Object(
         ),
         template_id: Type.Optional(Type.Unknown({ description: 'pdf_create, required string: ID of the template to render' })),
       },
-      { additionalProperties: true, description: 'the step\'s inputs' },
+      { additionalProperties: true, description: "the step's inputs" },
     ),
   },
   { additionalProperties: false },

@@ -16,9 +16,9 @@ export const stepRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         operationId: 'runRecordStep',
         summary: 'Run a workflow step against a record',
         description:
-          'pdf_create renders the company\'s template with the record (its fields by field name, and id, ' +
+          "pdf_create renders the company's template with the record (its fields by field name, and id, " +
           'status, created_at) into a PDF, stores it and answers where to download it. 422 when the ' +
-          'template cannot render this record or the record\'s data is over the render input cap ' +
+          "template cannot render this record or the record's data is over the render input cap " +
           '(WRS_PDF_INPUT_LIMIT_BYTES); 503 when no render thread is free in time; 504 when the render times out.',
         tags: ['steps'],
         params: RecordParams,

@@ -21,8 +21,8 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
         operationId: 'adminPutTemplate',
         summary: 'Store (create or replace) a PDF template',
         description:
-          'The body is the pdfme template itself. It is checked with pdfme\'s checkTemplate and by a trial ' +
-          'render with the schemas\' sample content; a template that cannot render is refused with 400. ' +
+          "The body is the pdfme template itself. It is checked with pdfme's checkTemplate and by a trial " +
+          "render with the schemas' sample content; a template that cannot render is refused with 400. " +
           `Bodies over WRS_TEMPLATE_LIMIT_BYTES (${ctx.config.pdf.templateLimitBytes} bytes) are refused with 413.`,
         tags: ['operator'],
         params: TemplateParams,
@@ -47,14 +47,14 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
     {
       schema: {
         operationId: 'adminListTemplates',
-        summary: 'List a company\'s PDF templates',
+        summary: "List a company's PDF templates",
         description: 'Every template of the company by ID, without its body: the summary the template PUT answers.',
         tags: ['operator'],
         params: CompanyParams,
         response: {
           200: Type.Object(
             { count: Type.Integer(), results: Type.Array(TemplateSummary) },
-            { examples: [{ count: 1, results: [TEMPLATE_SUMMARY_EXAMPLE] }], description: 'the company\'s templates, without bodies' },
+            { examples: [{ count: 1, results: [TEMPLATE_SUMMARY_EXAMPLE] }], description: "the company's templates, without bodies" },
           ),
           ...errorResponses(400, 401),
         },
@@ -81,8 +81,7 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
         },
       },
     },
-    async (request) =>
-      (await templates.get(request.params.company, request.params.templateId)) as Static<typeof PdfTemplate>,
+    async (request) => (await templates.get(request.params.company, request.params.templateId)) as Static<typeof PdfTemplate>,
   );
 
   app.delete(

@@ -12,15 +12,15 @@ export const templateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     {
       schema: {
         operationId: 'listTemplates',
-        summary: 'List the company\'s PDF templates',
+        summary: "List the company's PDF templates",
         description:
-          'Every PDF template of the caller\'s company by ID, without its body: the IDs that `template_id` of a ' +
+          "Every PDF template of the caller's company by ID, without its body: the IDs that `template_id` of a " +
           '`pdf_create` step may name. Templates are stored through the operator API. Record tokens are refused with 403.',
         tags: ['steps'],
         response: {
           200: Type.Object(
             { count: Type.Integer(), results: Type.Array(TemplateSummary) },
-            { examples: [{ count: 1, results: [TEMPLATE_SUMMARY_EXAMPLE] }], description: 'the company\'s templates, without bodies' },
+            { examples: [{ count: 1, results: [TEMPLATE_SUMMARY_EXAMPLE] }], description: "the company's templates, without bodies" },
           ),
           ...errorResponses(401, 403),
         },

@@ -31,7 +31,7 @@ export const adminWebhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       schema: {
         operationId: 'adminListWebhookDeliveries',
         summary: "A company's webhook deliveries",
-        description: 'The newest 100 deliveries of all the company\'s webhooks, newest first; status=failed shows what gave up.',
+        description: "The newest 100 deliveries of all the company's webhooks, newest first; status=failed shows what gave up.",
         tags: ['operator'],
         params: CompanyParams,
         querystring: AdminDeliveriesQuery,

@@ -44,7 +44,11 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
         tags: ['webhooks'],
         params: DeliveryParams,
         response: {
-          202: withExample(WebhookDeliverySchema, { ...exampleDelivery, status: 'pending', next_attempt_at: '2026-11-21T16:00:00.000Z', delivered_at: null }, 'the delivery, pending'),
+          202: withExample(
+            WebhookDeliverySchema,
+            { ...exampleDelivery, status: 'pending', next_attempt_at: '2026-11-21T16:00:00.000Z', delivered_at: null },
+            'the delivery, pending',
+          ),
           ...errorResponses(401, 403, 404),
         },
       },

@@ -43,7 +43,14 @@ export const DeliveryList = Type.Object({
 });
 
 export const AdminDeliveriesQuery = Type.Object(
-  { status: Type.Optional(Type.Union(DELIVERY_STATUSES.map((status) => Type.Literal(status)), { description: 'only deliveries of this status' })) },
+  {
+    status: Type.Optional(
+      Type.Union(
+        DELIVERY_STATUSES.map((status) => Type.Literal(status)),
+        { description: 'only deliveries of this status' },
+      ),
+    ),
+  },
   { additionalProperties: false },
 );
 

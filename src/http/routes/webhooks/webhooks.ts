@@ -42,7 +42,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     },
     async (request, reply) => {
       const created = await webhooks.create(identityOf(request).companyId, request.body);
-      return reply.code(201).header('location', resourceUrl(request, ctx.config, 'v1', 'webhooks', created.id)).send(created);
+      return reply
+        .code(201)
+        .header('location', resourceUrl(request, ctx.config, 'v1', 'webhooks', created.id))
+        .send(created);
     },
   );
 

@@ -26,9 +26,7 @@ export interface LobClient {
   newBudget(): RetryBudget;
 }
 
-type Attempt =
-  | { kind: 'ok'; body: LobList }
-  | { kind: 'retryable'; waitMs: number | undefined; failure: AppError; rateLimited: boolean };
+type Attempt = { kind: 'ok'; body: LobList } | { kind: 'retryable'; waitMs: number | undefined; failure: AppError; rateLimited: boolean };
 
 export function createLobClient(options: LobClientOptions): LobClient {
   const doFetch = options.fetch ?? fetch;

@@ -16,7 +16,11 @@ export async function moveRecord(client: WrsClient, shown: BoardRecord, status: 
   if (!current.ok) return { kind: 'failed', problem: current.problem };
   if (current.data.updated_at !== shown.updated_at || current.data.status !== shown.status) return { kind: 'conflict' };
   const etag = current.response.headers.get('etag');
-  if (!etag) return { kind: 'failed', problem: { status: 0, code: 'no_etag', message: 'The service sent no ETag for the record, so it could not be moved safely.', fields: {} } };
+  if (!etag)
+    return {
+      kind: 'failed',
+      problem: { status: 0, code: 'no_etag', message: 'The service sent no ETag for the record, so it could not be moved safely.', fields: {} },
+    };
   const patched = await call(() =>
     client.PATCH('/v1/records/{record}', { params: { path: { record: shown.id }, header: { 'if-match': etag } }, body: { status } }),
   );

@@ -46,7 +46,11 @@ export function StatusDropZone({ viewId, viewName, status, count, droppable, dra
         {statusLabel(status)} <span class="muted">({count})</span>
         <span class="visually-hidden"> in {viewName}</span>
       </h3>
-      {count === 0 ? <p class="status-zone-empty muted">{droppable ? 'No records. Drop a card here.' : 'No records.'}</p> : <div class="status-zone-cards">{children}</div>}
+      {count === 0 ? (
+        <p class="status-zone-empty muted">{droppable ? 'No records. Drop a card here.' : 'No records.'}</p>
+      ) : (
+        <div class="status-zone-cards">{children}</div>
+      )}
     </section>
   );
 }

@@ -37,7 +37,10 @@ export function TypeBoard({ type }: { type: RecordType }) {
       setNotice({ kind: 'moved', text: `Moved ${record.id} from ${statusLabel(record.status)} to ${statusLabel(status)}.` });
       if (byKeyboard) setFocusRecordId(record.id);
     } else if (outcome.kind === 'conflict') {
-      setNotice({ kind: 'conflict', text: `${record.id} was changed by someone else meanwhile; the board was reloaded. Check the record and move it again if it still needs to.` });
+      setNotice({
+        kind: 'conflict',
+        text: `${record.id} was changed by someone else meanwhile; the board was reloaded. Check the record and move it again if it still needs to.`,
+      });
     } else {
       setNotice({ kind: 'failed', text: `${record.id} could not be moved to ${statusLabel(status)}.`, problem: outcome.problem });
     }
@@ -62,11 +65,13 @@ export function TypeBoard({ type }: { type: RecordType }) {
       </div>
       {notice?.kind === 'failed' && <ApiProblemNotice title={notice.text} problem={notice.problem} />}
       {type.views.length === 0 && (
-        <p class="notice warning">
-          The record type {type.name} has no views, so the board has no columns. Define views for it through the operator API.
+        <p class="notice warning">The record type {type.name} has no views, so the board has no columns. Define views for it through the operator API.</p>
+      )}
+      {!columns && type.views.length > 0 && (
+        <p class="muted" aria-busy="true">
+          Loading the board…
         </p>
       )}
-      {!columns && type.views.length > 0 && <p class="muted" aria-busy="true">Loading the board…</p>}
       {columns && (
         <div class="board-columns">
           {columns.map((column, index) => (

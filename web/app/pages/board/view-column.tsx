@@ -20,7 +20,19 @@ interface ViewColumnProps {
 }
 
 /** One view of the type: its records grouped by status, one drop zone per status of the view. */
-export function ViewColumn({ type, column, movingId, dragging, focusRecordId, onFocusTaken, onMove, onDropRecord, onDragStart, onDragEnd, onLoadMore }: ViewColumnProps) {
+export function ViewColumn({
+  type,
+  column,
+  movingId,
+  dragging,
+  focusRecordId,
+  onFocusTaken,
+  onMove,
+  onDropRecord,
+  onDragStart,
+  onDragEnd,
+  onLoadMore,
+}: ViewColumnProps) {
   const { view, records } = column;
   const viewStatuses = statusesOfView(type, view);
   // A record whose status the type no longer lists still shows, in a zone nothing can be dropped on.
@@ -30,7 +42,11 @@ export function ViewColumn({ type, column, movingId, dragging, focusRecordId, on
   return (
     <section class="view-column" aria-labelledby={headingId} data-view-id={view.id}>
       <h2 id={headingId} class="view-column-title">
-        {view.name} <span class="muted">({records.length}{column.nextCursor ? '+' : ''})</span>
+        {view.name}{' '}
+        <span class="muted">
+          ({records.length}
+          {column.nextCursor ? '+' : ''})
+        </span>
       </h2>
       {column.problem && <ApiProblemNotice title={`The records of ${view.name} could not be loaded.`} problem={column.problem} />}
       {[...viewStatuses, ...strayStatuses].map((status) => {

@@ -48,18 +48,40 @@ export function ChecksFilterForm({ initial, onApply }: { initial: ChecksFilters;
       </div>
       <div class="field">
         <label for="filter-check-limit">Checks per page</label>
-        <input id="filter-check-limit" type="number" min={1} max={10000} placeholder="100" value={filters.limit} onInput={(e) => set({ limit: e.currentTarget.value })} />
+        <input
+          id="filter-check-limit"
+          type="number"
+          min={1}
+          max={10000}
+          placeholder="100"
+          value={filters.limit}
+          onInput={(e) => set({ limit: e.currentTarget.value })}
+        />
       </div>
     </FilterPanel>
   );
 }
 
-function DateConditionField({ id, label, condition, onChange }: { id: string; label: string; condition: DateCondition; onChange: (condition: DateCondition) => void }) {
+function DateConditionField({
+  id,
+  label,
+  condition,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  condition: DateCondition;
+  onChange: (condition: DateCondition) => void;
+}) {
   return (
     <fieldset class="field date-condition">
       <legend>{label}</legend>
       <div class="row">
-        <select aria-label={`${label}: comparison`} value={condition.operator} onChange={(e) => onChange({ ...condition, operator: e.currentTarget.value as DateCondition['operator'] })}>
+        <select
+          aria-label={`${label}: comparison`}
+          value={condition.operator}
+          onChange={(e) => onChange({ ...condition, operator: e.currentTarget.value as DateCondition['operator'] })}
+        >
           {DATE_OPERATORS.map((operator) => (
             <option key={operator.suffix} value={operator.suffix}>
               {operator.label}

@@ -77,9 +77,20 @@ export function checkFilterParams(filters: ChecksFilters): Record<string, string
 }
 
 const PASSED_ON = [
-  'date_created', 'date_created__gt', 'date_created__gte', 'date_created__lt', 'date_created__lte',
-  'send_date', 'send_date__gt', 'send_date__gte', 'send_date__lt', 'send_date__lte',
-  'mail_type', 'sort_by', 'after', 'before',
+  'date_created',
+  'date_created__gt',
+  'date_created__gte',
+  'date_created__lt',
+  'date_created__lte',
+  'send_date',
+  'send_date__gt',
+  'send_date__gte',
+  'send_date__lt',
+  'send_date__lte',
+  'mail_type',
+  'sort_by',
+  'after',
+  'before',
 ] as const;
 
 /**
@@ -99,7 +110,8 @@ export function checksApiQueryOf(query: Record<string, string>): { ok: true; que
   if (query.scheduled === 'true' || query.scheduled === 'false') api.scheduled = query.scheduled === 'true';
   if (query.limit !== undefined && query.limit !== '') {
     const limit = Number(query.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10000) return { ok: false, message: `Checks per page must be a whole number from 1 to 10000, not “${query.limit}”.` };
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10000)
+      return { ok: false, message: `Checks per page must be a whole number from 1 to 10000, not “${query.limit}”.` };
     api.limit = limit;
   }
   return { ok: true, query: api };

@@ -27,7 +27,9 @@ export function ChecksResultsTable({ checks }: { checks: Check[] }) {
           <tr>
             <th scope="col">ID</th>
             <th scope="col">Number</th>
-            <th scope="col" class="amount">Amount</th>
+            <th scope="col" class="amount">
+              Amount
+            </th>
             <th scope="col">Recipient</th>
             <th scope="col">Description</th>
             <th scope="col">Mail type</th>

@@ -3,11 +3,7 @@
 import type { Event as WrsEvent } from '@wrs/client';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 
-export type StreamStatus =
-  | { state: 'connecting' }
-  | { state: 'live' }
-  | { state: 'reconnecting'; inSeconds: number }
-  | { state: 'failed'; message: string };
+export type StreamStatus = { state: 'connecting' } | { state: 'live' } | { state: 'reconnecting'; inSeconds: number } | { state: 'failed'; message: string };
 
 export interface EventStreamOptions {
   token: string;

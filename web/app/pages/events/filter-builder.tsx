@@ -176,7 +176,13 @@ function FilterRowInputs({ row, number, invalid, onChange, onRemove }: FilterRow
       <label class="visually-hidden" for={`${id}-value`}>
         Value of filter {number}
       </label>
-      <ValueInput id={`${id}-value`} kind={parameter.kind} value={row.value} invalid={invalid} onValue={(value) => onChange((current) => ({ ...current, value }))} />
+      <ValueInput
+        id={`${id}-value`}
+        kind={parameter.kind}
+        value={row.value}
+        invalid={invalid}
+        onValue={(value) => onChange((current) => ({ ...current, value }))}
+      />
       <code class="filter-param muted">{parameterName(row)}</code>
       <button type="button" class="filter-remove" onClick={onRemove}>
         Remove<span class="visually-hidden"> filter {number}</span>
@@ -222,9 +228,7 @@ function ValueInput({ id, kind, value, invalid, onValue }: ValueInputProps) {
       />
     );
   }
-  return (
-    <input id={id} type="text" value={value} aria-invalid={invalid} aria-describedby={describedBy} onInput={(e) => onValue(e.currentTarget.value)} />
-  );
+  return <input id={id} type="text" value={value} aria-invalid={invalid} aria-describedby={describedBy} onInput={(e) => onValue(e.currentTarget.value)} />;
 }
 
 /** The page sizes offered, with the address's own when it is another. */

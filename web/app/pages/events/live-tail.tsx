@@ -20,8 +20,14 @@ export function LiveTailPanel({ tail, type }: { tail: LiveTail; type: string | u
         </span>
       </div>
       <p class="muted live-tail-scope">
-        {type === undefined ? 'Follows every new event' : <>Follows new events of type <code>{type}</code></>}; the other filters do not apply
-        to it. The newest {LIVE_TAIL_LIMIT} are kept.
+        {type === undefined ? (
+          'Follows every new event'
+        ) : (
+          <>
+            Follows new events of type <code>{type}</code>
+          </>
+        )}
+        ; the other filters do not apply to it. The newest {LIVE_TAIL_LIMIT} are kept.
       </p>
       <div aria-live="polite" aria-relevant="additions" class="live-tail-events">
         {tail.rows.length > 0 && <EventsTable rows={tail.rows} caption="Events that arrived through the live tail, newest first" />}

@@ -25,7 +25,11 @@ export function FilesPanel({ recordId, version }: { recordId: string; version: n
     const result = await downloadFile(file.download_url, session.token, file.pdf_filename);
     if (result.ok) return;
     if (result.status === 401) return sessionEnded();
-    setError(result.status === 0 ? `${file.pdf_filename} could not be downloaded: the service could not be reached.` : `${file.pdf_filename} could not be downloaded (the service answered ${result.status}).`);
+    setError(
+      result.status === 0
+        ? `${file.pdf_filename} could not be downloaded: the service could not be reached.`
+        : `${file.pdf_filename} could not be downloaded (the service answered ${result.status}).`,
+    );
   }
 
   return (

@@ -46,7 +46,9 @@ export function PdfPanel({ recordId, onCreated }: { recordId: string; onCreated(
     setBusy(false);
     if (!result.ok) {
       if (signedOutOnUnauthorized(result.problem, sessionEnded)) return;
-      return setError(result.problem.code === 'template_not_found' ? `There is no template "${templateId.trim()}".` : `No PDF was created: ${result.problem.message}`);
+      return setError(
+        result.problem.code === 'template_not_found' ? `There is no template "${templateId.trim()}".` : `No PDF was created: ${result.problem.message}`,
+      );
     }
     setCreated(`Created ${result.data.details.pdf_filename}.`);
     onCreated();

@@ -46,7 +46,12 @@ export function TokensPanel({ recordId }: { recordId: string }) {
     setBusy(true);
     setError(undefined);
     setStatus(undefined);
-    const result = await call(() => client.POST('/v1/records/{record}/tokens', { params: { path: { record: recordId } }, body: { expires_in: expiresIn, ...(label.trim() ? { label: label.trim() } : {}) } }));
+    const result = await call(() =>
+      client.POST('/v1/records/{record}/tokens', {
+        params: { path: { record: recordId } },
+        body: { expires_in: expiresIn, ...(label.trim() ? { label: label.trim() } : {}) },
+      }),
+    );
     setBusy(false);
     if (!result.ok) {
       if (!signedOutOnUnauthorized(result.problem, sessionEnded)) setError(`No link was created: ${result.problem.message}`);
@@ -143,7 +148,12 @@ function TokenList({ tokens, onRevoke }: { tokens: RecordTokenSummary[] | undefi
               <td>{formatDateTime(token.expires_at)}</td>
               <td>{token.user_id}</td>
               <td>
-                <button type="button" class="danger" onClick={() => onRevoke(token.key)} aria-label={`Revoke the link ${token.label ? `for ${token.label}, ` : ''}created ${formatDateTime(token.created_at)} (${token.key})`}>
+                <button
+                  type="button"
+                  class="danger"
+                  onClick={() => onRevoke(token.key)}
+                  aria-label={`Revoke the link ${token.label ? `for ${token.label}, ` : ''}created ${formatDateTime(token.created_at)} (${token.key})`}
+                >
                   Revoke
                 </button>
               </td>

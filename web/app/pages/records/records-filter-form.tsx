@@ -26,8 +26,16 @@ export function RecordsFilterForm({ initial, recordTypes, onApply }: RecordsFilt
     >
       <div class="field">
         <label for="filter-record-type">Record type</label>
-        <input id="filter-record-type" list="record-type-suggestions" value={filters.record_type} onInput={(e) => set({ record_type: e.currentTarget.value })} aria-describedby="filter-record-type-hint" />
-        <span class="hint" id="filter-record-type-hint">custom, uccfiling, infoleaseasset, …</span>
+        <input
+          id="filter-record-type"
+          list="record-type-suggestions"
+          value={filters.record_type}
+          onInput={(e) => set({ record_type: e.currentTarget.value })}
+          aria-describedby="filter-record-type-hint"
+        />
+        <span class="hint" id="filter-record-type-hint">
+          custom, uccfiling, infoleaseasset, …
+        </span>
         <datalist id="record-type-suggestions">
           <option value="custom" />
           <option value="uccfiling" />
@@ -64,11 +72,21 @@ export function RecordsFilterForm({ initial, recordTypes, onApply }: RecordsFilt
           aria-describedby="filter-time-value-hint"
           onInput={(e) => set({ time_value: e.currentTarget.value })}
         />
-        <span class="hint" id="filter-time-value-hint">ISO 8601 date (midnight UTC) or date-time with Z or an offset; strict.</span>
+        <span class="hint" id="filter-time-value-hint">
+          ISO 8601 date (midnight UTC) or date-time with Z or an offset; strict.
+        </span>
       </div>
       <div class="field">
         <label for="filter-limit">Records per page</label>
-        <input id="filter-limit" type="number" min={1} max={100} placeholder="100" value={filters.limit} onInput={(e) => set({ limit: e.currentTarget.value })} />
+        <input
+          id="filter-limit"
+          type="number"
+          min={1}
+          max={100}
+          placeholder="100"
+          value={filters.limit}
+          onInput={(e) => set({ limit: e.currentTarget.value })}
+        />
       </div>
     </FilterPanel>
   );

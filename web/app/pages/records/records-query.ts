@@ -51,7 +51,8 @@ export function apiQueryOf(query: Record<string, string>): { ok: true; query: Re
   const api: RecordsQuery = { ...rest };
   if (limit !== undefined) {
     const value = Number(limit);
-    if (!Number.isInteger(value) || value < 1 || value > 100) return { ok: false, message: `Records per page must be a whole number from 1 to 100, not “${limit}”.` };
+    if (!Number.isInteger(value) || value < 1 || value > 100)
+      return { ok: false, message: `Records per page must be a whole number from 1 to 100, not “${limit}”.` };
     api.limit = value;
   }
   if (query.next) api.next = query.next;

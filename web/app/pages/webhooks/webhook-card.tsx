@@ -46,9 +46,7 @@ export function WebhookCard({ webhook, onChanged, onDeleted }: WebhookCardProps)
         <span class={webhook.enabled ? 'webhook-state enabled' : 'webhook-state disabled'}>{webhook.enabled ? 'Enabled' : 'Disabled'}</span>
       </div>
       {webhook.description && <p class="webhook-description">{webhook.description}</p>}
-      <p class="muted">
-        Event types: {webhook.events.map((type) => (type === '*' ? 'all (*)' : type)).join(', ')}
-      </p>
+      <p class="muted">Event types: {webhook.events.map((type) => (type === '*' ? 'all (*)' : type)).join(', ')}</p>
       {error && (
         <div class="notice error" role="alert">
           {error}

@@ -7,8 +7,8 @@ export function WebhookSecret({ webhook, onDismiss }: { webhook: CreatedWebhook;
     <section class="notice success webhook-secret" aria-labelledby="webhook-secret-heading">
       <h2 id="webhook-secret-heading">Webhook added: copy its signing secret now</h2>
       <p>
-        The secret of <code>{webhook.url}</code> is <strong>shown only now</strong>. Keep it where the receiver can read it, to verify each
-        delivery's <code>webhook-signature</code>. It cannot be shown again.
+        The secret of <code>{webhook.url}</code> is <strong>shown only now</strong>. Keep it where the receiver can read it, to verify each delivery's{' '}
+        <code>webhook-signature</code>. It cannot be shown again.
       </p>
       <div class="row">
         <label for="webhook-secret-value">Signing secret</label>
