@@ -6,10 +6,9 @@
  *
  * Why: a server that runs one request from its bytes to its answer before it parses the next
  * goes through the whole of its code (HTTP parser, framework, database driver, socket writes)
- * once per request, and that is more code than the processor's caches hold. Measured on a
- * SQLite point read served over HTTP, 50 connections (docs/benchmarks.md, "Reads gathered into a
- * turn"): the read costs about 7 µs in a loop and 28 µs between two requests' network code;
- * gathered, a whole record get fell from about 100 to 42 µs of CPU.
+ * once per request, and that is more code than the processor's caches hold: a SQLite point read
+ * between two requests' network code costs several times what it costs in a loop. Gathered, the
+ * reads run with their code and pages warm (docs/benchmarks.md, "Mechanisms and their verdicts").
  *
  * A task runs at the latest in the turn it was asked in (one asked for during a batch runs in
  * the next turn), so nothing waits for a timer, and a lone request loses nothing: the check

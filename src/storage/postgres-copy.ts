@@ -41,9 +41,9 @@ const MAX_BYTES_PER_UNIT = 3;
  * Rows in COPY's text format, written straight into one buffer: tab between values, a newline
  * after each row, `\N` for null, `t`/`f` for booleans, numbers as JavaScript writes them (which
  * PostgreSQL reads back to the same double). Text holds no NUL (refused where it enters), and
- * the four characters COPY gives a meaning are escaped. Each row is encoded by one write: for
- * 5,000 of the bench's events (4 MB), one string for the whole batch encoded afterwards took 24 ms
- * (V8 flattens a string of megabytes, then copies it), one write per value 15 ms, one per row 11.
+ * the four characters COPY gives a meaning are escaped. Each row is encoded by one write: one
+ * string for the whole batch encoded afterwards is slower (V8 flattens a string of megabytes,
+ * then copies it), and so is one write per value.
  */
 export class CopyData {
   private bytes: Buffer;

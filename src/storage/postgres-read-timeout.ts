@@ -18,11 +18,10 @@ export interface ReadTimeouts {
  * so the pool discards that client instead of handing it out with an answer still owed.
  *
  * `pg` has one of its own (`query_timeout`), but it arms a timer for every query whose closure
- * holds the query and, by it, its rows. Measured on a 100-event page (docs/benchmarks.md,
- * "PostgreSQL's read timeout"), with it the rows of nearly every page outlived two young
- * collections and were promoted, a full collection ran every 200 ms, and the page cost 400 µs of
- * CPU instead of 220. Here one timer for the whole pool looks over the clients with a query
- * under way.
+ * holds the query and, by it, its rows: with it the rows of nearly every page outlived two young
+ * collections and were promoted, and full collections came often (docs/benchmarks.md,
+ * "Mechanisms and their verdicts"). Here one timer for the whole pool looks over the clients
+ * with a query under way.
  */
 export function createReadTimeouts(timeoutMs: number): ReadTimeouts {
   const waiting = new Map<pg.PoolClient, Waiting>();

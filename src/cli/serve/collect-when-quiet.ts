@@ -20,8 +20,7 @@ const SETTLED_NEW_SPACE_BYTES = 4 * 2 ** 20;
  * collection that sees a low allocation rate (over its last few seconds), and an idle process
  * allocates too little to ever trigger one. So once the process is quiet after being busy, a
  * cheap young collection is asked for at each quiet period until one shrinks it, then one full
- * collection gives the old generation back too: about 30 MB of RSS after the start, more after
- * a burst. No collection is asked for while the process stays busy or stays idle.
+ * collection gives the old generation back too, most after a burst. No collection is asked for while the process stays busy or stays idle.
  */
 export function collectWhenQuiet(options: QuietCollectionOptions): void {
   const gc = garbageCollector();

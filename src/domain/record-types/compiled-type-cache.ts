@@ -13,7 +13,7 @@ interface Entry {
  *
  * Least recently used first out, in the Map's insertion order. A hit moves its entry to the
  * young end only once it has aged past half the cache: moving it on every hit (a delete and a
- * set) was 3.4% of a record get's main-thread time, and an entry moved within the last
+ * set) showed in a record get's profile, and an entry moved within the last
  * `maxEntries / 2` insertions has fewer entries after it than an eviction needs, so it is never
  * the one evicted.
  */

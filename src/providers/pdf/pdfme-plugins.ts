@@ -11,7 +11,7 @@ let everyPluginLoaded: Plugins | undefined;
  * The plugins a template needs: the built-ins when every schema is of their types, else every
  * schema type a template may use, loaded on the first template that needs one. The full set
  * (`@pdfme/schemas`) brings every plugin with its designer icons, date locales and barcode
- * code, about 37 MB of a render thread's memory, which a thread rendering text alone never pays.
+ * code, a large part of a render thread's memory, which a thread rendering text alone never pays.
  */
 export function pluginsFor(template: Template): Plugins | Promise<Plugins> {
   const builtInOnly = template.schemas.every((page) => Array.isArray(page) && page.every((schema) => BUILT_IN_TYPES.has(schema.type)));

@@ -6,8 +6,8 @@ type PdfmeCommon = typeof import('@pdfme/common');
 let pdfmeCommon: Promise<PdfmeCommon> | undefined;
 
 /**
- * pdfme's common module (zod schemas, a bundled font) costs the process about 20 MB; it is
- * loaded on the first template upload rather than at start.
+ * pdfme's common module (zod schemas, a bundled font) costs the process memory a service that
+ * never uploads a template need not pay; it is loaded on the first template upload rather than at start.
  */
 function loadPdfmeCommon(): Promise<PdfmeCommon> {
   pdfmeCommon ??= import('@pdfme/common');

@@ -23,11 +23,9 @@ export interface HeapKeeper {
 
 /**
  * Left to itself, V8 lets a thread's old generation reach about twice what pdfme keeps live
- * (30-35 MB) between its full collections, and keeps those pages. Collecting whenever the heap
- * has grown by the headroom over what was live bounds it. Measured with four renders at a time
- * for 10 s, the process 43 MB before the first (the profiles' fifth pass): a thread peaked at
- * about 137-140 MB with V8's own collections (12-14 ms of CPU a PDF), 98-101 MB with this
- * headroom (17-21 ms), 86-89 MB with 24 MB (21 ms), 120 MB with 48 MB (17 ms).
+ * between its full collections, and keeps those pages. Collecting whenever the heap has grown by
+ * the headroom over what was live bounds it, for some more CPU a PDF: a smaller headroom saves
+ * memory and costs CPU, a larger one the reverse (the measurements are in the benchmarks' history).
  */
 export function heapKeeper({ collect, heapUsed, idleDelayMs = IDLE_COLLECTION_DELAY_MS }: HeapKeeperOptions): HeapKeeper {
   let live = heapUsed();

@@ -51,7 +51,7 @@ export interface WorkerPoolRendererOptions {
   idleShutdownMs?: number;
   /**
    * V8 heap limits of each thread. Default: a young generation of 8 MB (V8's own 32 MB is RSS a
-   * burst keeps; 8 MB peaked 6 MB below 16 MB in alternated runs, with no measurable CPU cost).
+   * burst keeps; the smaller one lowered the peak with no measurable CPU cost).
    */
   resourceLimits?: ResourceLimits;
   /** Told how long each render waited and ran, and how it ended. */

@@ -99,9 +99,8 @@ async function readThroughIndex(
 /**
  * How many of a key's dictionary values are compared with the needle one by one before the
  * trigram index is used instead. Below it the comparisons cost less than the index: on
- * PostgreSQL the index path is an unprepared statement (260 µs of the server's CPU a request in
- * the bench, most of it parse and plan), on SQLite an FTS5 query; the scan doubled the
- * requests a second on both.
+ * PostgreSQL the index path is an unprepared statement (most of its cost parse and plan), on
+ * SQLite an FTS5 query (docs/benchmarks.md, "Mechanisms and their verdicts").
  */
 export const SCANNED_DICTIONARY_VALUES = 256;
 

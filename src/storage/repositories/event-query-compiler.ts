@@ -240,8 +240,8 @@ function ordered<QB extends SelectQueryBuilder<any, any, any>>(select: QB, table
  * page reads: counted in no order, the rows of a company that holds much of the table are
  * counted by a sequential scan stopping at the bound, and a sequential scan of a large table
  * starts where the last one left off (synchronized scans), so where the company's rows lie
- * together it can read most of the table first (250 ms instead of 5 at a million events,
- * about one large page in forty of the bench's large company). A merged `__contains` page
+ * together it can read most of the table first (now and then, a count many times slower than
+ * the page it counts). A merged `__contains` page
  * keeps the count in no order: ordered, it would walk the company in order (see
  * compileEventPage).
  */

@@ -66,8 +66,8 @@ const COMMA = 0x2c;
 
 /**
  * `head`, the events separated by commas, then `tail`, written straight into one buffer: the
- * bytes the socket takes. Joining the strings first and encoding the result costs about 25 times
- * more (V8 copies a few hundred KB of such strings by `join` at about 300 MB/s).
+ * bytes the socket takes. Joining the strings first and encoding the result costs far more (V8
+ * copies the whole joined string once more before it is encoded).
  */
 function joinedBytes(head: string, events: readonly EventJson[], tail: string): Buffer {
   let size = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(events.length - 1, 0);
