@@ -76,8 +76,6 @@ describe('GET /metrics', () => {
     assert.equal(types.get('wrs_db_pool_connections_in_use'), 'gauge');
     assert.equal(types.get('wrs_pdf_render_duration_seconds'), 'histogram');
     assert.equal(types.get('wrs_ingested_events_total'), 'counter');
-    assert.equal(types.get('wrs_malloc_trims_total'), 'counter');
-    assert.equal(types.get('wrs_malloc_trim_seconds_total'), 'counter');
     assert.equal(types.get('wrs_webhook_delivery_attempts_total'), 'counter');
     assert.equal(types.get('wrs_webhook_delivery_lag_seconds'), 'histogram');
     assert.equal(types.get('wrs_rate_limit_store_failures_total'), 'counter');
