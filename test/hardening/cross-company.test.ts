@@ -288,7 +288,12 @@ const ROWS: Row[] = [
   {
     operation: 'POST /v1/webhooks/{id}/secret',
     async run(t, w) {
-      await sameAsUnknown(t, (id) => ({ method: 'POST', url: `/v1/webhooks/${id}/secret`, payload: { overlap_seconds: 0 } }), w.webhookA, 'rotating the secret of a webhook of A');
+      await sameAsUnknown(
+        t,
+        (id) => ({ method: 'POST', url: `/v1/webhooks/${id}/secret`, payload: { overlap_seconds: 0 } }),
+        w.webhookA,
+        'rotating the secret of a webhook of A',
+      );
     },
   },
   {

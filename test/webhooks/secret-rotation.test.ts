@@ -94,7 +94,8 @@ describeEachDatabase('webhooks: secret rotation with an overlap', (kind) => {
       assert.equal(answer.statusCode, 400, `${overlap_seconds}: ${answer.body}`);
       assert.match(answer.json().message, /overlap_seconds/);
     }
-    for (const payload of [{ overlap_seconds: 'soon' }, { overlap: 5 }]) assert.equal((await rotate(hook.id, payload)).statusCode, 400, JSON.stringify(payload));
+    for (const payload of [{ overlap_seconds: 'soon' }, { overlap: 5 }])
+      assert.equal((await rotate(hook.id, payload)).statusCode, 400, JSON.stringify(payload));
     assert.equal((await rotate('no-such-webhook')).statusCode, 404);
     const other = await subscribe('/other', 'globex');
     const foreign = await rotate(other.id, { overlap_seconds: 0 }, 'acme');
