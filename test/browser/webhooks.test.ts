@@ -140,6 +140,43 @@ describeOnOneDatabase('web console: webhooks', (kind) => {
     await context.close();
   });
 
+  it('rotates a secret after confirmation: the new one shown once, with when the old one stops', async () => {
+    const created = await service.t.as(DEMO_COMPANY_ID, {
+      method: 'POST',
+      url: '/v1/webhooks',
+      payload: { url: `${receiver.base}/rotated`, events: ['record.created'], description: 'Rotated receiver' },
+    });
+    assert.equal(created.statusCode, 201);
+    const oldSecret = (created.json() as { secret: string }).secret;
+
+    const { context, page, errors } = await newPage(browser);
+    await signIn(page, service.baseUrl, await service.demoToken());
+    await page.goto(`${service.baseUrl}/app/webhooks`);
+    const rotated = card(page, '/rotated');
+    await rotated.getByRole('button', { name: 'Rotate secret of Rotated receiver' }).click();
+    await rotated.getByRole('button', { name: 'Keep the secret' }).click();
+    assert.equal(await rotated.locator('.webhook-secret').count(), 0, 'keeping it rotates nothing');
+    await rotated.getByRole('button', { name: 'Rotate secret of Rotated receiver' }).click();
+    await rotated.getByLabel('Old secret keeps signing for').selectOption({ label: '1 hour' });
+    await assertAccessible(page, 'webhooks page confirming a rotation');
+    const before = service.clock.now().getTime();
+    await rotated.getByRole('button', { name: 'Yes, rotate it' }).click();
+    const notice = rotated.locator('.webhook-secret');
+    await notice.waitFor();
+    assert.match(await notice.innerText(), /shown only now/);
+    assert.match(await notice.innerText(), /The old secret signs too until/);
+    const stops = Date.parse((await notice.locator('time').getAttribute('datetime'))!);
+    assert.ok(Math.abs(stops - before - 3600_000) < 60_000, 'the old secret stops in an hour');
+    const secret = await rotated.getByRole('textbox', { name: 'New signing secret' }).inputValue();
+    assert.match(secret, /^whsec_[A-Za-z0-9+/]+=*$/);
+    assert.notEqual(secret, oldSecret);
+    await assertAccessible(page, 'webhooks page showing a rotated secret');
+    await rotated.getByRole('button', { name: 'I have kept it: hide the secret' }).click();
+    assert.equal(await page.getByText(secret).count(), 0);
+    assertNoPageErrors(errors);
+    await context.close();
+  });
+
   async function updateARecord(): Promise<void> {
     const list = await service.t.as(DEMO_COMPANY_ID, { method: 'GET', url: '/v1/records?record_type=custom&limit=1' });
     const record = (list.json() as { results: { id: string }[] }).results[0]!;

@@ -323,7 +323,7 @@ export function clientOperationsSuite(start: () => Promise<ServiceUnderTest>): v
     assert.equal(answered(await globex.GET('/v1/checks'), 200).count, 0);
   });
 
-  it('manages webhooks and their deliveries: createWebhook, listWebhooks, getWebhook, updateWebhook, listWebhookDeliveries, redeliverWebhookDelivery, deleteWebhook', async () => {
+  it('manages webhooks and their deliveries: createWebhook, listWebhooks, getWebhook, updateWebhook, rotateWebhookSecret, listWebhookDeliveries, redeliverWebhookDelivery, deleteWebhook', async () => {
     const created = answered(await acme.POST('/v1/webhooks', { body: { url: 'https://93.184.215.14/client-hook', events: ['record.created'] } }), 201);
     assert.match(created.secret, /^whsec_/);
     assert.deepEqual(
@@ -333,6 +333,10 @@ export function clientOperationsSuite(start: () => Promise<ServiceUnderTest>): v
     assert.equal(answered(await acme.GET('/v1/webhooks/{id}', { params: { path: { id: created.id } } }), 200).url, 'https://93.184.215.14/client-hook');
     const patched = answered(await acme.PATCH('/v1/webhooks/{id}', { params: { path: { id: created.id } }, body: { description: 'from the client' } }), 200);
     assert.equal(patched.description, 'from the client');
+    const rotated = answered(await acme.POST('/v1/webhooks/{id}/secret', { params: { path: { id: created.id } }, body: { overlap_seconds: 3600 } }), 200);
+    assert.match(rotated.secret, /^whsec_/);
+    assert.notEqual(rotated.secret, created.secret);
+    assert.ok(rotated.previous_secret_expires_at, 'the previous secret stops in an hour');
     answered(await acme.POST('/v1/records/{typeId}', { params: { path: { typeId: 'invoice' } }, body: { f_customer: 'Hooked Ltd' } }), 201);
     const deliveries = answered(await acme.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: created.id } } }), 200);
     assert.equal(deliveries.count, 1);

@@ -286,6 +286,17 @@ const ROWS: Row[] = [
     },
   },
   {
+    operation: 'POST /v1/webhooks/{id}/secret',
+    async run(t, w) {
+      await sameAsUnknown(
+        t,
+        (id) => ({ method: 'POST', url: `/v1/webhooks/${id}/secret`, payload: { overlap_seconds: 0 } }),
+        w.webhookA,
+        'rotating the secret of a webhook of A',
+      );
+    },
+  },
+  {
     operation: 'DELETE /v1/webhooks/{id}',
     async run(t, w) {
       await sameAsUnknown(t, (id) => ({ method: 'DELETE', url: `/v1/webhooks/${id}` }), w.webhookA, 'deleting a webhook of A');

@@ -312,6 +312,7 @@ const scripts: Record<string, Script> = {
     await step('find', () => webhooks.find(C, 'w1'));
     await step('update: events', () => webhooks.update(C, 'w1', { events: '["*"]', updated_at: T1 }));
     await step('update: disabled', () => webhooks.update(C, 'w1', { enabled: false, updated_at: T1 }));
+    await step('rotate secret', () => webhooks.rotateSecret(C, 'w1', 'sealed-new', T1, T1));
     await step('unitOfWork.run + subscribers', () => createUnitOfWork(db).run((scope) => webhooks.subscribers(C, 'record.created', scope)));
     await step('remove', () => webhooks.remove(C, 'w1'));
   },

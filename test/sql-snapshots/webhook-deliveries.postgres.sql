@@ -7,14 +7,14 @@ commit;
 begin;
 select "company_id", "id", "webhook_id" from "webhook_deliveries" where "status" = 'pending' and "next_attempt_at" <= $1 and "lease_until" <= $2 order by "next_attempt_at" limit $3 for update skip locked;
 update "webhook_deliveries" set "lease_until" = $1, "lease_owner" = $2 where "company_id" in ($3) and "id" in ($4);
-select "d"."id", "d"."webhook_id", "d"."event_type", "d"."payload", "d"."status", "d"."attempts", "d"."last_status_code", "d"."last_error", "d"."next_attempt_at", "d"."lease_until", "d"."lease_owner", "d"."created_at", "d"."delivered_at", "d"."company_id", "w"."url", "w"."secret", "w"."enabled" from "webhook_deliveries" as "d" left join "webhooks" as "w" on "w"."company_id" = "d"."company_id" and "w"."id" = "d"."webhook_id" where "d"."company_id" in ($1) and "d"."id" in ($2) order by "d"."next_attempt_at";
+select "d"."id", "d"."webhook_id", "d"."event_type", "d"."payload", "d"."status", "d"."attempts", "d"."last_status_code", "d"."last_error", "d"."next_attempt_at", "d"."lease_until", "d"."lease_owner", "d"."created_at", "d"."delivered_at", "d"."company_id", "w"."url", "w"."secret", "w"."enabled", "w"."previous_secret", "w"."previous_secret_expires_at" from "webhook_deliveries" as "d" left join "webhooks" as "w" on "w"."company_id" = "d"."company_id" and "w"."id" = "d"."webhook_id" where "d"."company_id" in ($1) and "d"."id" in ($2) order by "d"."next_attempt_at";
 commit;
 
 -- claim: webhooks and companies at their share are skipped
 begin;
 select "company_id", "id", "webhook_id" from "webhook_deliveries" where "status" = 'pending' and "next_attempt_at" <= $1 and "lease_until" <= $2 and "company_id" not in ($3, $4) and "webhook_id" not in ($5) order by "next_attempt_at" limit $6 for update skip locked;
 update "webhook_deliveries" set "lease_until" = $1, "lease_owner" = $2 where "company_id" in ($3) and "id" in ($4, $5);
-select "d"."id", "d"."webhook_id", "d"."event_type", "d"."payload", "d"."status", "d"."attempts", "d"."last_status_code", "d"."last_error", "d"."next_attempt_at", "d"."lease_until", "d"."lease_owner", "d"."created_at", "d"."delivered_at", "d"."company_id", "w"."url", "w"."secret", "w"."enabled" from "webhook_deliveries" as "d" left join "webhooks" as "w" on "w"."company_id" = "d"."company_id" and "w"."id" = "d"."webhook_id" where "d"."company_id" in ($1) and "d"."id" in ($2, $3) order by "d"."next_attempt_at";
+select "d"."id", "d"."webhook_id", "d"."event_type", "d"."payload", "d"."status", "d"."attempts", "d"."last_status_code", "d"."last_error", "d"."next_attempt_at", "d"."lease_until", "d"."lease_owner", "d"."created_at", "d"."delivered_at", "d"."company_id", "w"."url", "w"."secret", "w"."enabled", "w"."previous_secret", "w"."previous_secret_expires_at" from "webhook_deliveries" as "d" left join "webhooks" as "w" on "w"."company_id" = "d"."company_id" and "w"."id" = "d"."webhook_id" where "d"."company_id" in ($1) and "d"."id" in ($2, $3) order by "d"."next_attempt_at";
 commit;
 
 -- finish

@@ -26,6 +26,9 @@ update "webhooks" set "updated_at" = $1, "enabled" = $2 where "company_id" = $3 
 delete from "webhook_subscriptions" where "company_id" = $1 and "webhook_id" = $2;
 commit;
 
+-- rotate secret
+update "webhooks" set "previous_secret" = "secret", "previous_secret_expires_at" = $1, "secret" = $2, "updated_at" = $3 where "company_id" = $4 and "id" = $5 returning "id", "url", "events", "description", "enabled", "secret", "created_at", "updated_at";
+
 -- unitOfWork.run + subscribers
 begin;
 select distinct "webhook_id" from "webhook_subscriptions" where "company_id" = $1 and "event_type" in ($2, $3);

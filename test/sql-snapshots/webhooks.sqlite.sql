@@ -25,6 +25,9 @@ update "webhooks" set "updated_at" = ?, "enabled" = ? where "company_id" = ? and
 delete from "webhook_subscriptions" where "company_id" = ? and "webhook_id" = ?;
 commit;
 
+-- rotate secret
+update "webhooks" set "previous_secret" = "secret", "previous_secret_expires_at" = ?, "secret" = ?, "updated_at" = ? where "company_id" = ? and "id" = ? returning "id", "url", "events", "description", "enabled", "secret", "created_at", "updated_at";
+
 -- unitOfWork.run + subscribers
 begin immediate;
 select distinct "webhook_id" from "webhook_subscriptions" where "company_id" = ? and "event_type" in (?, ?);

@@ -430,6 +430,26 @@ export interface paths {
         patch: operations["updateWebhook"];
         trace?: never;
     };
+    "/v1/webhooks/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's signing secret
+         * @description Makes a new signing secret, shown only in this answer, that signs every delivery from now on. For the overlap the caller chooses (overlap_seconds: default 86400 = 24 h, at most 604800 = 7 days) the previous secret signs too: webhook-signature then carries two signatures, `v1,<new> v1,<previous>`, and a receiver holding either secret verifies (Standard Webhooks). After previous_secret_expires_at only the new one signs; overlap_seconds 0 stops the previous secret at once. A rotation during an overlap ends the earlier previous secret: only the secret current before this call keeps signing. 400 for an overlap out of range; 404 for a webhook the company does not have.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -6104,6 +6124,216 @@ export interface operations {
             };
             /** @description not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first request with a key runs and its answer is kept 24 hours; a retry with the same key and the same request gets that answer again (header Idempotent-Replayed: true) and nothing runs twice. The same key with another body or path: 422 idempotency_key_reused; while the first still runs: 409 idempotency_key_in_use with Retry-After. The key: 1 to 255 visible ASCII characters (0x21-0x7E: no spaces, no control or non-ASCII characters), sent bare (abc) or as a Structured Field string (RFC 8941: "abc", with \" and \\ as the only escapes); both name the same key. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description webhook ID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description seconds the previous secret keeps signing beside the new one: default 86400 (24 h), at most 604800 (7 days); 0 stops it at once */
+                    overlap_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the new secret; keep it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "secret": "whsec_3q1m0uXWm9yqkQ2fJk7yYF0l5pO2bZ1x9Gk6dVt8cWs=",
+                     *       "previous_secret_expires_at": "2026-11-22T15:04:05.123Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the new signing secret: "whsec_" + base64 of 32 random bytes. Shown only in this answer; it signs every delivery from now on */
+                        secret: string;
+                        /** @description until when the previous secret signs deliveries too (a second v1 signature); null when it stopped at once (overlap 0) */
+                        previous_secret_expires_at: string | null;
+                    };
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
+            401: {
+                headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description forbidden: a record token may not call this operation; only a company user may */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -230,5 +230,5 @@ function withNewSecret(secretBox: SecretBox, companyId: string, data: ExportedRo
   const id = data.id as string;
   const secret = newWebhookSecret();
   webhooks.push({ id, url: data.url as string, secret });
-  return { ...data, secret: secretBox.seal(secret, secretContext(companyId, id)) };
+  return { ...data, secret: secretBox.seal(secret, secretContext(companyId, id)), previous_secret: null, previous_secret_expires_at: null };
 }

@@ -6,7 +6,7 @@ import type { DeliveryStatus } from './webhook.js';
 export interface ClaimedDelivery extends Omit<StoredDelivery, 'last_response_body'> {
   company_id: string;
   /** Absent when the webhook was deleted meanwhile. */
-  webhook?: { url: string; secret: string; enabled: boolean };
+  webhook?: { url: string; secret: string; enabled: boolean; previousSecret?: { sealed: string; expiresAt: string } };
 }
 
 /** What an attempt changes of its delivery. */

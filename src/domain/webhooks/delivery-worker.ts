@@ -170,6 +170,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     let signature: string;
     try {
       signature = webhookSignature(keyOf(delivery, webhook.secret), delivery.id, timestamp, delivery.payload);
+      // During a rotation's overlap the previous secret signs too: a receiver holding either verifies (Standard Webhooks).
+      const previous = webhook.previousSecret;
+      if (previous && previous.expiresAt > started.toISOString()) {
+        signature += ` ${webhookSignature(keyOf(delivery, previous.sealed), delivery.id, timestamp, delivery.payload)}`;
+      }
     } catch {
       finish(delivery, retryOrFail(attempts, NO_ANSWER, 'the signing secret cannot be opened (was WRS_ENCRYPTION_KEY changed?)'));
       return;

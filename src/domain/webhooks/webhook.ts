@@ -38,6 +38,20 @@ export const CreatedWebhookSchema = Type.Object(
 
 export type CreatedWebhook = Static<typeof CreatedWebhookSchema>;
 
+export const RotatedSecretSchema = Type.Object(
+  {
+    secret: Type.String({
+      description: 'the new signing secret: "whsec_" + base64 of 32 random bytes. Shown only in this answer; it signs every delivery from now on',
+    }),
+    previous_secret_expires_at: Type.Union([Timestamp, Type.Null()], {
+      description: 'until when the previous secret signs deliveries too (a second v1 signature); null when it stopped at once (overlap 0)',
+    }),
+  },
+  { title: 'RotatedWebhookSecret' },
+);
+
+export type RotatedSecret = Static<typeof RotatedSecretSchema>;
+
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 

@@ -15,6 +15,11 @@ export interface WebhooksRepository {
   find(companyId: string, id: string): Promise<StoredWebhook | undefined>;
   /** Applies the change and rewrites the subscriptions; undefined when there is no such webhook. */
   update(companyId: string, id: string, change: WebhookChange): Promise<StoredWebhook | undefined>;
+  /**
+   * Replaces the sealed secret by `secret`; the one it replaces is kept as the previous secret until
+   * `previousExpiresAt` (null: dropped at once). Undefined when there is no such webhook.
+   */
+  rotateSecret(companyId: string, id: string, secret: string, previousExpiresAt: string | null, updatedAt: string): Promise<StoredWebhook | undefined>;
   /** Deletes the webhook with its subscriptions and deliveries; false when there was none. */
   remove(companyId: string, id: string): Promise<boolean>;
   /** The ids of the company's enabled webhooks subscribed to the event type (or to all). */

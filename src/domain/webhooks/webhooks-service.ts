@@ -5,10 +5,15 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import type { AddressResolver } from './address-resolver.port.js';
 import type { DeliveriesRepository } from './deliveries-repository.port.js';
 import type { StoredDelivery, StoredWebhook } from './stored-webhook.js';
-import type { CreatedWebhook, DeliveryStatus, WebhookDeliveryResource, WebhookResource } from './webhook.js';
+import type { CreatedWebhook, DeliveryStatus, RotatedSecret, WebhookDeliveryResource, WebhookResource } from './webhook.js';
 import { newWebhookSecret } from './signature.js';
 import { checkWebhookUrl } from './webhook-url.js';
 import type { WebhookChange, WebhooksRepository } from './webhooks-repository.port.js';
+
+/** How long the previous secret signs beside a rotated one, unless the caller says: a day. */
+export const DEFAULT_ROTATION_OVERLAP_SECONDS = 24 * 60 * 60;
+/** The longest overlap a rotation may ask for: a week. */
+export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 24 * 60 * 60;
 
 /** Deliveries one history answer shows at most. */
 export const DELIVERY_HISTORY_LIMIT = 100;
@@ -28,6 +33,8 @@ export interface WebhooksService {
   get(companyId: string, id: string): Promise<WebhookResource>;
   update(companyId: string, id: string, patch: WebhookPatch): Promise<WebhookResource>;
   remove(companyId: string, id: string): Promise<void>;
+  /** A new secret; the previous one signs too for the body's `overlap_seconds` (default a day; 0: it stops at once). */
+  rotateSecret(companyId: string, id: string, body: Record<string, unknown> | undefined): Promise<RotatedSecret>;
   deliveries(companyId: string, id: string): Promise<WebhookDeliveryResource[]>;
   redeliver(companyId: string, id: string, deliveryId: string): Promise<WebhookDeliveryResource>;
   /** The company's deliveries, newest first (at most 100), optionally of one status: the operator's view. */
@@ -103,6 +110,16 @@ export function createWebhooksService(deps: WebhooksServiceDeps): WebhooksServic
       if (!(await webhooks.remove(companyId, id))) throw notFound(`webhook '${id}' not found`);
     },
 
+    async rotateSecret(companyId, id, body) {
+      const overlapSeconds = rotationOverlap(body);
+      const now = clock.now();
+      const secret = newWebhookSecret();
+      const expiresAt = overlapSeconds === 0 ? null : new Date(now.getTime() + overlapSeconds * 1000).toISOString();
+      const rotated = await webhooks.rotateSecret(companyId, id, secretBox.seal(secret, secretContext(companyId, id)), expiresAt, now.toISOString());
+      if (!rotated) throw notFound(`webhook '${id}' not found`);
+      return { secret, previous_secret_expires_at: expiresAt };
+    },
+
     async deliveries(companyId, id) {
       await existing(companyId, id);
       return (await deliveries.listForWebhook(companyId, id, DELIVERY_HISTORY_LIMIT)).map(toDeliveryResource);
@@ -120,6 +137,19 @@ export function createWebhooksService(deps: WebhooksServiceDeps): WebhooksServic
       return (await deliveries.listForCompany(companyId, status, DELIVERY_HISTORY_LIMIT)).map(toDeliveryResource);
     },
   };
+}
+
+/** The overlap a rotation asks for: the body is optional, and `overlap_seconds` its only field. */
+function rotationOverlap(body: Record<string, unknown> | undefined): number {
+  const unknown = Object.keys(body ?? {}).filter((name) => name !== 'overlap_seconds');
+  if (unknown.length > 0) throw invalidBody(`unknown field(s) ${unknown.join(', ')}: the body may only hold overlap_seconds`);
+  const overlap = body?.overlap_seconds ?? DEFAULT_ROTATION_OVERLAP_SECONDS;
+  if (typeof overlap !== 'number' || !Number.isInteger(overlap) || overlap < 0 || overlap > MAX_ROTATION_OVERLAP_SECONDS) {
+    throw invalidBody(
+      `overlap_seconds: a whole number of seconds from 0 (the old secret stops at once) to ${MAX_ROTATION_OVERLAP_SECONDS} (7 days), not ${JSON.stringify(overlap)}`,
+    );
+  }
+  return overlap;
 }
 
 function distinctEvents(events: readonly string[]): string[] {

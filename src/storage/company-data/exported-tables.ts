@@ -141,7 +141,7 @@ export const EXPORTED_TABLES = [
       table: 'webhooks',
       key: ['id'],
       columns: ['id', 'url', 'events', 'description', 'enabled', 'created_at', 'updated_at'],
-      suppliedOnImport: ['secret'],
+      suppliedOnImport: ['secret', 'previous_secret', 'previous_secret_expires_at'],
       pageRows: PAGE_ROWS,
     },
     true,

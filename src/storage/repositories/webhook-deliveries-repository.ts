@@ -118,15 +118,26 @@ export function createWebhookDeliveriesRepository(database: Database): Deliverie
           .selectFrom('webhook_deliveries as d')
           .leftJoin('webhooks as w', (join) => join.onRef('w.company_id', '=', 'd.company_id').onRef('w.id', '=', 'd.webhook_id'))
           .select(COLUMNS.map((column) => `d.${column}` as const))
-          .select(['d.company_id', 'w.url', 'w.secret', 'w.enabled'])
+          .select(['d.company_id', 'w.url', 'w.secret', 'w.enabled', 'w.previous_secret', 'w.previous_secret_expires_at'])
           .where('d.company_id', 'in', companies)
           .where('d.id', 'in', ids)
           .orderBy('d.next_attempt_at')
           .execute();
         const deliveries = rows.map(
-          ({ url, secret, enabled, ...delivery }): ClaimedDelivery => ({
+          ({ url, secret, enabled, previous_secret, previous_secret_expires_at, ...delivery }): ClaimedDelivery => ({
             ...(delivery as StoredDelivery & { company_id: string }),
-            ...(url !== null && secret !== null ? { webhook: { url, secret, enabled: Number(enabled) === 1 } } : {}),
+            ...(url !== null && secret !== null
+              ? {
+                  webhook: {
+                    url,
+                    secret,
+                    enabled: Number(enabled) === 1,
+                    ...(previous_secret !== null && previous_secret_expires_at !== null
+                      ? { previousSecret: { sealed: previous_secret, expiresAt: previous_secret_expires_at } }
+                      : {}),
+                  },
+                }
+              : {}),
           }),
         );
         return { deliveries, moreDue };

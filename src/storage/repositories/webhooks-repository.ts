@@ -79,6 +79,23 @@ export function createWebhooksRepository(db: Kysely<DB>): WebhooksRepository {
       });
     },
 
+    async rotateSecret(companyId, id, secret, previousExpiresAt, updatedAt) {
+      // Both databases read the right-hand sides from the row as it was: the old secret becomes the previous one.
+      const row = await db
+        .updateTable('webhooks')
+        .set((eb) => ({
+          previous_secret: previousExpiresAt === null ? null : eb.ref('secret'),
+          previous_secret_expires_at: previousExpiresAt,
+          secret,
+          updated_at: updatedAt,
+        }))
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .returning(COLUMNS)
+        .executeTakeFirst();
+      return row && toStored(row);
+    },
+
     async remove(companyId, id) {
       return db.transaction().execute(async (trx) => {
         await trx.deleteFrom('webhook_subscriptions').where('company_id', '=', companyId).where('webhook_id', '=', id).execute();
@@ -95,6 +112,6 @@ export function createWebhooksRepository(db: Kysely<DB>): WebhooksRepository {
   };
 }
 
-function toStored(row: Omit<WebhooksTable, 'company_id'>): StoredWebhook {
+function toStored(row: Pick<WebhooksTable, (typeof COLUMNS)[number]>): StoredWebhook {
   return { ...row, enabled: Number(row.enabled) === 1 };
 }

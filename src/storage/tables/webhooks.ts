@@ -12,6 +12,9 @@ export interface WebhooksTable {
   enabled: number;
   /** Sealed by the secret box, bound to company and webhook. */
   secret: string;
+  /** The secret before the last rotation, sealed as `secret` is; it signs too until `previous_secret_expires_at`. */
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -168,6 +168,13 @@ export function fuzzRoutes(f: FuzzFixture): FuzzRoute[] {
       params: { id: [f.webhookId, 'no-such-webhook'] },
       body: { description: 'patched', enabled: true },
     },
+    {
+      method: 'POST',
+      path: '/v1/webhooks/{id}/secret',
+      api: 'public',
+      params: { id: [f.webhookId, 'no-such-webhook'] },
+      body: { overlap_seconds: 60 },
+    },
     { method: 'DELETE', path: '/v1/webhooks/{id}', api: 'public', params: { id: ['no-such-webhook'] } },
     { method: 'GET', path: '/v1/webhooks/{id}/deliveries', api: 'public', params: { id: [f.webhookId] } },
     {

@@ -13,6 +13,8 @@ export const exampleWebhook = {
 
 export const exampleCreatedWebhook = { ...exampleWebhook, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwq0o2m0aQnqE=' };
 
+export const exampleRotatedSecret = { secret: 'whsec_3q1m0uXWm9yqkQ2fJk7yYF0l5pO2bZ1x9Gk6dVt8cWs=', previous_secret_expires_at: '2026-11-22T15:04:05.123Z' };
+
 export const exampleDelivery = {
   id: 'msg_019aa5d1-2c3d-7e4f-9051-6b7c8d9e0f1a',
   webhook_id: WEBHOOK_ID,

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { MAX_URL_LENGTH } from '../../../domain/webhooks/webhook-url.js';
 import { WebhookDeliverySchema, WebhookEventName, WebhookSchema, DELIVERY_STATUSES } from '../../../domain/webhooks/webhook.js';
 import { WEBHOOK_EVENT_TYPES } from '../../../domain/webhooks/event-types.js';
+import { DEFAULT_ROTATION_OVERLAP_SECONDS, MAX_ROTATION_OVERLAP_SECONDS } from '../../../domain/webhooks/webhooks-service.js';
 import { CompanyParams } from '../../schemas/company.js';
 
 const Url = Type.String({
@@ -26,6 +27,17 @@ export const CreateWebhookBody = Type.Object(
 export const PatchWebhookBody = Type.Object(
   { url: Type.Optional(Url), events: Type.Optional(Events), description: Type.Optional(Description), enabled: Type.Optional(Enabled) },
   { additionalProperties: false, minProperties: 1, description: 'the fields to change, at least one' },
+);
+
+export const RotateSecretBody = Type.Object(
+  {
+    overlap_seconds: Type.Optional(
+      Type.Integer({
+        description: `seconds the previous secret keeps signing beside the new one: default ${DEFAULT_ROTATION_OVERLAP_SECONDS} (24 h), at most ${MAX_ROTATION_OVERLAP_SECONDS} (7 days); 0 stops it at once`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
 );
 
 export const WebhookParams = Type.Object({ id: Type.String({ maxLength: 200, description: 'webhook ID' }) });

@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
-import { CreatedWebhookSchema, WebhookSchema } from '../../../domain/webhooks/webhook.js';
+import { CreatedWebhookSchema, RotatedSecretSchema, WebhookSchema } from '../../../domain/webhooks/webhook.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { resourceUrl } from '../../public-base-url.js';
 import { createdWithLocation } from '../../schemas/created.js';
 import { ErrorResponse, errorResponses } from '../../schemas/errors.js';
+import { optionalObjectBody } from '../records/object-body.js';
 import { withExample } from '../../schemas/examples.js';
-import { exampleCreatedWebhook, exampleWebhook } from './examples.js';
-import { CreateWebhookBody, PatchWebhookBody, WebhookList, WebhookParams } from './schemas.js';
+import { exampleCreatedWebhook, exampleRotatedSecret, exampleWebhook } from './examples.js';
+import { CreateWebhookBody, PatchWebhookBody, RotateSecretBody, WebhookList, WebhookParams } from './schemas.js';
 
 /** Webhooks of the caller's company, managed by its users (a record token gets 403 on every route). */
 export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -95,6 +96,35 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       },
     },
     async (request) => webhooks.update(identityOf(request).companyId, request.params.id, request.body),
+  );
+
+  app.post(
+    '/webhooks/:id/secret',
+    {
+      ...optionalObjectBody,
+      config: { ...optionalObjectBody.config, idempotency: 'webhooks.rotate_secret' },
+      schema: {
+        operationId: 'rotateWebhookSecret',
+        summary: "Rotate a webhook's signing secret",
+        description:
+          'Makes a new signing secret, shown only in this answer, that signs every delivery from now on. For the overlap ' +
+          'the caller chooses (overlap_seconds: default 86400 = 24 h, at most 604800 = 7 days) the previous secret signs too: ' +
+          'webhook-signature then carries two signatures, `v1,<new> v1,<previous>`, and a receiver holding either secret ' +
+          'verifies (Standard Webhooks). After previous_secret_expires_at only the new one signs; overlap_seconds 0 stops ' +
+          'the previous secret at once. A rotation during an overlap ends the earlier previous secret: only the secret ' +
+          'current before this call keeps signing. 400 for an overlap out of range; 404 for a webhook the company does not have.',
+        tags: ['webhooks'],
+        params: WebhookParams,
+        body: RotateSecretBody,
+        response: {
+          200: withExample(RotatedSecretSchema, exampleRotatedSecret, 'the new secret; keep it'),
+          ...errorResponses(400, 401, 403, 404),
+          409: { ...ErrorResponse, description: 'idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After)' },
+        },
+      },
+    },
+    // The body's content is checked by the domain (optionalObjectBody checks only that it is an object, if any).
+    async (request) => webhooks.rotateSecret(identityOf(request).companyId, request.params.id, request.body as Record<string, unknown> | undefined),
   );
 
   app.delete(

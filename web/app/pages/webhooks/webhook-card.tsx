@@ -2,8 +2,9 @@ import { useState } from 'preact/hooks';
 import { call } from '../../../shared/api';
 import { signedOutOnUnauthorized } from '../../components/session-expiry';
 import { useConsole } from '../../console-context';
+import { RotatedSecretNotice } from './rotated-secret';
 import { WebhookDeliveries } from './webhook-deliveries';
-import type { Webhook } from './webhook-types';
+import { ROTATION_OVERLAPS, type RotatedSecret, type Webhook } from './webhook-types';
 
 interface WebhookCardProps {
   webhook: Webhook;
@@ -11,10 +12,13 @@ interface WebhookCardProps {
   onDeleted(id: string): void;
 }
 
-/** One webhook: where it delivers, what, whether; enable or disable, delete, its deliveries. */
+/** One webhook: where it delivers, what, whether; enable or disable, rotate its secret, delete, its deliveries. */
 export function WebhookCard({ webhook, onChanged, onDeleted }: WebhookCardProps) {
   const { client, signOut } = useConsole();
   const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const [confirmingRotate, setConfirmingRotate] = useState(false);
+  const [overlapSeconds, setOverlapSeconds] = useState(ROTATION_OVERLAPS[0]!.seconds);
+  const [rotated, setRotated] = useState<RotatedSecret>();
   const [showDeliveries, setShowDeliveries] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -26,6 +30,15 @@ export function WebhookCard({ webhook, onChanged, onDeleted }: WebhookCardProps)
     const result = await call(() => client.PATCH('/v1/webhooks/{id}', { ...path, body: { enabled } }));
     setBusy(false);
     if (result.ok) onChanged(result.data);
+    else if (!signedOutOnUnauthorized(result.problem, signOut)) setError(result.problem.message);
+  }
+
+  async function rotate() {
+    setBusy(true);
+    const result = await call(() => client.POST('/v1/webhooks/{id}/secret', { ...path, body: { overlap_seconds: overlapSeconds } }));
+    setBusy(false);
+    setConfirmingRotate(false);
+    if (result.ok) setRotated(result.data);
     else if (!signedOutOnUnauthorized(result.problem, signOut)) setError(result.problem.message);
   }
 
@@ -61,12 +74,40 @@ export function WebhookCard({ webhook, onChanged, onDeleted }: WebhookCardProps)
           {showDeliveries ? 'Hide deliveries' : 'Show deliveries'}
           <span class="visually-hidden"> of {label}</span>
         </button>
+        {!confirmingRotate && (
+          <button type="button" disabled={busy} onClick={() => setConfirmingRotate(true)}>
+            Rotate secret<span class="visually-hidden"> of {label}</span>
+          </button>
+        )}
         {!confirmingDelete && (
           <button type="button" class="danger" disabled={busy} onClick={() => setConfirmingDelete(true)}>
             Delete<span class="visually-hidden"> {label}</span>
           </button>
         )}
       </div>
+      {confirmingRotate && (
+        // biome-ignore lint/a11y/useSemanticElements: a confirmation row of a message, a choice and two buttons, like the delete confirmation
+        <div class="notice warning row" role="group" aria-label={`Confirm rotating the secret of ${label}`}>
+          <span>Make a new signing secret? The receiver needs it to verify deliveries once the old one stops.</span>
+          <label>
+            Old secret keeps signing for{' '}
+            <select value={overlapSeconds} onChange={(e) => setOverlapSeconds(Number(e.currentTarget.value))}>
+              {ROTATION_OVERLAPS.map((overlap) => (
+                <option key={overlap.seconds} value={overlap.seconds}>
+                  {overlap.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" disabled={busy} onClick={rotate}>
+            Yes, rotate it
+          </button>
+          <button type="button" onClick={() => setConfirmingRotate(false)}>
+            Keep the secret
+          </button>
+        </div>
+      )}
+      {rotated && <RotatedSecretNotice webhookId={webhook.id} rotated={rotated} onDismiss={() => setRotated(undefined)} />}
       {confirmingDelete && (
         // biome-ignore lint/a11y/useSemanticElements: a confirmation row of a message and two buttons, not form fields; a fieldset would bring its own border and legend
         <div class="notice warning row" role="group" aria-label={`Confirm deleting ${label}`}>

@@ -2,6 +2,7 @@ import type { ResponseBody } from '@wrs/client';
 
 export type Webhook = ResponseBody<'listWebhooks', 200>['results'][number];
 export type CreatedWebhook = ResponseBody<'createWebhook', 201>;
+export type RotatedSecret = ResponseBody<'rotateWebhookSecret', 200>;
 export type Delivery = ResponseBody<'listWebhookDeliveries', 200>['results'][number];
 export type WebhookEventType = Webhook['events'][number];
 
@@ -13,6 +14,14 @@ export const EVENT_TYPE_CHOICES: readonly { type: WebhookEventType; label: strin
   { type: 'record_token.created', label: 'record_token.created' },
   { type: 'step.completed', label: 'step.completed' },
   { type: 'events.ingested', label: 'events.ingested' },
+];
+
+/** The overlaps the console offers when a secret rotates (the API takes any from 0 to 7 days). */
+export const ROTATION_OVERLAPS: readonly { seconds: number; label: string }[] = [
+  { seconds: 24 * 3600, label: '24 hours' },
+  { seconds: 3600, label: '1 hour' },
+  { seconds: 7 * 24 * 3600, label: '7 days' },
+  { seconds: 0, label: 'none: the old secret stops now' },
 ];
 
 export const WEBHOOK_FIELDS = ['url', 'events', 'description', 'enabled'] as const;
