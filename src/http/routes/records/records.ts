@@ -123,6 +123,8 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; pageCach
       const record = await records.get(identity.companyId, request.params.record, narrowingOf(identity));
       // Serialised once, for both the body and its tag (the resource's keys are in the schema's order).
       const json = JSON.stringify(record);
+      // Kept by the caller's own cache only, and checked with the service (If-None-Match) before each use.
+      reply.header('cache-control', 'private, no-cache');
       if (answeredNotModified(request, reply, strongEtag(tagOfRecordJson(json)))) return reply;
       return reply.type(JSON_CONTENT_TYPE).send(json as never);
     },
