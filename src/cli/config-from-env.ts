@@ -29,7 +29,13 @@ export function cliConfig(use: DatabaseUse): CliConfig {
     ]);
   }
   // In production a mistyped `sqlite:` path would otherwise start an empty database in a new folder.
-  if (use === 'may-create' && config.env === 'production' && sqliteFile !== undefined && !databaseExists && namesSqliteFile(process.env.WRS_DATABASE_URL)) {
+  if (
+    use === 'may-create' &&
+    config.env === 'production' &&
+    sqliteFile !== undefined &&
+    !databaseExists &&
+    process.env.WRS_DATABASE_URL?.startsWith('sqlite:')
+  ) {
     const folder = dirname(sqliteFile);
     if (!existsSync(folder)) {
       throw new ConfigError([`WRS_DATABASE_URL: the folder ${folder} does not exist, and in production it is not created: create it, or correct the path`]);
@@ -47,5 +53,3 @@ export function cliConfig(use: DatabaseUse): CliConfig {
   const secrets = developmentSecrets(config.data, config.generatedSecrets);
   return { config: loadConfig({ ...process.env, ...secrets }), secretsFile: config.data.secretsFile };
 }
-
-const namesSqliteFile = (url: string | undefined): boolean => url !== undefined && url.startsWith('sqlite:');
