@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
 import { developmentSecrets } from './dev-secrets.js';
 
@@ -27,6 +27,19 @@ export function cliConfig(use: DatabaseUse): CliConfig {
         `Set WRS_DATA_DIR to the folder holding ${basename(sqliteFile)} (or WRS_DATABASE_URL to the database), ` +
         'or create it first with wrs serve, wrs migrate or wrs seed demo',
     ]);
+  }
+  // In production a mistyped `sqlite:` path would otherwise start an empty database in a new folder.
+  if (
+    use === 'may-create' &&
+    config.env === 'production' &&
+    sqliteFile !== undefined &&
+    !databaseExists &&
+    process.env.WRS_DATABASE_URL?.startsWith('sqlite:')
+  ) {
+    const folder = dirname(sqliteFile);
+    if (!existsSync(folder)) {
+      throw new ConfigError([`WRS_DATABASE_URL: the folder ${folder} does not exist, and in production it is not created: create it, or correct the path`]);
+    }
   }
   if (config.env === 'production' || config.generatedSecrets.length === 0) return { config, secretsFile: undefined };
   if (use === 'secrets-only' && !databaseExists && !existsSync(config.data.secretsFile)) {

@@ -1,3 +1,4 @@
+import { maskedDatabaseUrl } from './database-start-errors.js';
 import type { AppContext } from '../app-context.js';
 import type { Config } from '../config/config.js';
 
@@ -51,7 +52,7 @@ export async function printWelcome(ctx: AppContext, base: string, secretsFile: s
 /** The SQLite file, or the PostgreSQL URL without its password. */
 function describeDatabase(config: Config): string {
   if (config.data.sqliteFile !== undefined) return config.data.sqliteFile;
-  return config.databaseUrl.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+  return maskedDatabaseUrl(config.databaseUrl);
 }
 
 function describeLifetime(seconds: number): string {

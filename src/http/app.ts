@@ -107,7 +107,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   await app.register(
     async (v1) => {
-      registerAuthentication(v1, ctx.authenticator, ctx.records.typeIdOf);
+      registerAuthentication(v1, ctx.authenticator, ctx.records.typeIdOf, ctx.config.adminToken);
       rateLimiting.limitByIdentity(v1);
       const pageCache = createPageCache(ctx.config.pageCache);
       await v1.register(listEventsRoutes, { ctx, pageCache });

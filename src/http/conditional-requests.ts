@@ -21,6 +21,22 @@ const SHOWN_VALUE_CHARS = 100;
 export const strongEtag = (opaque: string): string => `"${opaque}"`;
 
 /**
+ * Content codings a strong tag is suffixed with: `"abc.gzip"` names the gzip body of the
+ * representation whose identity body is `"abc"`. The dot is outside base64url and hex, so the
+ * suffix never clashes with a tag of its own.
+ */
+const CODING_SUFFIX = /\.(gzip|br)$/;
+
+/** The strong ETag of `etag`'s representation sent in a content coding; a weak tag stays as it is. */
+export function encodedEtag(etag: string, coding: string): string {
+  const tag = parseEntityTag(etag);
+  return tag.weak ? etag : strongEtag(`${tag.opaque}.${coding}`);
+}
+
+/** The identity tag a coding's tag was made from (`abc.gzip` -> `abc`). */
+const identityOpaque = (opaque: string): string => opaque.replace(CODING_SUFFIX, '');
+
+/**
  * A weak ETag naming what an answer was built from (a data version and the request), hashed:
  * equal tags mean the same answer, though not necessarily the same bytes (compression).
  */
@@ -38,7 +54,12 @@ export function heldByClient(request: FastifyRequest, reply: FastifyReply, etag:
   reply.header('etag', etag);
   if (condition === undefined) return false;
   const { opaque } = parseEntityTag(etag);
-  return condition === '*' || condition.some((tag) => tag.opaque === opaque);
+  if (condition === '*') return true;
+  const held = condition.find((tag) => identityOpaque(tag.opaque) === opaque);
+  if (held === undefined) return false;
+  // The 304 names the representation the client holds: a coding's tag is repeated as sent.
+  if (!held.weak && held.opaque !== opaque) reply.header('etag', strongEtag(held.opaque));
+  return true;
 }
 
 /** The 304: no body at all (not even the `null` a response schema would serialise). */
@@ -61,7 +82,9 @@ export function ifMatchOf(request: FastifyRequest): RecordMatch | undefined {
   const condition = tagCondition('If-Match', request.headers['if-match']);
   if (condition === undefined) return undefined;
   if (condition === '*') return { any: true };
-  return { tags: condition.filter((tag) => !tag.weak).map((tag) => tag.opaque) };
+  // Every coding's tag names the record's current state: If-Match with the tag of the gzip or br
+  // body a GET answered matches as the identity one does (each is strong: no weak tag matches).
+  return { tags: condition.filter((tag) => !tag.weak).map((tag) => identityOpaque(tag.opaque)) };
 }
 
 /** Parses `*` or a comma-separated list of entity tags (empty list elements allowed, as in any HTTP list). */

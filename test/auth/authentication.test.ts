@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
 import { ManualClock } from '../../src/lib/clock.js';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { createTestApp, signUserToken, TEST_JWT_SECRET, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, signUserToken, TEST_ADMIN_TOKEN, TEST_JWT_SECRET, type TestApp } from '../helpers/test-app.js';
 import { anEvent, ingestOk } from '../events/event-fixtures.js';
 
 const NOW = '2026-06-01T12:00:00.000Z';
@@ -65,6 +65,14 @@ describeEachDatabase('authentication of GET /v1/events', (kind) => {
       for (const header of [`Basic ${Buffer.from('a:b').toString('base64')}`, `Token ${token}`, 'Bearer', 'Bearer ', token, `Bearer ${token} extra`]) {
         expectUnauthorized(await listWith(t, header));
       }
+    });
+
+    it("tells a caller who sent the operator token to /v1 that it is the operator token and /v1 wants a company user's JWT", async () => {
+      const response = await listWith(t, `Bearer ${TEST_ADMIN_TOKEN}`);
+      expectUnauthorized(response, 'operator token (WRS_ADMIN_TOKEN)');
+      assert.match(response.json().message, /\/v1 wants a company user's JWT/);
+      const other = await listWith(t, 'Bearer not-the-operator-token');
+      assert.doesNotMatch(other.json().message, /operator/, 'another bad token is not called the operator token');
     });
 
     it('refuses malformed tokens', async () => {

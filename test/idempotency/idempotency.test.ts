@@ -8,6 +8,7 @@ import type { UnitOfWork } from '../../src/domain/unit-of-work.js';
 import { buildApp } from '../../src/http/app.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createIdempotencyRepository } from '../../src/storage/repositories/idempotency-repository.js';
+import { LEASE_MS } from '../../src/domain/idempotency/idempotency-service.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, signUserToken, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app.js';
 import { INVOICE_TYPE, putTemplate } from '../pdf/fixtures/records.js';
@@ -162,7 +163,8 @@ describeEachDatabase('Idempotency-Key', (kind) => {
       await gate.reached;
       const during = await create('create-held', VALID_LOAN);
       expectStatus(during, 409, 'idempotency_key_in_use');
-      assert.equal(during.headers['retry-after'], '1');
+      // The lease's time left: the holder's lease was just taken (the test clock stands still).
+      assert.equal(during.headers['retry-after'], String(LEASE_MS / 1000));
       // Even with another body: the key is busy, whatever is sent.
       expectStatus(await create('create-held', { ...VALID_LOAN, f_amount: 2 }), 409, 'idempotency_key_in_use');
       gate.release();
@@ -355,8 +357,12 @@ describeEachDatabase('Idempotency-Key', (kind) => {
       assert.ok(
         await repository.claim({ companyId: 'acme', scope: 'records.create', key: 'orphan' }, { token: 'dead', requestHash: null, expiresAt: leaseEnd }),
       );
-      expectStatus(await create('orphan', VALID_LOAN), 409, 'idempotency_key_in_use');
-      clock.advanceSeconds(2 * 60);
+      const busy = await create('orphan', VALID_LOAN);
+      expectStatus(busy, 409, 'idempotency_key_in_use');
+      assert.equal(busy.headers['retry-after'], '120', 'the dead claim frees the key in two minutes');
+      clock.advanceSeconds(90.5);
+      assert.equal((await create('orphan', VALID_LOAN)).headers['retry-after'], '30', 'the time left, rounded up');
+      clock.advanceSeconds(29.5);
       const taken = await create('orphan', VALID_LOAN);
       expectStatus(taken, 201);
       assert.equal((await create('orphan', VALID_LOAN)).headers['idempotent-replayed'], 'true');

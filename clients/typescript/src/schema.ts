@@ -154,7 +154,7 @@ export interface paths {
         };
         /**
          * Read a record
-         * @description Also callable with a record token for this record. The strong ETag changes whenever the record does; If-None-Match with it answers 304, If-Match with it makes a PATCH safe from lost updates.
+         * @description Also callable with a record token for this record. The strong ETag changes whenever the record does (a gzip or br body's tag carries its coding, "<tag>.gzip" or "<tag>.br"; each is current for If-Match and If-None-Match); the answer is Cache-Control: private, no-cache. If-None-Match with it answers 304, If-Match with it makes a PATCH safe from lost updates.
          */
         get: operations["getRecord"];
         put?: never;

@@ -1,4 +1,5 @@
 import type { CliCommand } from '../command.js';
+import { openingDatabase } from '../database-start-errors.js';
 import { cliConfig } from '../config-from-env.js';
 
 export const migrateCommand: CliCommand = {
@@ -8,7 +9,7 @@ export const migrateCommand: CliCommand = {
   async run() {
     const { config } = cliConfig('may-create');
     const { migrateDatabase } = await import('../../app-context.js');
-    const applied = await migrateDatabase(config);
+    const applied = await openingDatabase(config.databaseUrl, () => migrateDatabase(config));
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
   },
 };

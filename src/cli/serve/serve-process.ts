@@ -12,6 +12,7 @@ import { limitHeapGrowth } from './heap-growth.js';
 import { stopPretenuring } from './pretenuring.js';
 import { closeGracefullyOnSignals } from './graceful-shutdown.js';
 import { API_LISTENER, listenError, MANAGEMENT_LISTENER, type ListenSettings } from './listen-errors.js';
+import { openingDatabase } from '../database-start-errors.js';
 import { createProcessLog } from './process-log.js';
 import { seedDemoIntoEmptyDatabase } from '../../demo/seed-demo.js';
 import { DEMO_COMPANY_ID, localBaseUrl, printWelcome } from '../welcome.js';
@@ -22,7 +23,7 @@ export async function serveProcess(): Promise<void> {
   limitHeapGrowth(config.server.heapGrowthPercent);
   if (!config.server.allocationSitePretenuring) stopPretenuring();
   if (cluster.isWorker) {
-    await serveHttp(await createAppContext(config, { migrate: false, metricsAcrossCluster: true }));
+    await serveHttp(await openingDatabase(config.databaseUrl, () => createAppContext(config, { migrate: false, metricsAcrossCluster: true })));
     return new Promise<void>(() => undefined);
   }
 
@@ -53,7 +54,7 @@ export async function serveProcess(): Promise<void> {
  * createAppContext) and seeding an empty development database. Cluster workers skip it.
  */
 async function prepare(config: Config): Promise<AppContext> {
-  const ctx = await createAppContext(config);
+  const ctx = await openingDatabase(config.databaseUrl, () => createAppContext(config));
   if (config.env !== 'production') await seedDemoIntoEmptyDatabase(ctx, DEMO_COMPANY_ID);
   return ctx;
 }

@@ -16,8 +16,16 @@ export const LEASE_MS = 2 * 60 * 1000;
 export const LEASE_RENEWAL_MS = 30 * 1000;
 /** Expired keys are deleted this often by each serving process. */
 export const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
-/** What a 409 tells the client to wait before retrying. */
-export const IN_USE_RETRY_AFTER_S = 1;
+/** The shortest wait a 409 asks for (a lease about to run out still rounds up to this). */
+export const MIN_RETRY_AFTER_S = 1;
+
+/**
+ * What a 409 tells the client to wait: the time left on the holder's lease, rounded up. A holder
+ * that still runs may finish sooner; one that died frees the key exactly then.
+ */
+export function retryAfterSecondsOf(expiresAt: string, now: string): number {
+  return Math.max(MIN_RETRY_AFTER_S, Math.ceil((Date.parse(expiresAt) - Date.parse(now)) / 1000));
+}
 
 /** The request's fingerprint, or a way to read it (a streamed body is read only when a retry must be compared). */
 export type FingerprintSource = string | (() => Promise<string>);
@@ -106,11 +114,11 @@ export function createIdempotencyService({
           if (await repository.takeOver(target, claim, now)) return { kind: 'run', held: hold(target, claim.token) };
           continue;
         }
-        if (entry.answer === null || entry.requestHash === null) return { kind: 'in_use', retryAfterSeconds: IN_USE_RETRY_AFTER_S };
+        if (entry.answer === null || entry.requestHash === null) return { kind: 'in_use', retryAfterSeconds: retryAfterSecondsOf(entry.expiresAt, now) };
         const hash = typeof fingerprint === 'string' ? fingerprint : await fingerprint();
         return hash === entry.requestHash ? { kind: 'replay', answer: openAnswer(secretBox, target, entry.answer) } : { kind: 'reused' };
       }
-      return { kind: 'in_use', retryAfterSeconds: IN_USE_RETRY_AFTER_S };
+      return { kind: 'in_use', retryAfterSeconds: MIN_RETRY_AFTER_S };
     },
 
     deleteExpired() {

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../../domain/auth/authenticator.js';
 import type { Identity, RecordTokenIdentity } from '../../domain/auth/identity.js';
@@ -21,11 +22,22 @@ declare module 'fastify' {
 /** The custom record type a company's record follows, or null (no such record, or no type). */
 export type RecordTypeOf = (companyId: string, recordId: string) => Promise<string | null>;
 
-/** Authenticates every request of the scope it is registered in, before any handler runs. */
-export function registerAuthentication(scope: FastifyInstance, authenticator: Authenticator, recordTypeOf: RecordTypeOf): void {
+/** The 401 for the operator token sent where a company's credential is wanted. */
+export const OPERATOR_TOKEN_ON_V1 =
+  "this is the operator token (WRS_ADMIN_TOKEN), which only /admin routes take: /v1 wants a company user's JWT (or a record token)";
+
+/**
+ * Authenticates every request of the scope it is registered in, before any handler runs. A
+ * request refused that sent the operator token (`adminToken`) is told so.
+ */
+export function registerAuthentication(scope: FastifyInstance, authenticator: Authenticator, recordTypeOf: RecordTypeOf, adminToken?: string): void {
   scope.decorateRequest('identity', null);
+  const isOperatorToken = adminToken === undefined ? () => false : bearerMatcher(adminToken);
   async function authenticateInFull(request: FastifyRequest): Promise<void> {
-    const identity = await authenticator.authenticate(request.headers.authorization);
+    const header = request.headers.authorization;
+    const identity = await authenticator.authenticate(header).catch((error: unknown) => {
+      throw header !== undefined && isOperatorToken(header) ? unauthorized(OPERATOR_TOKEN_ON_V1) : error;
+    });
     if (identity.kind === 'record') await assertRecordTokenMayCall(request, identity, recordTypeOf);
     request.identity = identity;
   }
@@ -56,4 +68,11 @@ async function assertRecordTokenMayCall(request: FastifyRequest, token: RecordTo
 export function identityOf(request: FastifyRequest): Identity {
   if (!request.identity) throw unauthorized('missing bearer token');
   return request.identity;
+}
+
+/** Whether an Authorization header is `Bearer <secret>`, compared in constant time. */
+function bearerMatcher(secret: string): (header: string) => boolean {
+  const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+  const expected = digest(`Bearer ${secret}`);
+  return (header) => timingSafeEqual(digest(header), expected);
 }

@@ -106,7 +106,9 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; pageCach
         operationId: 'getRecord',
         summary: 'Read a record',
         description:
-          'Also callable with a record token for this record. The strong ETag changes whenever the record does; ' +
+          'Also callable with a record token for this record. The strong ETag changes whenever the record does (a gzip or br ' +
+          'body\'s tag carries its coding, "<tag>.gzip" or "<tag>.br"; each is current for If-Match and If-None-Match); ' +
+          'the answer is Cache-Control: private, no-cache. ' +
           'If-None-Match with it answers 304, If-Match with it makes a PATCH safe from lost updates.',
         tags: ['records'],
         params: RecordParams,
@@ -123,6 +125,8 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; pageCach
       const record = await records.get(identity.companyId, request.params.record, narrowingOf(identity));
       // Serialised once, for both the body and its tag (the resource's keys are in the schema's order).
       const json = JSON.stringify(record);
+      // Kept by the caller's own cache only, and checked with the service (If-None-Match) before each use.
+      reply.header('cache-control', 'private, no-cache');
       if (answeredNotModified(request, reply, strongEtag(tagOfRecordJson(json)))) return reply;
       return reply.type(JSON_CONTENT_TYPE).send(json as never);
     },
