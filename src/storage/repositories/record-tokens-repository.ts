@@ -9,11 +9,23 @@ const COLUMNS = ['key', 'record_id', 'user_id', 'created_at', 'expires_at', 'rev
 
 type Row = Pick<RecordTokensTable, (typeof COLUMNS)[number]>;
 
-function toDocument(row: Row): RecordTokenDocument {
+/** The stored row as the domain's token: the narrowing's JSON text and 0/1 flag read back. */
+function toDomain(row: Row): RecordTokenDocument {
   return {
     ...row,
     visible_fields: row.visible_fields === null ? null : (JSON.parse(row.visible_fields) as string[]),
     status_editable: row.status_editable === null ? null : Number(row.status_editable) === 1,
+  };
+}
+
+/** The domain's token as a row: its narrowing as JSON text and a 0/1 flag, which both databases store alike. */
+function toPersistence<T extends Partial<RecordTokenDocument>>(
+  document: T & Pick<RecordTokenDocument, 'visible_fields' | 'status_editable'>,
+): Omit<T, 'visible_fields' | 'status_editable'> & { visible_fields: string | null; status_editable: number | null } {
+  return {
+    ...document,
+    visible_fields: document.visible_fields === null ? null : JSON.stringify(document.visible_fields),
+    status_editable: document.status_editable === null ? null : document.status_editable ? 1 : 0,
   };
 }
 
@@ -22,19 +34,13 @@ export function createRecordTokensRepository(db: Kysely<DB>): RecordTokensReposi
     async insert(companyId, document, scope) {
       await executorOf(db, scope)
         .insertInto('record_tokens')
-        .values({
-          ...document,
-          company_id: companyId,
-          revoked_at: null,
-          visible_fields: document.visible_fields === null ? null : JSON.stringify(document.visible_fields),
-          status_editable: document.status_editable === null ? null : document.status_editable ? 1 : 0,
-        })
+        .values({ ...toPersistence(document), company_id: companyId, revoked_at: null })
         .execute();
     },
 
     async find(companyId, key) {
       const row = await db.selectFrom('record_tokens').select(COLUMNS).where('company_id', '=', companyId).where('key', '=', key).executeTakeFirst();
-      return row && toDocument(row);
+      return row && toDomain(row);
     },
 
     async listLive(companyId, recordId, now) {
@@ -48,7 +54,7 @@ export function createRecordTokensRepository(db: Kysely<DB>): RecordTokensReposi
         .orderBy('created_at')
         .orderBy('key')
         .execute();
-      return rows.map(toDocument);
+      return rows.map(toDomain);
     },
 
     async revokeAllOfRecord(companyId, recordId, at, scope) {

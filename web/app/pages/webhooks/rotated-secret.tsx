@@ -1,4 +1,4 @@
-import { CopyToClipboardButton } from '../../components/copy-to-clipboard-button';
+import { SecretField } from './secret-field';
 import type { RotatedSecret } from './webhook-types';
 
 /** A rotation's new signing secret, shown this once, and when the old one stops signing. */
@@ -18,11 +18,7 @@ export function RotatedSecretNotice({ webhookId, rotated, onDismiss }: { webhook
           'The old secret stopped at once.'
         )}
       </p>
-      <div class="row">
-        <label for={inputId}>New signing secret</label>
-        <input id={inputId} class="mono secret-value" type="text" readOnly value={rotated.secret} onFocus={(e) => e.currentTarget.select()} />
-        <CopyToClipboardButton text={rotated.secret} label="Copy new secret" />
-      </div>
+      <SecretField id={inputId} label="New signing secret" secret={rotated.secret} copyLabel="Copy new secret" />
       <button type="button" onClick={onDismiss}>
         I have kept it: hide the secret
       </button>

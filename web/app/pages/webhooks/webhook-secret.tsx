@@ -1,4 +1,4 @@
-import { CopyToClipboardButton } from '../../components/copy-to-clipboard-button';
+import { SecretField } from './secret-field';
 import type { CreatedWebhook } from './webhook-types';
 
 /** The new webhook's signing secret, shown this once; the service never shows it again. */
@@ -10,11 +10,7 @@ export function WebhookSecret({ webhook, onDismiss }: { webhook: CreatedWebhook;
         The secret of <code>{webhook.url}</code> is <strong>shown only now</strong>. Keep it where the receiver can read it, to verify each delivery's{' '}
         <code>webhook-signature</code>. It cannot be shown again.
       </p>
-      <div class="row">
-        <label for="webhook-secret-value">Signing secret</label>
-        <input id="webhook-secret-value" class="mono secret-value" type="text" readOnly value={webhook.secret} onFocus={(e) => e.currentTarget.select()} />
-        <CopyToClipboardButton text={webhook.secret} label="Copy secret" />
-      </div>
+      <SecretField id="webhook-secret-value" label="Signing secret" secret={webhook.secret} copyLabel="Copy secret" />
       <button type="button" onClick={onDismiss}>
         I have kept it: hide the secret
       </button>
