@@ -100,7 +100,7 @@ describe('wrs copy-database: a source or target it cannot use', () => {
   });
 });
 
-describe('wrs copy-database into PostgreSQL', { skip: PG_URL ? false : 'WRS_TEST_PG_URL is not set', timeout: 300_000 }, () => {
+describe('wrs copy-database into PostgreSQL', { skip: PG_URL ? false : 'WRS_TEST_PG_URL is not set' }, () => {
   let sourceDatabase: TestDatabase;
   let target: TestDatabase;
   let receiver: Receiver;
@@ -117,33 +117,39 @@ describe('wrs copy-database into PostgreSQL', { skip: PG_URL ? false : 'WRS_TEST
   const copyInto = (url: string, from = sqliteFileOf(sourceDatabase), extra: string[] = []) =>
     runCli(['copy-database', '--from', `sqlite:${from}`, '--to', url, ...extra], cliEnv(from));
 
-  before(async () => {
-    receiver = await startReceiver();
-    sourceDatabase = await createTestDatabase('sqlite');
-    const source = await createTestApp('sqlite', { database: sourceDatabase, env: APP_ENV });
-    try {
-      data = await fillService(source, receiver.base);
-      for (const path of comparedPaths(data)) before_.answers.push(await readPath(source, path));
-      const download = await source.as(COMPANY, { url: data.pdfPath });
-      assert.equal(download.statusCode, 200);
-      before_.pdf = download.rawPayload;
-      for (const company of [COMPANY, BUSY_COMPANY]) before_.feeds.set(company, await feedPages(source, company));
-    } finally {
-      await source.close();
-    }
-    fileHashBefore = sha256(readFileSync(sqliteFileOf(sourceDatabase)));
-    target = await createTestDatabase('postgres');
-    run = await copyInto(target.url);
-    moved = await createTestApp('postgres', { database: target, env: APP_ENV });
-  });
-  after(async () => {
-    await moved?.close();
-    await target?.drop();
-    await sourceDatabase?.drop();
-    await receiver?.close();
-  });
+  before(
+    async () => {
+      receiver = await startReceiver();
+      sourceDatabase = await createTestDatabase('sqlite');
+      const source = await createTestApp('sqlite', { database: sourceDatabase, env: APP_ENV });
+      try {
+        data = await fillService(source, receiver.base);
+        for (const path of comparedPaths(data)) before_.answers.push(await readPath(source, path));
+        const download = await source.as(COMPANY, { url: data.pdfPath });
+        assert.equal(download.statusCode, 200);
+        before_.pdf = download.rawPayload;
+        for (const company of [COMPANY, BUSY_COMPANY]) before_.feeds.set(company, await feedPages(source, company));
+      } finally {
+        await source.close();
+      }
+      fileHashBefore = sha256(readFileSync(sqliteFileOf(sourceDatabase)));
+      target = await createTestDatabase('postgres');
+      run = await copyInto(target.url);
+      moved = await createTestApp('postgres', { database: target, env: APP_ENV });
+    },
+    { timeout: 300_000 },
+  );
+  after(
+    async () => {
+      await moved?.close();
+      await target?.drop();
+      await sourceDatabase?.drop();
+      await receiver?.close();
+    },
+    { timeout: 300_000 },
+  );
 
-  it('copies every table, prints the rows of each, and logs its progress as plain lines when stderr is not a terminal', () => {
+  it('copies every table, prints the rows of each, and logs its progress as plain lines when stderr is not a terminal', { timeout: 300_000 }, () => {
     expectRun(run, 0);
     assert.match(run.stdout, /^copied [\d,]+ rows from sqlite:.*wrs\.db to postgres:\/\/.* in [\d.]+ s \([\d,]+ rows\/s\); row counts verified\n/);
     assert.match(run.stdout, /\n {2}events +4,5\d\d\n/);
@@ -154,11 +160,11 @@ describe('wrs copy-database into PostgreSQL', { skip: PG_URL ? false : 'WRS_TEST
     assert.doesNotMatch(run.stderr, /\r|\u001b\[/, 'no bar drawing in a log');
   });
 
-  it('leaves the source file as it was', () => {
+  it('leaves the source file as it was', { timeout: 300_000 }, () => {
     assert.equal(sha256(readFileSync(sqliteFileOf(sourceDatabase))), fileHashBefore);
   });
 
-  it('answers every read as the SQLite service did', async () => {
+  it('answers every read as the SQLite service did', { timeout: 300_000 }, async () => {
     const paths = comparedPaths(data);
     for (const [i, path] of paths.entries()) {
       const answer = await readPath(moved, path);
@@ -167,14 +173,14 @@ describe('wrs copy-database into PostgreSQL', { skip: PG_URL ? false : 'WRS_TEST
     }
   });
 
-  it('serves the stored PDF byte for byte', async () => {
+  it('serves the stored PDF byte for byte', { timeout: 300_000 }, async () => {
     const download = await moved.as(COMPANY, { url: data.pdfPath });
     assert.equal(download.statusCode, 200);
     assert.ok(before_.pdf.length > 1000 && before_.pdf.subarray(0, 5).toString() === '%PDF-');
     assert.equal(sha256(download.rawPayload), sha256(before_.pdf));
   });
 
-  it('keeps the change feed: the same events in the same order, with the same cursors', async () => {
+  it('keeps the change feed: the same events in the same order, with the same cursors', { timeout: 300_000 }, async () => {
     for (const [company, pages] of before_.feeds) {
       assert.deepEqual(await feedPages(moved, company), pages, company);
     }
@@ -183,7 +189,9 @@ describe('wrs copy-database into PostgreSQL', { skip: PG_URL ? false : 'WRS_TEST
     assert.equal(busyIds.at(-1), 'busy-00010', 'the replaced event is last, where its replacement put it');
   });
 
-  it('takes new writes after the copy: records, events after every copied one, and honours the old token and idempotency key', async () => {
+  it('takes new writes after the copy: records, events after every copied one, and honours the old token and idempotency key', {
+    timeout: 300_000,
+  }, async () => {
     const record = await createRecord(moved, COMPANY, 'invoice', { f_customer: 'After the move' });
     assert.ok(!data.recordIds.includes(record.id));
 
@@ -213,7 +221,7 @@ describe('wrs copy-database into PostgreSQL', { skip: PG_URL ? false : 'WRS_TEST
     assert.equal(replay.body, data.webhookCreatedBody);
   });
 
-  it('delivers the webhooks queued before the move and after it, signed with the secret the webhook was created with', async () => {
+  it('delivers the webhooks queued before the move and after it, signed with the secret the webhook was created with', { timeout: 300_000 }, async () => {
     const queued = (await sql<{ n: number }>`select count(*) as n from webhook_deliveries where status = 'pending'`.execute(moved.ctx.database.db)).rows[0]!.n;
     assert.ok(queued >= 5, `deliveries waiting in the copied outbox: ${queued}`);
     moved.ctx.webhookDelivery.start();
@@ -226,7 +234,7 @@ describe('wrs copy-database into PostgreSQL', { skip: PG_URL ? false : 'WRS_TEST
     );
   });
 
-  it('refuses a target that already holds data, and writes nothing', async () => {
+  it('refuses a target that already holds data, and writes nothing', { timeout: 300_000 }, async () => {
     const events = await rowsInTarget(target.url, 'events');
     const again = await copyInto(target.url, sqliteFileOf(sourceDatabase), ['--quiet']);
     expectPlainFailure(again, /already holds wrs data \(in events, .*\); copy into a new, empty database \(nothing was written\)/);
@@ -234,21 +242,24 @@ describe('wrs copy-database into PostgreSQL', { skip: PG_URL ? false : 'WRS_TEST
   });
 });
 
-describe('wrs copy-database: a copy that cannot finish', { skip: PG_URL ? false : 'WRS_TEST_PG_URL is not set', timeout: 120_000 }, () => {
+describe('wrs copy-database: a copy that cannot finish', { skip: PG_URL ? false : 'WRS_TEST_PG_URL is not set' }, () => {
   let dir: string;
   let file: string;
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'wrs-copy-faults-'));
-    file = join(dir, 'wrs.db');
-    const source = await createTestApp('sqlite', { database: { kind: 'sqlite', url: `sqlite:${file}`, drop: async () => undefined } });
-    await ingestOk(
-      source,
-      COMPANY,
-      Array.from({ length: 3_000 }, () => anEvent()),
-    );
-    await source.close();
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  before(
+    async () => {
+      dir = mkdtempSync(join(tmpdir(), 'wrs-copy-faults-'));
+      file = join(dir, 'wrs.db');
+      const source = await createTestApp('sqlite', { database: { kind: 'sqlite', url: `sqlite:${file}`, drop: async () => undefined } });
+      await ingestOk(
+        source,
+        COMPANY,
+        Array.from({ length: 3_000 }, () => anEvent()),
+      );
+      await source.close();
+    },
+    { timeout: 120_000 },
+  );
+  after(() => rmSync(dir, { recursive: true, force: true }), { timeout: 120_000 });
 
   const withTarget = async (use: (target: TestDatabase) => Promise<void>) => {
     const target = await createTestDatabase('postgres');
@@ -259,7 +270,7 @@ describe('wrs copy-database: a copy that cannot finish', { skip: PG_URL ? false 
     }
   };
 
-  it('rolls back every table when a late row cannot be stored: the target keeps no rows', async () => {
+  it('rolls back every table when a late row cannot be stored: the target keeps no rows', { timeout: 120_000 }, async () => {
     const broken = join(dir, 'broken.db');
     copyFileSync(file, broken);
     const db = new SqliteDatabase(broken);
@@ -277,7 +288,7 @@ describe('wrs copy-database: a copy that cannot finish', { skip: PG_URL ? false 
     });
   });
 
-  it("refuses a source behind this version's migrations, without migrating it or touching the target", async () => {
+  it("refuses a source behind this version's migrations, without migrating it or touching the target", { timeout: 120_000 }, async () => {
     const behind = join(dir, 'behind.db');
     copyFileSync(file, behind);
     const db = new SqliteDatabase(behind);

@@ -6,7 +6,7 @@ import { openStream, type SseClient } from '../events/sse-client.js';
 const PER_ADDRESS = 2;
 const FREED_WITHIN_MS = 5_000;
 
-describe('open requests per forwarded client address behind a trusted proxy', { timeout: 60_000 }, () => {
+describe('open requests per forwarded client address behind a trusted proxy', () => {
   let t: TestApp;
   let baseUrl: string;
   const clients: SseClient[] = [];
@@ -18,18 +18,24 @@ describe('open requests per forwarded client address behind a trusted proxy', { 
   };
   const healthFrom = (client: string): Promise<Response> => fetch(`${baseUrl}/healthz`, { headers: { 'x-forwarded-for': client } });
 
-  before(async () => {
-    t = await createTestApp('sqlite', {
-      env: { WRS_TRUST_PROXY: 'true', WRS_MAX_CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS), WRS_STREAM_RECHECK_MS: '600000' },
-    });
-    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  });
-  after(async () => {
-    for (const client of clients) client.close();
-    await t.close();
-  });
+  before(
+    async () => {
+      t = await createTestApp('sqlite', {
+        env: { WRS_TRUST_PROXY: 'true', WRS_MAX_CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS), WRS_STREAM_RECHECK_MS: '600000' },
+      });
+      baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    },
+    { timeout: 60_000 },
+  );
+  after(
+    async () => {
+      for (const client of clients) client.close();
+      await t.close();
+    },
+    { timeout: 60_000 },
+  );
 
-  it('refuses one forwarded address over its share with 429 and Retry-After while another is served', async () => {
+  it('refuses one forwarded address over its share with 429 and Retry-After while another is served', { timeout: 60_000 }, async () => {
     const held = await Promise.all(Array.from({ length: PER_ADDRESS }, () => streamFrom('203.0.113.7')));
     assert.deepEqual(
       held.map((stream) => stream.status),
@@ -68,7 +74,7 @@ describe('open requests per forwarded client address behind a trusted proxy', { 
     assert.equal(status, 200);
   });
 
-  it('short requests hold a place only while they run', async () => {
+  it('short requests hold a place only while they run', { timeout: 60_000 }, async () => {
     for (let i = 0; i < PER_ADDRESS * 5; i++) assert.equal((await healthFrom('192.0.2.44')).status, 200);
   });
 });

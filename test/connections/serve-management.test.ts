@@ -8,7 +8,7 @@ import { freePort, startServer, type LogLine, type ServerProcess } from '../hard
 const METRICS_TOKEN = 'test-metrics-token-0123456789';
 const listeningOn = (port: number) => (line: LogLine) => String(line.msg).startsWith('Server listening') && String(line.msg).endsWith(`:${port}`);
 
-describe('wrs serve with WRS_MANAGEMENT_PORT (real process)', { timeout: 120_000 }, () => {
+describe('wrs serve with WRS_MANAGEMENT_PORT (real process)', () => {
   let server: ServerProcess | undefined;
   const held: Socket[] = [];
   afterEach(async () => {
@@ -18,7 +18,9 @@ describe('wrs serve with WRS_MANAGEMENT_PORT (real process)', { timeout: 120_000
   });
 
   for (const workers of ['1', '2']) {
-    it(`serves the probes and metrics on the management port while the API is full, and drains them with it (WRS_WORKERS=${workers})`, async () => {
+    it(`serves the probes and metrics on the management port while the API is full, and drains them with it (WRS_WORKERS=${workers})`, {
+      timeout: 120_000,
+    }, async () => {
       const managementPort = await freePort();
       server = await startServer({
         WRS_WORKERS: workers,

@@ -24,7 +24,7 @@ const skip = !PG_URL
     ? `${HAPROXY_BINARY} is missing (apt-get install haproxy; .ci/run installs it)`
     : false;
 
-describe('three replicas behind HAProxy on one PostgreSQL database (real processes)', { skip, timeout: 300_000 }, () => {
+describe('three replicas behind HAProxy on one PostgreSQL database (real processes)', { skip }, () => {
   let database: TestDatabase;
   let receiver: Receiver;
   let balancer: Haproxy;
@@ -71,31 +71,39 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
     for (let index = 0; index < REPLICAS; index++) await balancer.waitForState(`r${index}`, 'UP');
   };
 
-  before(async () => {
-    database = await createTestDatabase('postgres');
-    receiver = await startReceiver();
-    ports = await Promise.all(Array.from({ length: REPLICAS }, () => freePort()));
-    managementPorts = await Promise.all(Array.from({ length: REPLICAS }, () => freePort()));
-    const [balancerPort, statsPort] = [await freePort(), await freePort()];
-    // The first replica runs the migrations alone; the others find them done.
-    replicas.push(await startReplica(0, balancerPort));
-    replicas.push(...(await Promise.all([1, 2].map((index) => startReplica(index, balancerPort)))));
-    balancer = await startHaproxy({ port: balancerPort, statsPort, backendPorts: ports, checkPorts: managementPorts });
-    await allUp();
-    const defined = await send(balancer.url, 'PUT', `/admin/v1/companies/acme/record-types/${RECORD_TYPE}`, {
-      token: TEST_ADMIN_TOKEN,
-      body: JSON.stringify({ name: 'Task', statuses: ['open', 'done'] }),
-    });
-    assert.ok(defined.status === 200 || defined.status === 201, JSON.stringify(defined.body));
-  });
-  after(async () => {
-    await balancer?.stop();
-    await Promise.all(replicas.map((replica) => replica.dispose()));
-    await receiver?.close();
-    await database?.drop();
-  });
+  before(
+    async () => {
+      database = await createTestDatabase('postgres');
+      receiver = await startReceiver();
+      ports = await Promise.all(Array.from({ length: REPLICAS }, () => freePort()));
+      managementPorts = await Promise.all(Array.from({ length: REPLICAS }, () => freePort()));
+      const [balancerPort, statsPort] = [await freePort(), await freePort()];
+      // The first replica runs the migrations alone; the others find them done.
+      replicas.push(await startReplica(0, balancerPort));
+      replicas.push(...(await Promise.all([1, 2].map((index) => startReplica(index, balancerPort)))));
+      balancer = await startHaproxy({ port: balancerPort, statsPort, backendPorts: ports, checkPorts: managementPorts });
+      await allUp();
+      const defined = await send(balancer.url, 'PUT', `/admin/v1/companies/acme/record-types/${RECORD_TYPE}`, {
+        token: TEST_ADMIN_TOKEN,
+        body: JSON.stringify({ name: 'Task', statuses: ['open', 'done'] }),
+      });
+      assert.ok(defined.status === 200 || defined.status === 201, JSON.stringify(defined.body));
+    },
+    { timeout: 300_000 },
+  );
+  after(
+    async () => {
+      await balancer?.stop();
+      await Promise.all(replicas.map((replica) => replica.dispose()));
+      await receiver?.close();
+      await database?.drop();
+    },
+    { timeout: 300_000 },
+  );
 
-  it('SIGKILL of a replica mid-load: no acknowledged write, webhook delivery or streamed event is lost, and HAProxy routes around it', async (t) => {
+  it('SIGKILL of a replica mid-load: no acknowledged write, webhook delivery or streamed event is lost, and HAProxy routes around it', {
+    timeout: 300_000,
+  }, async (t) => {
     const userToken = await signUserToken({ company_id: 'acme', sub: 'u1' });
     const hook = await send(balancer.url, 'POST', '/v1/webhooks', {
       token: userToken,
@@ -175,7 +183,7 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
     );
   });
 
-  it('SIGTERM of a replica under load: it leaves the rotation before closing, so no request fails', async () => {
+  it('SIGTERM of a replica under load: it leaves the rotation before closing, so no request fails', { timeout: 300_000 }, async () => {
     await allUp();
     const userToken = await signUserToken({ company_id: 'acme', sub: 'u1' });
     const answers: Awaited<ReturnType<typeof send>>[] = [];
@@ -208,7 +216,7 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
     await balancer.waitForState('r1', 'UP', 30_000);
   });
 
-  it('the company rate limit holds across the replicas within 10% (counted in Redis)', async (t) => {
+  it('the company rate limit holds across the replicas within 10% (counted in Redis)', { timeout: 300_000 }, async (t) => {
     await allUp();
     const company = `metered-${randomUUID().slice(0, 8)}`;
     const token = await signUserToken({ company_id: company, sub: 'u1' });
@@ -237,6 +245,7 @@ describe('three replicas behind HAProxy on one PostgreSQL database (real process
   });
 
   it('Prometheus scrapes every replica with the metrics token (the documented scrape configuration)', {
+    timeout: 300_000,
     skip: !existsSync(PROMETHEUS_BINARY) && `${PROMETHEUS_BINARY} is missing (apt-get install prometheus; .ci/run installs it)`,
   }, async () => {
     await allUp();

@@ -59,18 +59,24 @@ async function listening(env: Record<string, string>): Promise<{ t: TestApp; por
   return { t, port: (t.app.server.address() as { port: number }).port };
 }
 
-describe('open connections per client address', { timeout: 60_000 }, () => {
+describe('open connections per client address', () => {
   let t: TestApp;
   let port: number;
-  before(async () => {
-    ({ t, port } = await listening({ WRS_MAX_CONNECTIONS_PER_ADDRESS: '4' }));
-  });
-  after(async () => {
-    closeAll();
-    await t.close();
-  });
+  before(
+    async () => {
+      ({ t, port } = await listening({ WRS_MAX_CONNECTIONS_PER_ADDRESS: '4' }));
+    },
+    { timeout: 60_000 },
+  );
+  after(
+    async () => {
+      closeAll();
+      await t.close();
+    },
+    { timeout: 60_000 },
+  );
 
-  it('refuses a client beyond its share while another client is served', async () => {
+  it('refuses a client beyond its share while another client is served', { timeout: 60_000 }, async () => {
     const held = await Promise.all(Array.from({ length: 4 }, () => open(port, '127.0.0.2')));
     // The share is counted as the server accepts: let it accept the four first.
     assert.equal(await served(port, '127.0.0.3'), 'HTTP/1.1 200 OK');
@@ -94,8 +100,8 @@ describe('open connections per client address', { timeout: 60_000 }, () => {
   });
 });
 
-describe('open connections in all', { timeout: 60_000 }, () => {
-  it('closes connections beyond WRS_MAX_CONNECTIONS', async () => {
+describe('open connections in all', () => {
+  it('closes connections beyond WRS_MAX_CONNECTIONS', { timeout: 60_000 }, async () => {
     const { t, port } = await listening({ WRS_MAX_CONNECTIONS: '3', WRS_MAX_CONNECTIONS_PER_ADDRESS: '0' });
     try {
       const held = await Promise.all(['127.0.0.4', '127.0.0.5', '127.0.0.6'].map((from) => open(port, from)));
@@ -111,16 +117,22 @@ describe('open connections in all', { timeout: 60_000 }, () => {
   });
 });
 
-describe('a request answered before its body arrived', { timeout: 60_000 }, () => {
+describe('a request answered before its body arrived', () => {
   let t: TestApp;
   let port: number;
-  before(async () => {
-    ({ t, port } = await listening({ WRS_BODY_LIMIT_BYTES: '1024' }));
-  });
-  after(async () => {
-    closeAll();
-    await t.close();
-  });
+  before(
+    async () => {
+      ({ t, port } = await listening({ WRS_BODY_LIMIT_BYTES: '1024' }));
+    },
+    { timeout: 60_000 },
+  );
+  after(
+    async () => {
+      closeAll();
+      await t.close();
+    },
+    { timeout: 60_000 },
+  );
 
   /** Sends the head and a first byte, then one byte every 100 ms, until the server closes the connection. */
   async function trickle(head: string): Promise<string> {
@@ -135,13 +147,13 @@ describe('a request answered before its body arrived', { timeout: 60_000 }, () =
     }
   }
 
-  it('a 401 has Connection: close and its socket is closed while the body still trickles', async () => {
+  it('a 401 has Connection: close and its socket is closed while the body still trickles', { timeout: 60_000 }, async () => {
     const answer = await trickle('POST /v1/records/loan HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n');
     assert.match(answer, /^HTTP\/1\.1 401 /);
     assert.match(answer, /\r\nconnection: close\r\n/i);
   });
 
-  it('so is a 413 answered from the declared length', async () => {
+  it('so is a 413 answered from the declared length', { timeout: 60_000 }, async () => {
     const token = await t.userToken('acme');
     const answer = await trickle(
       `POST /v1/records/loan HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n` +
@@ -151,7 +163,7 @@ describe('a request answered before its body arrived', { timeout: 60_000 }, () =
     assert.match(answer, /\r\nconnection: close\r\n/i);
   });
 
-  it('a request whose body arrived keeps its connection', async () => {
+  it('a request whose body arrived keeps its connection', { timeout: 60_000 }, async () => {
     const connection = await open(port, '127.0.0.9');
     const body = '{"f_amount": 1}';
     connection.socket.write(

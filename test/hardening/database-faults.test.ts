@@ -17,56 +17,62 @@ function assertUnavailable(response: LightMyRequestResponse, what: string): void
   assert.equal(typeof response.json().request_id, 'string');
 }
 
-describe('PostgreSQL unreachable, through a TCP proxy the test controls', { skip: PG_URL ? false : 'WRS_TEST_PG_URL is not set', timeout: 180_000 }, () => {
+describe('PostgreSQL unreachable, through a TCP proxy the test controls', { skip: PG_URL ? false : 'WRS_TEST_PG_URL is not set' }, () => {
   let database: TestDatabase;
   let proxy: TcpProxy;
   let ctx: AppContext;
   let app: FastifyInstance;
   let authorization: string;
 
-  before(async () => {
-    database = await createTestDatabase('postgres');
-    const direct = new URL(database.url);
-    proxy = new TcpProxy(direct.hostname, Number(direct.port || 5432));
-    await proxy.start();
-    const proxied = new URL(database.url);
-    proxied.hostname = '127.0.0.1';
-    proxied.port = String(proxy.port);
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      WRS_DATABASE_URL: proxied.toString(),
-      WRS_JWT_SECRET: TEST_JWT_SECRET,
-      WRS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      WRS_ENCRYPTION_KEY: '00'.repeat(32),
-      WRS_LOG_LEVEL: 'silent',
-      WRS_RATE_LIMIT_PER_MINUTE: '0',
-      WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
-      WRS_DB_POOL_SIZE: '2',
-      WRS_DB_CONNECT_TIMEOUT_MS: '1000',
-      WRS_DB_STATEMENT_TIMEOUT_MS: '1000',
-    });
-    ctx = await createAppContext(config);
-    app = await buildApp(ctx, { logger: false });
-    await app.ready();
-    authorization = `Bearer ${await signUserToken({ company_id: 'acme', sub: 'u1' })}`;
-    const defined = await app.inject({
-      method: 'PUT',
-      url: '/admin/v1/companies/acme/record-types/task',
-      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
-      payload: { name: 'Task' },
-    });
-    assert.ok(defined.statusCode < 300, defined.body);
-    const created = await app.inject({ method: 'POST', url: '/v1/records/task', headers: { authorization }, payload: {} });
-    assert.equal(created.statusCode, 201, created.body);
-  });
+  before(
+    async () => {
+      database = await createTestDatabase('postgres');
+      const direct = new URL(database.url);
+      proxy = new TcpProxy(direct.hostname, Number(direct.port || 5432));
+      await proxy.start();
+      const proxied = new URL(database.url);
+      proxied.hostname = '127.0.0.1';
+      proxied.port = String(proxy.port);
+      const config = loadConfig({
+        NODE_ENV: 'test',
+        WRS_DATABASE_URL: proxied.toString(),
+        WRS_JWT_SECRET: TEST_JWT_SECRET,
+        WRS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+        WRS_ENCRYPTION_KEY: '00'.repeat(32),
+        WRS_LOG_LEVEL: 'silent',
+        WRS_RATE_LIMIT_PER_MINUTE: '0',
+        WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
+        WRS_DB_POOL_SIZE: '2',
+        WRS_DB_CONNECT_TIMEOUT_MS: '1000',
+        WRS_DB_STATEMENT_TIMEOUT_MS: '1000',
+      });
+      ctx = await createAppContext(config);
+      app = await buildApp(ctx, { logger: false });
+      await app.ready();
+      authorization = `Bearer ${await signUserToken({ company_id: 'acme', sub: 'u1' })}`;
+      const defined = await app.inject({
+        method: 'PUT',
+        url: '/admin/v1/companies/acme/record-types/task',
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+        payload: { name: 'Task' },
+      });
+      assert.ok(defined.statusCode < 300, defined.body);
+      const created = await app.inject({ method: 'POST', url: '/v1/records/task', headers: { authorization }, payload: {} });
+      assert.equal(created.statusCode, 201, created.body);
+    },
+    { timeout: 180_000 },
+  );
 
-  after(async () => {
-    await proxy.set('open');
-    await app.close();
-    await ctx.close();
-    await proxy.close();
-    await database.drop();
-  });
+  after(
+    async () => {
+      await proxy.set('open');
+      await app.close();
+      await ctx.close();
+      await proxy.close();
+      await database.drop();
+    },
+    { timeout: 180_000 },
+  );
 
   const ready = () => app.inject({ method: 'GET', url: '/readyz' });
   const listRecords = () => app.inject({ method: 'GET', url: '/v1/records', headers: { authorization } });
@@ -82,7 +88,7 @@ describe('PostgreSQL unreachable, through a TCP proxy the test controls', { skip
     }
   }
 
-  it('serves through the proxy', assertServing);
+  it('serves through the proxy', { timeout: 180_000 }, assertServing);
 
   const faults: [ProxyMode, string][] = [
     ['refuse', 'connections refused'],
@@ -90,7 +96,7 @@ describe('PostgreSQL unreachable, through a TCP proxy the test controls', { skip
     ['drop', 'open connections that stop carrying anything (a partition)'],
   ];
   for (const [mode, description] of faults) {
-    it(`answers 503 without hanging when ${description}, and recovers by itself`, async () => {
+    it(`answers 503 without hanging when ${description}, and recovers by itself`, { timeout: 180_000 }, async () => {
       await proxy.set(mode);
       assertUnavailable(await ready(), '/readyz');
       assertUnavailable(await listRecords(), 'GET /v1/records');

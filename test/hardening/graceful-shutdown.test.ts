@@ -20,14 +20,14 @@ function halfSentTokenRequest(requestId: string) {
   return { start: head + body.slice(0, cut), rest: body.slice(cut) };
 }
 
-describe('graceful shutdown of `wrs serve` (real process)', { timeout: 120_000 }, () => {
+describe('graceful shutdown of `wrs serve` (real process)', () => {
   let server: ServerProcess | undefined;
   afterEach(async () => {
     await server?.dispose();
     server = undefined;
   });
 
-  it('on SIGTERM stops accepting, finishes the request in flight, closes the database and exits 0', async () => {
+  it('on SIGTERM stops accepting, finishes the request in flight, closes the database and exits 0', { timeout: 120_000 }, async () => {
     server = await startServer({ WRS_SHUTDOWN_TIMEOUT_MS: '20000' });
     await server.waitForLog(listening, 'the server to listen');
 
@@ -63,7 +63,7 @@ describe('graceful shutdown of `wrs serve` (real process)', { timeout: 120_000 }
     );
   });
 
-  it('cuts requests still in flight at WRS_SHUTDOWN_TIMEOUT_MS and exits 1', async () => {
+  it('cuts requests still in flight at WRS_SHUTDOWN_TIMEOUT_MS and exits 1', { timeout: 120_000 }, async () => {
     server = await startServer({ WRS_SHUTDOWN_TIMEOUT_MS: '500' });
     await server.waitForLog(listening, 'the server to listen');
     const stuck = await openRaw(server.port);
@@ -77,7 +77,9 @@ describe('graceful shutdown of `wrs serve` (real process)', { timeout: 120_000 }
     assert.ok(server.logs.some((line) => String(line.msg).startsWith('shutdown bound reached')));
   });
 
-  it('with WRS_SHUTDOWN_DRAIN_MS, leaves the rotation first: /readyz answers 503 while requests are still served, then it closes', async () => {
+  it('with WRS_SHUTDOWN_DRAIN_MS, leaves the rotation first: /readyz answers 503 while requests are still served, then it closes', {
+    timeout: 120_000,
+  }, async () => {
     server = await startServer({ WRS_SHUTDOWN_DRAIN_MS: '3000', WRS_SHUTDOWN_TIMEOUT_MS: '5000' });
     await server.waitForLog(listening, 'the server to listen');
     assert.equal((await httpRequest(server.port, 'GET', '/readyz')).status, 200);

@@ -19,23 +19,26 @@ function tokenRequestHead(bodyLength: number, connection = 'keep-alive'): string
 
 // Each case waits for the server to close the connection; if a timeout did not work the
 // connection would stay open and the test would hit its own time limit and fail.
-describe('request, header and keep-alive timeouts', { timeout: 30_000 }, () => {
+describe('request, header and keep-alive timeouts', () => {
   let t: TestApp;
   let port: number;
-  before(async () => {
-    t = await createTestApp('sqlite', {
-      env: {
-        WRS_HEADERS_TIMEOUT_MS: '400',
-        WRS_REQUEST_TIMEOUT_MS: '1200',
-        WRS_KEEP_ALIVE_TIMEOUT_MS: '1000',
-        WRS_CONNECTION_TIMEOUT_MS: '0',
-      },
-    });
-    port = await listen(t);
-  });
-  after(() => t.close());
+  before(
+    async () => {
+      t = await createTestApp('sqlite', {
+        env: {
+          WRS_HEADERS_TIMEOUT_MS: '400',
+          WRS_REQUEST_TIMEOUT_MS: '1200',
+          WRS_KEEP_ALIVE_TIMEOUT_MS: '1000',
+          WRS_CONNECTION_TIMEOUT_MS: '0',
+        },
+      });
+      port = await listen(t);
+    },
+    { timeout: 30_000 },
+  );
+  after(() => t.close(), { timeout: 30_000 });
 
-  it('answers 408 and closes when the headers do not arrive in time', async () => {
+  it('answers 408 and closes when the headers do not arrive in time', { timeout: 30_000 }, async () => {
     const connection = await openRaw(port);
     connection.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     const received = await connection.closed;
@@ -43,7 +46,7 @@ describe('request, header and keep-alive timeouts', { timeout: 30_000 }, () => {
     assert.deepEqual(bodyOf(received), { message: 'the request did not arrive in time', code: 'request_timeout' });
   });
 
-  it('answers malformed HTTP and oversized headers with the error body', async () => {
+  it('answers malformed HTTP and oversized headers with the error body', { timeout: 30_000 }, async () => {
     const malformed = await openRaw(port);
     malformed.write('NOT HTTP AT ALL\r\n\r\n');
     const garbage = await malformed.closed;
@@ -56,7 +59,7 @@ describe('request, header and keep-alive timeouts', { timeout: 30_000 }, () => {
     assert.equal(bodyOf(tooLarge).code, 'headers_too_large');
   });
 
-  it('closes a request whose body does not arrive in time', async () => {
+  it('closes a request whose body does not arrive in time', { timeout: 30_000 }, async () => {
     const connection = await openRaw(port);
     connection.write(`${tokenRequestHead(100)}{"company_id":`);
     const received = await connection.closed;
@@ -64,7 +67,7 @@ describe('request, header and keep-alive timeouts', { timeout: 30_000 }, () => {
     assert.equal(bodyOf(received).code, 'request_timeout');
   });
 
-  it('closes an idle keep-alive connection, and says so', async () => {
+  it('closes an idle keep-alive connection, and says so', { timeout: 30_000 }, async () => {
     const connection = await openRaw(port);
     connection.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     const received = await connection.closed;
@@ -73,28 +76,31 @@ describe('request, header and keep-alive timeouts', { timeout: 30_000 }, () => {
   });
 });
 
-describe('connection inactivity timeout', { timeout: 30_000 }, () => {
+describe('connection inactivity timeout', () => {
   let t: TestApp;
   let port: number;
-  before(async () => {
-    t = await createTestApp('sqlite', {
-      env: {
-        WRS_CONNECTION_TIMEOUT_MS: '500',
-        WRS_HEADERS_TIMEOUT_MS: '60000',
-        WRS_REQUEST_TIMEOUT_MS: '0',
-        WRS_KEEP_ALIVE_TIMEOUT_MS: '60000',
-      },
-    });
-    port = await listen(t);
-  });
-  after(() => t.close());
+  before(
+    async () => {
+      t = await createTestApp('sqlite', {
+        env: {
+          WRS_CONNECTION_TIMEOUT_MS: '500',
+          WRS_HEADERS_TIMEOUT_MS: '60000',
+          WRS_REQUEST_TIMEOUT_MS: '0',
+          WRS_KEEP_ALIVE_TIMEOUT_MS: '60000',
+        },
+      });
+      port = await listen(t);
+    },
+    { timeout: 30_000 },
+  );
+  after(() => t.close(), { timeout: 30_000 });
 
-  it('closes a connection silent both ways', async () => {
+  it('closes a connection silent both ways', { timeout: 30_000 }, async () => {
     const connection = await openRaw(port);
     assert.equal(await connection.closed, '');
   });
 
-  it('keeps a slow but steady upload going past the inactivity timeout (a long ingest is not cut)', async () => {
+  it('keeps a slow but steady upload going past the inactivity timeout (a long ingest is not cut)', { timeout: 30_000 }, async () => {
     const body = JSON.stringify({ company_id: 'acme', user_id: 'u1', expires_in: 60 });
     const connection = await openRaw(port);
     connection.write(tokenRequestHead(Buffer.byteLength(body), 'close'));
