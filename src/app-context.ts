@@ -286,6 +286,7 @@ export async function createAppContext(config: Config, options: AppContextOption
       workers: options.pdfWorkers ?? config.pdf.workers ?? defaultRenderThreads(config.server.workers),
       rendersPerThread: config.pdf.rendersPerThread,
       threadNice: config.pdf.threadNice,
+      isolation: config.pdf.isolation,
       idleShutdownMs: config.pdf.threadIdleMs,
       timeoutMs: config.pdf.timeoutMs,
       queueTimeoutMs: config.pdf.queueTimeoutMs,

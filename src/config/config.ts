@@ -41,6 +41,7 @@ const EnvSchema = Type.Object({
   WRS_PDF_QUEUE_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 1 })),
   WRS_PDF_RENDERS_PER_THREAD: Type.Integer({ default: 4, minimum: 1, maximum: 64 }),
   WRS_PDF_THREAD_NICE: Type.Integer({ default: 10, minimum: 0, maximum: 19 }),
+  WRS_PDF_ISOLATION: Type.Union([Type.Literal('thread'), Type.Literal('process')], { default: 'thread' }),
   WRS_PDF_THREAD_IDLE_MS: Type.Integer({ default: 60_000, minimum: 0 }),
   WRS_PDF_INPUT_LIMIT_BYTES: Type.Integer({ default: 32_768, minimum: 1024 }),
   WRS_TEMPLATE_LIMIT_BYTES: Type.Integer({ default: 5 * 1_048_576, minimum: 1024 }),
@@ -98,6 +99,8 @@ export interface Config extends OperationsSettings, NetworkSettings {
     readonly rendersPerThread: number;
     /** The render threads' scheduling priority below the serving thread's (Linux nice; 0: the same). */
     readonly threadNice: number;
+    /** Renders run in worker threads, or in child processes run wholly at the lower priority. */
+    readonly isolation: 'thread' | 'process';
     /** A thread without a render for this long stops; 0 keeps threads once started. */
     readonly threadIdleMs: number;
     /** One render's share of its thread, from the moment it has a thread. */
@@ -246,6 +249,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, surroundings
       workers: env.WRS_PDF_WORKERS,
       rendersPerThread: env.WRS_PDF_RENDERS_PER_THREAD,
       threadNice: env.WRS_PDF_THREAD_NICE,
+      isolation: env.WRS_PDF_ISOLATION,
       threadIdleMs: env.WRS_PDF_THREAD_IDLE_MS,
       timeoutMs: env.WRS_PDF_TIMEOUT_MS,
       queueTimeoutMs: env.WRS_PDF_QUEUE_TIMEOUT_MS ?? env.WRS_PDF_TIMEOUT_MS,

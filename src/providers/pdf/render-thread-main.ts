@@ -10,15 +10,13 @@ import type { RenderRequestMessage, RenderModule, RenderThreadMessage } from './
  * request as it comes. Renders are not queued behind each other: pdfme's generate awaits
  * between its steps, so the renders in flight on a thread interleave.
  */
-export async function serveRenders(module: RenderModule): Promise<void> {
-  const port = parentPort;
-  if (!port) throw new Error('serveRenders runs in a worker thread');
-  const send = (message: RenderThreadMessage): void => port.postMessage(message);
-  lowerPriority((workerData as { nice?: number }).nice ?? 0);
+export async function serveRenders(module: RenderModule, port: RenderPort = threadPort()): Promise<void> {
+  const { send } = port;
   await module.warmup?.();
+  port.warmedUp();
   const gc = garbageCollector();
   const heap = heapKeeper({ collect: () => gc({ type: 'major' }), heapUsed: () => getHeapStatistics().used_heap_size });
-  port.on('message', ({ id, task }: RenderRequestMessage) => {
+  port.onRequest(({ id, task }) => {
     heap.renderStarted();
     void (async () => {
       try {
@@ -40,6 +38,25 @@ export async function serveRenders(module: RenderModule): Promise<void> {
     })();
   });
   send({ type: 'ready' });
+}
+
+/** How a render thread or process hears the service and answers it. */
+export interface RenderPort {
+  /** Loading ran at the service's priority (a starved start would only hold renders back); renders do not. */
+  warmedUp(): void;
+  send(message: RenderThreadMessage): void;
+  onRequest(listener: (request: RenderRequestMessage) => void): void;
+}
+
+/** A worker thread's port: the thread lowers its own priority alone. */
+function threadPort(): RenderPort {
+  const port = parentPort;
+  if (!port) throw new Error('serveRenders runs in a worker thread or is given a port');
+  return {
+    warmedUp: () => lowerPriority((workerData as { nice?: number }).nice ?? 0),
+    send: (message) => port.postMessage(message),
+    onRequest: (listener) => port.on('message', listener),
+  };
 }
 
 /**

@@ -1,31 +1,10 @@
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
 import { RendererUnavailableError, RenderTimeoutError } from '../../domain/templates/pdf-renderer.port.js';
+import { startRenderHost, type RenderIsolation } from './render-host.js';
 import type { RenderOutcome, RenderTask } from './render-task.js';
-import type { RenderRequestMessage, RenderThreadMessage } from './render-thread-protocol.js';
+import type { RenderThreadMessage } from './render-thread-protocol.js';
 import { createShareTimers } from './share-timers.js';
-
-// Under tsx (tests, `npm run dev`) these modules are TypeScript; in dist/ they are .js.
-const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-const THREAD_MAIN_FILE = fileURLToPath(new URL(`./render-thread-main${EXTENSION}`, import.meta.url));
-// Resolved here: an evaluated thread resolves a bare name from the working directory, which
-// need not be the project (`wrs serve` run from another folder).
-const TSX_REQUIRE_HOOK = EXTENSION === '.ts' ? createRequire(import.meta.url).resolve('tsx/cjs') : undefined;
-
-/**
- * The thread's first code. In dist/ it imports the ES modules; under tsx (tests, `npm run dev`)
- * the parent's loader hooks do not reach an evaluated thread, so it registers tsx's require
- * hook and requires the TypeScript modules, as piscina did.
- */
-const BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-const { pathToFileURL } = require('node:url');
-const typescript = workerData.threadMain.endsWith('.ts');
-if (typescript) require(workerData.tsxRequireHook);
-const load = async (file) => (typescript || file.endsWith('.ts') ? require(file) : import(pathToFileURL(file).href));
-Promise.all([load(workerData.threadMain), load(workerData.renderModule)]).then(([main, module]) => main.serveRenders(module));
-`;
 
 /** A render lost its thread: it timed out with a neighbour, the thread died, or it was stopped. */
 export class RenderThreadLostError extends Error {
@@ -45,6 +24,8 @@ export interface RenderThreadOptions {
   startupTimeoutMs: number;
   /** The thread's own scheduling priority, as a nice value (0: the process's). */
   nice: number;
+  /** A worker thread (the default) or a child process (render-host.ts says why). */
+  isolation?: RenderIsolation;
   resourceLimits?: ResourceLimits;
   /** The thread takes no more renders (a timeout, a crash, stop()); called once or twice (when it stops, when it has exited). */
   onExit(thread: RenderThread): void;
@@ -80,11 +61,6 @@ interface Pending {
 
 export function startRenderThread(options: RenderThreadOptions): RenderThread {
   const renderModule = options.renderModule.startsWith('file:') ? fileURLToPath(options.renderModule) : options.renderModule;
-  const worker = new Worker(BOOTSTRAP, {
-    eval: true,
-    workerData: { threadMain: THREAD_MAIN_FILE, renderModule, tsxRequireHook: TSX_REQUIRE_HOOK, nice: options.nice },
-    ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
-  });
   const pending = new Map<number, Pending>();
   let nextId = 0;
   let inFlight = 0;
@@ -95,7 +71,7 @@ export function startRenderThread(options: RenderThreadOptions): RenderThread {
   let failure: unknown;
 
   /** From now on the thread takes no render; those in flight are lost with `reason` when it exits. */
-  const retire = (reason: RenderThreadLostError['reason']): Promise<number> => {
+  const retire = (reason: RenderThreadLostError['reason']): Promise<unknown> => {
     if (!retiring) {
       retiring = true;
       lostReason = reason;
@@ -150,7 +126,7 @@ export function startRenderThread(options: RenderThreadOptions): RenderThread {
     void worker.terminate();
   }, options.startupTimeoutMs);
 
-  worker.on('message', (message: RenderThreadMessage) => {
+  const onMessage = (message: RenderThreadMessage): void => {
     if (message.type === 'ready') {
       clearTimeout(startupTimer);
       isReady = true;
@@ -166,13 +142,13 @@ export function startRenderThread(options: RenderThreadOptions): RenderThread {
     pending.delete(message.id);
     timers.stop(message.id);
     waiting.resolve(message.outcome);
-  });
-  worker.on('error', (error) => {
+  };
+  const onError = (error: unknown): void => {
     failure = error;
     failStart(error);
     if (pending.size === 0) options.onError(error);
-  });
-  worker.on('exit', () => {
+  };
+  const onExit = (): void => {
     exited = true;
     retiring = true;
     clearTimeout(startupTimer);
@@ -182,6 +158,15 @@ export function startRenderThread(options: RenderThreadOptions): RenderThread {
     for (const lost of pending.values()) lost.reject(new RenderThreadLostError(lostReason, { cause: failure }));
     pending.clear();
     options.onExit(thread);
+  };
+  const worker = startRenderHost({
+    isolation: options.isolation ?? 'thread',
+    renderModule,
+    nice: options.nice,
+    resourceLimits: options.resourceLimits,
+    onMessage,
+    onError,
+    onExit,
   });
 
   const thread: RenderThread = {
@@ -211,7 +196,7 @@ export function startRenderThread(options: RenderThreadOptions): RenderThread {
         const id = nextId++;
         const outcome = new Promise<RenderOutcome>((resolve, reject) => pending.set(id, { timeoutMs, resolve, reject }));
         timers.start(id, timeoutMs);
-        worker.postMessage({ id, task } satisfies RenderRequestMessage);
+        worker.post({ id, task });
         return await outcome;
       } finally {
         inFlight -= 1;

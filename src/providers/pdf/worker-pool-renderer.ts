@@ -11,6 +11,7 @@ import {
 import type { RenderObserver, RenderOutcome } from '../../domain/templates/render-observer.port.js';
 import { createFairSemaphore, SlotRefusedError } from '../../lib/fair-semaphore.js';
 import type { RenderOutcome as ThreadOutcome, RenderTask } from './render-task.js';
+import type { RenderIsolation } from './render-host.js';
 import { RenderThreadLostError, startRenderThread, type RenderThread } from './render-thread.js';
 
 export interface WorkerPoolRendererOptions {
@@ -24,6 +25,8 @@ export interface WorkerPoolRendererOptions {
    * company's requests on the serving thread go first. Default 0.
    */
   threadNice?: number;
+  /** Worker threads (the default) or child processes (render-host.ts says why). */
+  isolation?: RenderIsolation;
   /**
    * Per render, its share of its thread from the moment the thread is ready (while n renders
    * share a thread, each one's clock runs at 1/n); a render past it is aborted and its thread
@@ -123,6 +126,7 @@ export function createWorkerPoolRenderer(options: WorkerPoolRendererOptions): Pd
       renderModule: options.workerFile ?? WORKER_FILE,
       startupTimeoutMs: options.startupTimeoutMs ?? 60_000,
       nice: options.threadNice ?? 0,
+      isolation: options.isolation ?? 'thread',
       resourceLimits: options.resourceLimits ?? DEFAULT_THREAD_LIMITS,
       onExit: forget,
       onIdle: stopWhenIdle,
