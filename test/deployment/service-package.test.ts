@@ -50,7 +50,7 @@ before(async () => {
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-it('`npx wrs serve` starts on data/ in the folder it was installed in; `npx wrs token` from another folder finds it', async () => {
+it('`npx wrs serve` starts on data/ in the folder it was installed in; `npx wrs token` from other folders finds it', async () => {
   const server = spawn('npx', ['wrs', 'serve'], { cwd: project, env: development({ PORT: '0' }), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   server.stdout.setEncoding('utf8').on('data', (text: string) => (output += text));
@@ -79,13 +79,20 @@ it('`npx wrs serve` starts on data/ in the folder it was installed in; `npx wrs 
     assert.ok(script, 'the console page names its script');
     assert.equal((await fetch(`${screen.base}${script}`)).status, 200, script);
 
-    const elsewhere = join(project, 'scripts', 'nightly');
-    mkdirSync(elsewhere, { recursive: true });
-    const minted = await mustRun('npx', ['wrs', 'token', '--company', 'demo-company', '--user', 'ada'], elsewhere, development());
-    const token = minted.output.trim().split('\n').at(-1)!;
-    const answer = await fetch(`${screen.base}/v1/events?limit=1`, { headers: { authorization: `Bearer ${token}` } });
-    assert.equal(answer.status, 200, 'a token minted from another folder signs with the same data folder');
-    assert.ok(!existsSync(join(elsewhere, 'data')), 'no second data folder where the command ran');
+    // A folder below the project, where npx finds the project's wrs, and one outside it, which names the project.
+    const below = join(project, 'scripts', 'nightly');
+    const outside = join(scratch, 'elsewhere');
+    for (const [cwd, npxArgs] of [
+      [below, ['wrs']],
+      [outside, ['--prefix', project, 'wrs']],
+    ] as const) {
+      mkdirSync(cwd, { recursive: true });
+      const minted = await mustRun('npx', [...npxArgs, 'token', '--company', 'demo-company', '--user', 'ada'], cwd, development());
+      const token = minted.output.trim().split('\n').at(-1)!;
+      const answer = await fetch(`${screen.base}/v1/events?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(answer.status, 200, `a token minted in ${cwd} signs with the project's data folder`);
+      assert.ok(!existsSync(join(cwd, 'data')), 'no second data folder where the command ran');
+    }
   } finally {
     if (server.exitCode === null) process.kill(-server.pid!, 'SIGTERM');
     await exited;
