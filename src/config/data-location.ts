@@ -1,13 +1,25 @@
-import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Type } from '@sinclair/typebox';
 
-/**
- * The wrs installation itself (the package root): two folders up from this file, in `src/` as
- * in `dist/`. Its `data/` folder is the default data folder, so that the CLI run from any
- * folder finds the data `npm start` uses.
- */
+/** The wrs installation itself (the package root): two folders up from this file, in `src/` as in `dist/`. */
 export const INSTALL_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The data folder when WRS_DATA_DIR is not set, never inside `node_modules`: for a checkout of
+ * wrs, its own `data/`; for wrs installed into a project (`npm install wrs-x.y.z.tgz`), that
+ * project's `data/`, the folder holding the outermost `node_modules` when it has a
+ * `package.json`. Either way every `wrs` command finds the same data whichever folder it runs
+ * from. Anywhere else (a global install), `data` relative to the current folder.
+ */
+export function defaultDataDir(installRoot: string, isFile: (path: string) => boolean = existsSync): string {
+  const marker = `${sep}node_modules${sep}`;
+  const at = installRoot.indexOf(marker);
+  if (at === -1) return join(installRoot, 'data');
+  const project = installRoot.slice(0, at) || sep;
+  return isFile(join(project, 'package.json')) ? join(project, 'data') : 'data';
+}
 
 export const DATABASE_FILE_NAME = 'wrs.db';
 export const SECRETS_FILE_NAME = 'dev-secrets.json';
@@ -35,7 +47,7 @@ export function dataSettings(
   env: { WRS_DATA_DIR?: string | undefined; WRS_DATABASE_URL?: string | undefined },
   cwd: string,
 ): { databaseUrl: string; data: DataLocation } {
-  const dir = resolve(cwd, env.WRS_DATA_DIR ?? join(INSTALL_ROOT, 'data'));
+  const dir = resolve(cwd, env.WRS_DATA_DIR ?? defaultDataDir(INSTALL_ROOT));
   const url = env.WRS_DATABASE_URL ?? `sqlite:${join(dir, DATABASE_FILE_NAME)}`;
   if (!url.startsWith('sqlite:')) {
     return { databaseUrl: url, data: Object.freeze({ dir, sqliteFile: undefined, secretsFile: join(dir, SECRETS_FILE_NAME) }) };

@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { it } from 'node:test';
-import { CLIENT_SCHEMA_FILE, renderClientSchema } from '../../scripts/client/client-schema.js';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { renderClientFiles } from '../../scripts/client/client-schema.js';
 import { buildServedOpenApiDocument } from '../../scripts/openapi/served-document.js';
 
 /** Where two texts first differ, as a line number and the two lines. */
@@ -13,11 +15,16 @@ function firstDifference(committed: string, generated: string): string {
   return `line ${at + 1}:\n  committed: ${a[at] ?? '(end of file)'}\n  generated: ${b[at] ?? '(end of file)'}`;
 }
 
-it('the committed clients/typescript/src/schema.ts matches the OpenAPI document the app serves', async () => {
-  const generated = await renderClientSchema(await buildServedOpenApiDocument());
-  const committed = await readFile(CLIENT_SCHEMA_FILE, 'utf8');
-  assert.ok(
-    committed === generated,
-    `clients/typescript/src/schema.ts is stale: run \`npm run client:generate\` and commit it. First difference at ${firstDifference(committed, generated)}`,
-  );
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+it('the committed clients/typescript/src/schema.ts and named-schemas.ts match the OpenAPI document the app serves', async () => {
+  const files = await renderClientFiles(await buildServedOpenApiDocument());
+  assert.equal(files.size, 2);
+  for (const [file, generated] of files) {
+    const committed = await readFile(file, 'utf8');
+    assert.ok(
+      committed === generated,
+      `${relative(root, file)} is stale: run \`npm run client:generate\` and commit it. First difference at ${firstDifference(committed, generated)}`,
+    );
+  }
 });

@@ -1,7 +1,9 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { operations, paths } from './schema.js';
 
-export type { components, operations, paths } from './schema.js';
+export type * from './named-schemas.js';
+export type { components, operations, paths, webhooks } from './schema.js';
+export { verifyWebhook, WebhookVerificationError, type WebhookEventType, type WebhookHeaders, type WebhookPayload } from './webhooks.js';
 
 export interface WrsClientOptions {
   /** Where the service answers, e.g. `http://127.0.0.1:8080`; the paths begin with `/v1` or `/admin/v1`. */
@@ -30,8 +32,9 @@ type StatusOf<Id extends OperationId> = keyof operations[Id]['responses'];
 export type ResponseBody<Id extends OperationId, Status extends StatusOf<Id>> =
   operations[Id]['responses'][Status] extends { content: { 'application/json': infer Body } } ? Body : never;
 
-// The document describes every body inline; these names are the schemas' titles. A record is
-// `WrsRecord` so that importing it does not hide TypeScript's own `Record`.
+// Names for common bodies, taken from the operations that answer them; `named-schemas.js` adds
+// one type per schema the document names (an export here of the same name wins). A record is
+// also `WrsRecord`, so that importing it does not hide TypeScript's own `Record`.
 export type Event = ResponseBody<'listEvents', 200>['results'][number];
 export type EventsListResponse = ResponseBody<'listEvents', 200>;
 export type WrsRecord = ResponseBody<'getRecord', 200>;
