@@ -82,6 +82,8 @@ describeOnOneDatabase('operator page: record types and PDF templates', (kind) =>
     assert.deepEqual(type.fields.at(-1), { uid: 'fld_notes', field_name: 'Notes', type: 'string', required: false });
     assert.equal(type.statuses.at(-1), 'archived');
     await assertAccessible(page, 'record type editor, saved');
+    await page.getByRole('heading', { name: /Edit Equipment loan/ }).scrollIntoViewIfNeeded();
+    await page.evaluate('window.scrollTo(0, 0)');
     await screenshot(page, 'operator-record-type');
     assertNoPageErrors(errors, [/400/]);
     await context.close();

@@ -28,7 +28,12 @@ export function FormSection({
         <>
           <div class="field">
             <label for="form.title">Form title</label>
-            <input id="form.title" value={draft.formTitle} onInput={(e) => change({ formTitle: e.currentTarget.value })} {...problemProps('form.title', problems)} />
+            <input
+              id="form.title"
+              value={draft.formTitle}
+              onInput={(e) => change({ formTitle: e.currentTarget.value })}
+              {...problemProps('form.title', problems)}
+            />
             <ProblemText id="form.title-error" problems={problems.get('form.title')} />
           </div>
           <div class="field">
@@ -42,7 +47,12 @@ export function FormSection({
             <ProblemText id="form.instructions-error" problems={problems.get('form.instructions')} />
           </div>
           <div class="field checkbox">
-            <input type="checkbox" id="form.status_editable" checked={draft.statusEditable} onChange={(e) => change({ statusEditable: e.currentTarget.checked })} />
+            <input
+              type="checkbox"
+              id="form.status_editable"
+              checked={draft.statusEditable}
+              onChange={(e) => change({ statusEditable: e.currentTarget.checked })}
+            />
             <label for="form.status_editable">A form link may set the status</label>
           </div>
         </>

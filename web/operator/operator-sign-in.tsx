@@ -19,9 +19,7 @@ export function OperatorSignIn({ reason, onSignedIn }: { reason?: string; onSign
     const cleaned = cleanToken(token);
     const companyId = company.trim();
     setBusy(true);
-    const result = await call(() =>
-      apiClient(cleaned).GET('/admin/v1/companies/{company}/record-types', { params: { path: { company: companyId } } }),
-    );
+    const result = await call(() => apiClient(cleaned).GET('/admin/v1/companies/{company}/record-types', { params: { path: { company: companyId } } }));
     setBusy(false);
     if (!result.ok) {
       if (result.problem.status === 401 && LOOKS_LIKE_JWT.test(cleaned)) {

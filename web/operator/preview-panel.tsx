@@ -19,7 +19,7 @@ export function PreviewPanel({ template }: { template: Template }) {
   const [records, setRecords] = useState<WrsRecord[]>([]);
   const [recordId, setRecordId] = useState('');
   const [error, setError] = useState<string>();
-  const container = useRef<HTMLDivElement>(null);
+  const container = useRef<HTMLElement>(null);
   const viewer = useRef<MountedViewer | undefined>(undefined);
 
   useEffect(() => {
@@ -86,7 +86,7 @@ export function PreviewPanel({ template }: { template: Template }) {
         </div>
       </div>
       {records.length === 0 && typeId !== '' && <p class="muted">No record follows this type: the preview needs one.</p>}
-      <div class="preview-frame" ref={container} {...FOREIGN_CHILDREN} role="region" aria-label={record ? `Preview filled with record ${record.id}` : 'Preview'} />
+      <section class="preview-frame" ref={container} {...FOREIGN_CHILDREN} aria-label={record ? `Preview filled with record ${record.id}` : 'Preview'} />
     </section>
   );
 }

@@ -14,7 +14,9 @@ export function RecordsAffected({ typeId, stored, draft, version }: { typeId: st
       client.GET('/admin/v1/companies/{company}/record-types/{typeId}/records', {
         params: { path: { company, typeId }, query: { limit: SHOWN_IDS } },
       }),
-    ).then((result) => setRecords(result.ok ? { count: result.data.count, ids: result.data.results.map((record) => record.id) } : { error: result.problem.message }));
+    ).then((result) =>
+      setRecords(result.ok ? { count: result.data.count, ids: result.data.results.map((record) => record.id) } : { error: result.problem.message }),
+    );
   }, [typeId, version]);
 
   const changes = changesFor(stored, draft);

@@ -16,7 +16,7 @@ const NEW_TEMPLATE = {
 /** One template in pdfme's designer (its own bundle, loaded here), a live preview beside it, saved through the operator API. */
 export function TemplateEditor({ templateId, isNew, onClose }: { templateId: string; isNew: boolean; onClose: () => void }) {
   const { client, company, signOut } = useOperator();
-  const container = useRef<HTMLDivElement>(null);
+  const container = useRef<HTMLElement>(null);
   const designer = useRef<MountedDesigner | undefined>(undefined);
   const [template, setTemplate] = useState<Template>();
   const [state, setState] = useState<{ kind: 'loading' | 'ready' | 'saving' } | { kind: 'saved' | 'failed'; message: string }>({ kind: 'loading' });
@@ -92,7 +92,7 @@ export function TemplateEditor({ templateId, isNew, onClose }: { templateId: str
           <strong>Not saved.</strong> {state.message}
         </div>
       )}
-      <div class="designer-frame" ref={container} {...FOREIGN_CHILDREN} aria-label="Template designer" role="region" />
+      <section class="designer-frame" ref={container} {...FOREIGN_CHILDREN} aria-label="Template designer" />
       {template && <PreviewPanel template={template} />}
     </section>
   );

@@ -121,7 +121,9 @@ export function FieldsTable({ draft, problems, change }: PartProps) {
       </div>
       <button
         type="button"
-        onClick={() => change({ fields: [...draft.fields, { uid: '', field_name: '', type: 'string', required: false, onForm: draft.hasForm, editable: true }] })}
+        onClick={() =>
+          change({ fields: [...draft.fields, { uid: '', field_name: '', type: 'string', required: false, onForm: draft.hasForm, editable: true }] })
+        }
       >
         Add field
       </button>
@@ -172,7 +174,13 @@ export function ViewsList({ draft, problems, change }: PartProps) {
         return (
           <div key={index} class="view-row">
             <div class="row">
-              <input id={at('id')} aria-label={`ID of view ${index + 1}`} value={view.id} onInput={(e) => setView(index, { id: e.currentTarget.value })} {...problemProps(at('id'), problems)} />
+              <input
+                id={at('id')}
+                aria-label={`ID of view ${index + 1}`}
+                value={view.id}
+                onInput={(e) => setView(index, { id: e.currentTarget.value })}
+                {...problemProps(at('id'), problems)}
+              />
               <input
                 id={at('name')}
                 aria-label={`Name of view ${index + 1}`}
@@ -186,7 +194,8 @@ export function ViewsList({ draft, problems, change }: PartProps) {
             </div>
             <ProblemText id={`${at('id')}-error`} problems={problems.get(at('id'))} />
             <ProblemText id={`${at('name')}-error`} problems={problems.get(at('name'))} />
-            <div class="row" role="group" aria-label={`Statuses of view ${index + 1} (none: every record)`}>
+            <fieldset class="row view-statuses">
+              <legend class="visually-hidden">{`Statuses of view ${index + 1} (none: every record)`}</legend>
               {[...new Set([...draft.statuses, ...view.statuses])]
                 .filter((status) => status !== '')
                 .map((status) => (
@@ -201,7 +210,7 @@ export function ViewsList({ draft, problems, change }: PartProps) {
                     {status}
                   </label>
                 ))}
-            </div>
+            </fieldset>
             <ProblemText id={`${at('statuses')}-error`} problems={problems.get(at('statuses'))} />
           </div>
         );

@@ -74,7 +74,8 @@ export function TypeEditor({ typeId, stored: initial, onSaved }: { typeId: strin
       {outcome?.kind === 'refused' && (
         <div class="notice error" role="alert">
           <p>
-            <strong>Not saved.</strong> {outcome.problems.length > 0 ? 'The service found these problems; each is also shown beside its input.' : outcome.message}
+            <strong>Not saved.</strong>{' '}
+            {outcome.problems.length > 0 ? 'The service found these problems; each is also shown beside its input.' : outcome.message}
           </p>
           {outcome.problems.length > 0 && (
             <ul>
