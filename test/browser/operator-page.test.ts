@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { describeOnOneDatabase } from '../helpers/databases.js';
@@ -24,6 +25,24 @@ describeOnOneDatabase('operator page: record types and PDF templates', (kind) =>
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: `Record types of ${DEMO_COMPANY_ID}` }).waitFor();
   };
+
+  it("keeps pdfme's designer out of the staff console, whose script stays under 60 KB compressed", async () => {
+    const { context, page } = await newPage(suite.browser);
+    const scripts: string[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith('.js')) scripts.push(response.url());
+    });
+    await signIn(page, suite.service.baseUrl, await suite.service.demoToken());
+    await page.goto(`${suite.service.baseUrl}/app/records`);
+    await page.getByRole('navigation', { name: 'Console' }).waitFor();
+    let compressed = 0;
+    for (const url of new Set(scripts)) {
+      assert.doesNotMatch(url, /pdf-designer|clawpdf/, 'the console loads no part of the designer');
+      compressed += gzipSync(await (await page.request.get(url)).body()).length;
+    }
+    assert.ok(compressed > 0 && compressed < 60 * 1024, `the console's script is ${compressed} bytes compressed`);
+    await context.close();
+  });
 
   it('tells a company user token from the operator token, and keeps the operator token in this tab only', async () => {
     const { context, page, errors } = await newPage(suite.browser);
