@@ -4,8 +4,9 @@ import { defineConfig } from 'vite';
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
- * Two pages, built into dist/web and served by the service itself: the console (/app/) and the
- * hosted record form (/forms/). Assets get content hashes, so the service can let browsers
+ * Three pages, built into dist/web and served by the service itself: the console (/app/), the
+ * operator page (/app/operator, whose template designer is a chunk of its own, loaded when a
+ * template is opened) and the hosted record form (/forms/). Assets get content hashes, so the service can let browsers
  * keep them for a year; nothing is loaded from another origin.
  */
 export default defineConfig({
@@ -18,7 +19,7 @@ export default defineConfig({
     assetsInlineLimit: 0,
     sourcemap: false,
     rollupOptions: {
-      input: { app: here('app/index.html'), forms: here('forms/index.html') },
+      input: { app: here('app/index.html'), operator: here('operator/index.html'), forms: here('forms/index.html') },
     },
   },
   resolve: {

@@ -25,6 +25,12 @@ select "records".* from "records" where "records"."company_id" = $1 and (("recor
 -- exists
 select "records"."id" from "records" where "records"."company_id" = $1 and "records"."record_type" = $2 and ("records"."created_at", "records"."id") > ($3, $4) limit $5;
 
+-- count: records of a type
+select count(*) as "count" from "records" where "records"."company_id" = $1 and "records"."type_id" = $2;
+
+-- page: records of a type, newest first
+select "records".* from "records" where "records"."company_id" = $1 and "records"."type_id" = $2 order by "records"."created_at" desc, "records"."id" desc limit $3;
+
 -- existingIds
 select "id" from "records" where "company_id" = $1 and "id" in ($2, $3);
 

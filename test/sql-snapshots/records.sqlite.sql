@@ -25,6 +25,12 @@ select "records".* from "records" where "records"."company_id" = ? and (("record
 -- exists
 select "records"."id" from "records" where "records"."company_id" = ? and "records"."record_type" = ? and ("records"."created_at", "records"."id") > (?, ?) limit 1;
 
+-- count: records of a type
+select count(*) as "count" from "records" where "records"."company_id" = ? and "records"."type_id" = ?;
+
+-- page: records of a type, newest first
+select "records".* from "records" where "records"."company_id" = ? and "records"."type_id" = ? order by "records"."created_at" desc, "records"."id" desc limit 10;
+
 -- existingIds
 select "id" from "records" where "company_id" = ? and "id" in (?, ?);
 

@@ -188,6 +188,8 @@ const scripts: Record<string, Script> = {
       ),
     );
     await step('exists', () => records.exists(C, { recordType: 'invoice' }, { after: { createdAt: T0, id: 'r1' } }));
+    await step('count: records of a type', () => records.count(C, { typeId: 'typed' }));
+    await step('page: records of a type, newest first', () => records.page(C, { typeId: 'typed' }, { descending: true, limit: 10 }));
     await step('existingIds', () => records.existingIds(C, ['r1', 'r3']));
     await step('unitOfWork.run + update: untyped record', () =>
       inTransaction((scope) => records.update(C, 'r1', () => ({ status: 'done', fields: '{}', updated_at: T1 }), scope)),

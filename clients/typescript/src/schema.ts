@@ -690,6 +690,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/companies/{company}/record-types/{typeId}/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The records a record type applies to
+         * @description How many of the company's records follow the custom record type, and the most recently created of them (as company users read them): the records a new definition of the type (PUT) would apply to. A type that is not defined now answers its records all the same (a deleted type keeps them; defining it again applies to them).
+         */
+        get: operations["adminListRecordsOfType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/companies/{company}/records": {
         parameters: {
             query?: never;
@@ -9443,6 +9463,183 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
+            401: {
+                headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminListRecordsOfType: {
+        parameters: {
+            query?: {
+                /** @description how many records to list, most recently created first; default 10, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description company ID: a company ID is 1 to 200 visible characters (no control or format characters, NUL or unpaired surrogates), with no leading or trailing blank, and is not '.' or '..' nor has a '.' or '..' segment */
+                company: string;
+                typeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the records of the type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "results": [
+                     *         {
+                     *           "id": "019aa5c2-7f3e-7b21-9c4d-3e5f6a7b8c9d",
+                     *           "record_type": "custom",
+                     *           "uid": "loan",
+                     *           "status": "new",
+                     *           "parent_record": null,
+                     *           "child_records": [],
+                     *           "fields": {
+                     *             "Borrower": "Ada Lovelace",
+                     *             "Amount": 12500,
+                     *             "Approved": false,
+                     *             "Due date": "2026-12-31"
+                     *           },
+                     *           "linked": {},
+                     *           "views": [
+                     *             "open",
+                     *             "all"
+                     *           ],
+                     *           "created_at": "2026-11-21T15:04:05.123Z",
+                     *           "updated_at": "2026-11-21T16:10:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description how many records of the company follow the type (all of them, not only those listed) */
+                        count: number;
+                        /** @description the most recently created of them, at most limit */
+                        results: {
+                            /** @description unique record identifier */
+                            id: string;
+                            /** @description record type: custom, uccfiling, infoleaseasset, ... */
+                            record_type: string;
+                            /** @description UID of the record type definition (the typeId of a custom record) */
+                            uid?: unknown;
+                            /** @description current status */
+                            status: string;
+                            /** @description parent record, null if none */
+                            parent_record?: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description child record objects */
+                            child_records: unknown[];
+                            /** @description underlying instance object, when applicable */
+                            instance?: unknown;
+                            /** @description custom field values keyed by field name */
+                            fields?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description linked external objects: keyed by source name, each value keyed by object name */
+                            linked?: {
+                                [key: string]: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            /** @description IDs of the views (buckets) the record is in */
+                            views: string[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             */
                             updated_at: string;
                         }[];
                     };

@@ -17,6 +17,8 @@ export interface RecordBound extends RecordKey {
 export interface RecordListFilter {
   /** Exact `record_type`. */
   readonly recordType?: string;
+  /** Records that follow this custom record type (defined now or not). */
+  readonly typeId?: string;
   /**
    * Records in a view: those of each defined type that has the view, with one of the view's
    * statuses (an empty list: any status), plus records without a live type whose imported
@@ -48,6 +50,8 @@ export interface RecordsRepository {
   findKey(companyId: string, id: string): Promise<RecordKey | undefined>;
   page(companyId: string, filter: RecordListFilter, query: RecordPageQuery): Promise<StoredRecord[]>;
   exists(companyId: string, filter: RecordListFilter, bounds: Omit<RecordPageQuery, 'limit' | 'descending'>): Promise<boolean>;
+  /** How many records match the filter. */
+  count(companyId: string, filter: RecordListFilter): Promise<number>;
   /** The ids among those given that already exist; read in the scope's transaction when given one. */
   existingIds(companyId: string, ids: readonly string[], scope?: TransactionScope): Promise<string[]>;
   /** Inserts records and their stored views in the scope's transaction. `onProgress` gets the rows inserted so far. */

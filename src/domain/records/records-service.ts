@@ -31,6 +31,11 @@ export interface RecordPage {
   readonly prev: PageLink | null;
 }
 
+export interface RecordsOfType {
+  readonly count: number;
+  readonly results: RecordResource[];
+}
+
 export interface RecordsService {
   create(companyId: string, typeId: string, body: unknown): Promise<RecordResource>;
   /** With a record token's `narrowing`, the record as that token sees it (only its visible fields). */
@@ -42,6 +47,11 @@ export interface RecordsService {
    */
   update(companyId: string, recordId: string, body: unknown, ifMatch?: RecordMatch, narrowing?: RecordTokenNarrowing): Promise<RecordResource>;
   list(companyId: string, query: RecordListQuery): Promise<RecordPage>;
+  /**
+   * The records that follow a custom record type, whether it is defined now or not (those a
+   * new definition of it applies to): how many, and the `limit` most recently created.
+   */
+  ofType(companyId: string, typeId: string, limit: number): Promise<RecordsOfType>;
   /**
    * Imports records of any kind from a stream (NDJSON or one JSON array), checked and stored a
    * batch at a time in one transaction, and answers how many were stored. All or nothing: any
@@ -204,6 +214,12 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
         }
       }
       return { results: await resources(companyId, rows, allTypes), next, prev };
+    },
+
+    async ofType(companyId, typeId, limit) {
+      const filter: RecordListFilter = { typeId };
+      const [count, rows] = await Promise.all([repository.count(companyId, filter), repository.page(companyId, filter, { descending: true, limit })]);
+      return { count, results: await resources(companyId, rows) };
     },
 
     async import(companyId, source, { format, onProgress }) {

@@ -45,6 +45,14 @@ export const DOCS_CONTENT_SECURITY_POLICY = policy({ ...SAME_ORIGIN_ONLY, 'base-
 /** The console and the hosted record form (plugins/web-pages.ts): no inline style either, and no `<base>`. */
 export const WEB_CONTENT_SECURITY_POLICY = policy({ ...SAME_ORIGIN_ONLY, 'base-uri': "'none'", 'style-src': "'self'" });
 
+/**
+ * The operator page (plugins/web-pages.ts): as the console, but pdfme's template designer draws
+ * with Ant Design, which writes its style sheets into the page at run time (CSS-in-JS, with no
+ * way to hand it a nonce through pdfme), so inline styles are allowed here and on no other page.
+ * Scripts stay this origin's files only.
+ */
+export const OPERATOR_CONTENT_SECURITY_POLICY = policy({ ...SAME_ORIGIN_ONLY, 'base-uri': "'none'", 'style-src': "'self' 'unsafe-inline'" });
+
 /** The headers themselves, also for answers that Fastify makes before any hook runs. */
 export function securityHeaders(settings: BrowserSettings): Record<string, string> {
   const headers: Record<string, string> = {

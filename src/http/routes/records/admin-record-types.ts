@@ -8,7 +8,8 @@ import { createdWithLocation } from '../../schemas/created.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { objectBodyValidator } from './object-body.js';
 import { FormSchema, RecordType } from '../record-types/schemas.js';
-import { exampleRecordType, exampleRecordTypeList, withExample } from '../../schemas/examples.js';
+import { exampleRecord, exampleRecordType, exampleRecordTypeList, withExample } from '../../schemas/examples.js';
+import { RecordSchema } from '../../../domain/records/record.js';
 
 const Text = Type.String({ minLength: 1, maxLength: 200 });
 
@@ -46,6 +47,28 @@ const RecordTypeBody = Type.Object(
 const RecordTypeList = Type.Object({ count: Type.Integer(), results: Type.Array(RecordType) });
 
 const Params = Type.Object({ company: CompanyId(), typeId: Type.String({ maxLength: 200 }) });
+
+/** How many of a type's records its records read shows at most. */
+const MAX_RECORDS_OF_TYPE = 100;
+const DEFAULT_RECORDS_OF_TYPE = 10;
+
+const RecordsOfTypeQuery = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_RECORDS_OF_TYPE,
+        description: `how many records to list, most recently created first; default ${DEFAULT_RECORDS_OF_TYPE}, at most ${MAX_RECORDS_OF_TYPE}`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const RecordsOfType = Type.Object({
+  count: Type.Integer({ description: 'how many records of the company follow the type (all of them, not only those listed)' }),
+  results: Type.Array(RecordSchema, { description: 'the most recently created of them, at most limit' }),
+});
 
 /** Operator API: a company's custom record types. */
 export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -112,6 +135,31 @@ export const adminRecordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     async (request) => {
       const results = await types.list(request.params.company);
       return { count: results.length, results };
+    },
+  );
+
+  app.get(
+    '/companies/:company/record-types/:typeId/records',
+    {
+      schema: {
+        operationId: 'adminListRecordsOfType',
+        summary: 'The records a record type applies to',
+        description:
+          "How many of the company's records follow the custom record type, and the most recently created of them " +
+          '(as company users read them): the records a new definition of the type (PUT) would apply to. ' +
+          'A type that is not defined now answers its records all the same (a deleted type keeps them; defining it again applies to them).',
+        tags: ['operator'],
+        params: Params,
+        querystring: RecordsOfTypeQuery,
+        response: {
+          200: withExample(RecordsOfType, { count: 1, results: [exampleRecord] }, 'the records of the type'),
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    async (request) => {
+      const { company, typeId } = request.params;
+      return ctx.records.ofType(company, typeId, request.query.limit ?? DEFAULT_RECORDS_OF_TYPE);
     },
   );
 
