@@ -17,6 +17,8 @@ export interface RecordBound extends RecordKey {
 export interface RecordListFilter {
   /** Exact `record_type`. */
   readonly recordType?: string;
+  /** Records of this custom record type (by its ID). */
+  readonly typeId?: string;
   /**
    * Records in a view: those of each defined type that has the view, with one of the view's
    * statuses (an empty list: any status), plus records without a live type whose imported

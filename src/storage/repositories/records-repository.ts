@@ -71,6 +71,7 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
   function filtered(db: Kysely<DB>, companyId: string, filter: RecordListFilter): SelectQueryBuilder<DB, 'records', {}> {
     let query = db.selectFrom('records').where('records.company_id', '=', companyId);
     if (filter.recordType !== undefined) query = query.where('records.record_type', '=', filter.recordType);
+    if (filter.typeId !== undefined) query = query.where('records.type_id', '=', filter.typeId);
     const { time, view } = filter;
     if (time?.after !== undefined) query = query.where(`records.${time.column}`, '>', time.after);
     if (time?.before !== undefined) query = query.where(`records.${time.column}`, '<', time.before);
