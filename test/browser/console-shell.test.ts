@@ -29,11 +29,11 @@ describeOnOneDatabase('web console: sign-in and the shell', (kind) => {
     await page.goto(`${suite.service.baseUrl}/app/`);
     await page.getByLabel('Bearer token').fill('not a token');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').filter({ hasText: 'not a company user token' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'not a token the console takes' }).waitFor();
     const forged = (await suite.service.demoToken()).replace(/\.[^.]+$/, '.c2lnbmF0dXJl');
     await page.getByLabel('Bearer token').fill(forged);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').filter({ hasText: 'The service refused the token' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'does not trust this token’s signature' }).waitFor();
     await context.close();
   });
 
