@@ -14,8 +14,9 @@ describeOnOneDatabase('web console: sign-in and the shell', (kind) => {
     await signIn(page, suite.service.baseUrl, await suite.service.demoToken());
     assert.match(await page.locator('header').innerText(), /demo-company/);
     // Strings run in the page: the tests compile without the DOM library.
-    const stored = await page.evaluate('({ session: Object.keys(sessionStorage), local: Object.keys(localStorage), cookie: document.cookie })');
-    assert.deepEqual(stored, { session: ['wrs.console.token'], local: [], cookie: '' });
+    const stored = await page.evaluate('({ session: Object.keys(sessionStorage).sort(), local: Object.keys(localStorage), cookie: document.cookie })');
+    // The token, and the list a record page leads back to (the board here).
+    assert.deepEqual(stored, { session: ['wrs.console.list', 'wrs.console.token'], local: [], cookie: '' });
     assert.ok(!page.url().includes('eyJ'), 'the token never appears in the URL');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Bearer token').waitFor();

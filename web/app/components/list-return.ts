@@ -11,6 +11,11 @@ export interface ListReturn {
 
 const RECORDS: ListReturn = { href: '/app/records', label: 'Records' };
 
+/** Signed out: the next person starts from the unfiltered list. */
+export function forgetList(): void {
+  sessionStorage.removeItem(KEY);
+}
+
 export function rememberList(list: ListReturn): void {
   sessionStorage.setItem(KEY, JSON.stringify(list));
 }
