@@ -41,6 +41,7 @@ import { recordRoutes } from './routes/records/records.js';
 import { adminDeleteRecordRoutes, deleteRecordRoutes } from './routes/records/delete-record.js';
 import { adminEventIngestRoutes } from './routes/events/ingest-events.js';
 import { listEventsRoutes } from './routes/events/list-events.js';
+import { eventTypeRoutes } from './routes/events/event-types.js';
 import { eventStreamRoutes } from './routes/events/stream.js';
 import { healthRoutes } from './routes/health.js';
 import { openApiDocumentRoute } from './routes/openapi-document.js';
@@ -112,6 +113,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       const pageCache = createPageCache(ctx.config.pageCache);
       await v1.register(listEventsRoutes, { ctx, pageCache });
       await v1.register(eventStreamRoutes, { ctx });
+      await v1.register(eventTypeRoutes, { ctx });
       await v1.register(recordRoutes, { ctx, pageCache });
       await v1.register(deleteRecordRoutes, { ctx });
       await v1.register(recordTokenRoutes, { ctx });

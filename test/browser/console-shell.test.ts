@@ -14,8 +14,9 @@ describeOnOneDatabase('web console: sign-in and the shell', (kind) => {
     await signIn(page, suite.service.baseUrl, await suite.service.demoToken());
     assert.match(await page.locator('header').innerText(), /demo-company/);
     // Strings run in the page: the tests compile without the DOM library.
-    const stored = await page.evaluate('({ session: Object.keys(sessionStorage), local: Object.keys(localStorage), cookie: document.cookie })');
-    assert.deepEqual(stored, { session: ['wrs.console.token'], local: [], cookie: '' });
+    const stored = await page.evaluate('({ session: Object.keys(sessionStorage).sort(), local: Object.keys(localStorage), cookie: document.cookie })');
+    // The token, and the list a record page leads back to (the board here).
+    assert.deepEqual(stored, { session: ['wrs.console.list', 'wrs.console.token'], local: [], cookie: '' });
     assert.ok(!page.url().includes('eyJ'), 'the token never appears in the URL');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Bearer token').waitFor();
@@ -29,11 +30,11 @@ describeOnOneDatabase('web console: sign-in and the shell', (kind) => {
     await page.goto(`${suite.service.baseUrl}/app/`);
     await page.getByLabel('Bearer token').fill('not a token');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').filter({ hasText: 'not a company user token' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'not a token the console takes' }).waitFor();
     const forged = (await suite.service.demoToken()).replace(/\.[^.]+$/, '.c2lnbmF0dXJl');
     await page.getByLabel('Bearer token').fill(forged);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').filter({ hasText: 'The service refused the token' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'does not trust this token’s signature' }).waitFor();
     await context.close();
   });
 

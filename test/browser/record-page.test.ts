@@ -19,7 +19,7 @@ describeOnOneDatabase('web console: the record page', (kind) => {
     const { context, page, errors } = await newPage(suite.browser);
     await signIn(page, suite.service.baseUrl, await suite.service.demoToken());
     await openRecord(page, 'demo-loan-01');
-    assert.deepEqual(await page.getByLabel('Status').locator('option').allInnerTexts(), ['new', 'in_review', 'approved', 'funded']);
+    assert.deepEqual(await page.getByLabel('Status').locator('option').allInnerTexts(), ['New', 'In review', 'Approved', 'Funded']);
     await page.getByLabel('Borrower').fill('Northwind Holdings');
     await page.getByLabel('First payment').fill('');
     await page.getByLabel('Status').selectOption('approved');
@@ -90,6 +90,7 @@ describeOnOneDatabase('web console: the record page', (kind) => {
       .locator(`tr[data-token-key="${key}"]`)
       .getByRole('button', { name: /^Revoke/ })
       .click();
+    await page.getByRole('button', { name: 'Yes, revoke this link' }).click();
     await page.getByText('Form link revoked').waitFor();
     await page.locator(`tr[data-token-key="${key}"]`).waitFor({ state: 'detached' });
     assert.ok(!(await liveTokenKeys(suite.service, 'demo-loan-02')).includes(key));

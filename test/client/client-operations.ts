@@ -292,6 +292,18 @@ export function clientOperationsSuite(start: () => Promise<ServiceUnderTest>): v
     assert.equal(answered(await globex.GET('/v1/events'), 200).count, 0);
   });
 
+  it('lists the event types with their counts: listEventTypes', async () => {
+    const types = answered(await acme.GET('/v1/event-types'), 200);
+    const expected = new Map<string, number>();
+    for (const event of EVENTS) expected.set(event.type, (expected.get(event.type) ?? 0) + 1);
+    assert.deepEqual(
+      types.results.map((row) => [row.type, row.count]),
+      [...expected].sort(([a], [b]) => (a < b ? -1 : 1)),
+    );
+    assert.equal(types.count, expected.size);
+    assert.deepEqual(answered(await globex.GET('/v1/event-types'), 200), { count: 0, results: [] });
+  });
+
   it('follows the change feed and opens the live stream: listEventChanges, streamEvents', async () => {
     const first = answered(await acme.GET('/v1/events/changes', { params: { query: { limit: 2 } } }), 200);
     assert.equal(first.count, 2);

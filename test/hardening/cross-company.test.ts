@@ -79,6 +79,20 @@ const ROWS: Row[] = [
     },
   },
   {
+    operation: 'GET /v1/event-types',
+    async run(t, w) {
+      const ofB = expectOk(await asB(t, { method: 'GET', url: '/v1/event-types' }), 'list');
+      assert.deepEqual(ofB, { count: 1, results: [{ type: 'user_flow_session_started', count: 1 }] }, "B's one event, nothing of A's");
+      const ofA = expectOk(await asA(t, { method: 'GET', url: '/v1/event-types' }), 'list');
+      assert.ok(
+        ofA.results.some((row: { type: string }) => row.type === 'secret_a'),
+        'A sees its own',
+      );
+      const withTokenOfA = await t.app.inject({ method: 'GET', url: '/v1/event-types', headers: { authorization: `Bearer ${w.recordTokenA}` } });
+      assert.equal(withTokenOfA.statusCode, 403, 'a record token lists no event types');
+    },
+  },
+  {
     operation: 'GET /v1/events/changes',
     async run(t) {
       const feed = expectOk(await asB(t, { method: 'GET', url: '/v1/events/changes?limit=10000' }), 'feed');

@@ -15,6 +15,9 @@ commit;
 -- hasEvents
 select "id" from "events" where "company_id" = $1 limit $2;
 
+-- typeCounts
+select "type", count(*) as "count" from "events" where "company_id" = $1 group by "type" order by "type";
+
 -- list: no filter
 select "id", "created_at", "body", (select version from data_versions where data_versions.company_id = $1) as "wrs_data_version" from "events" where "events"."company_id" = $2 order by "events"."created_at" asc, "events"."id" asc limit 2 offset $3;
 

@@ -11,6 +11,9 @@ pragma optimize = 0x10012;
 -- hasEvents
 select "id" from "events" where "company_id" = ? limit 1;
 
+-- typeCounts
+select "type", count(*) as "count" from "events" where "company_id" = ? group by "type" order by "type";
+
 -- list: no filter
 select coalesce((select version from data_versions where data_versions.company_id = ?), 0) as "body" union all select "page"."body" from (select "body" from "events" where "events"."company_id" = ? order by "events"."created_at" asc, "events"."id" asc limit 2 offset ?) as "page";
 

@@ -19,6 +19,9 @@ select "records".* from "records" where "records"."company_id" = $1 order by "re
 -- page: type, time and bounds, descending
 select "records".* from "records" where "records"."company_id" = $1 and "records"."record_type" = $2 and "records"."updated_at" > $3 and "records"."updated_at" < $4 and ("records"."created_at", "records"."id") >= ($5, $6) and ("records"."created_at", "records"."id") < ($7, $8) order by "records"."created_at" desc, "records"."id" desc limit $9;
 
+-- page: a custom type
+select "records".* from "records" where "records"."company_id" = $1 and "records"."record_type" = $2 and "records"."type_id" = $3 order by "records"."created_at" asc, "records"."id" asc limit $4;
+
 -- page: view
 select "records".* from "records" where "records"."company_id" = $1 and (("records"."type_id" = $2 and "records"."status" in ($3, $4)) or "records"."type_id" = $5 or (("records"."type_id" is null or not exists (select "record_types"."id" from "record_types" where "record_types"."company_id" = "records"."company_id" and "record_types"."id" = "records"."type_id" and "record_types"."deleted_at" is null)) and exists (select "record_stored_views"."record_id" from "record_stored_views" where "record_stored_views"."company_id" = "records"."company_id" and "record_stored_views"."record_id" = "records"."id" and "record_stored_views"."view_id" = $6))) order by "records"."created_at" asc, "records"."id" asc limit $7;
 

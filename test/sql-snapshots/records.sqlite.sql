@@ -19,6 +19,9 @@ select "records".* from "records" where "records"."company_id" = ? order by "rec
 -- page: type, time and bounds, descending
 select "records".* from "records" where "records"."company_id" = ? and "records"."record_type" = ? and "records"."updated_at" > ? and "records"."updated_at" < ? and ("records"."created_at", "records"."id") >= (?, ?) and ("records"."created_at", "records"."id") < (?, ?) order by "records"."created_at" desc, "records"."id" desc limit 2;
 
+-- page: a custom type
+select "records".* from "records" where "records"."company_id" = ? and "records"."record_type" = ? and "records"."type_id" = ? order by "records"."created_at" asc, "records"."id" asc limit 2;
+
 -- page: view
 select "records".* from "records" where "records"."company_id" = ? and (("records"."type_id" = ? and "records"."status" in (?, ?)) or "records"."type_id" = ? or (("records"."type_id" is null or not exists (select "record_types"."id" from "record_types" where "record_types"."company_id" = "records"."company_id" and "record_types"."id" = "records"."type_id" and "record_types"."deleted_at" is null)) and exists (select "record_stored_views"."record_id" from "record_stored_views" where "record_stored_views"."company_id" = "records"."company_id" and "record_stored_views"."record_id" = "records"."id" and "record_stored_views"."view_id" = ?))) order by "records"."created_at" asc, "records"."id" asc limit 2;
 

@@ -69,6 +69,7 @@ const scripts: Record<string, Script> = {
       await events.afterBulkWrite(written);
     });
     await step('hasEvents', () => events.hasEvents(C));
+    await step('typeCounts', () => events.typeCounts(C));
     await step('list: no filter', () => events.list(C, { ...page, filters: [] }));
     await step('list: exact, comparison and time filters, ordered by flow_session desc', () =>
       events.list(C, {
@@ -172,6 +173,7 @@ const scripts: Record<string, Script> = {
         { after: { createdAt: T0, id: 'r0', inclusive: true }, before: { createdAt: T1, id: 'r9' }, descending: true, limit: 2 },
       ),
     );
+    await step('page: a custom type', () => records.page(C, { recordType: 'custom', typeId: 'typed' }, { limit: 2 }));
     await step('page: view', () =>
       records.page(
         C,

@@ -1,4 +1,5 @@
 import { claimsOf } from '../shared/jwt-claims';
+import { forgetList } from './components/list-return';
 
 /**
  * The signed-in user's bearer token, kept in sessionStorage: gone when the tab closes, never
@@ -27,6 +28,7 @@ export function saveSession(token: string): Session | undefined {
 
 export function clearSession(): void {
   sessionStorage.removeItem(KEY);
+  forgetList();
 }
 
 /** Reads the claims the console shows; the service, not this page, decides whether the token is good. */

@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { apiClient, call } from '../shared/api';
+import { claimsOf } from '../shared/jwt-claims';
 import { clearSession, saveSession, sessionOf, type Session } from './session';
+import { TOKEN_SOURCES, refusalBeforeAsking, refusalOfService } from './sign-in-refusal';
 
 /**
  * Asks for a bearer token (the JWT a company's identity provider issues, or the one `npm start`
@@ -13,26 +15,23 @@ export function SignIn({ reason, onSignedIn }: { reason: string | undefined; onS
 
   async function submit(event: Event) {
     event.preventDefault();
-    const session = sessionOf(token);
-    if (!session) {
-      setError('That is not a company user token: paste a JWT whose claims include company_id.');
-      return;
-    }
-    if (session.expiresAt !== undefined && session.expiresAt * 1000 <= Date.now()) {
-      setError('That token has expired. Ask for a new one.');
+    const pasted = token.trim().replace(/^Bearer\s+/i, '');
+    const early = refusalBeforeAsking(pasted);
+    if (early) {
+      setError(early);
       return;
     }
     setBusy(true);
-    const result = await call(() => apiClient(session.token).GET('/v1/record-types'));
+    // The service says what the token is, the operator token included: the page cannot tell that one.
+    const result = await call(() => apiClient(pasted).GET('/v1/record-types'));
     setBusy(false);
     if (!result.ok) {
-      setError(
-        result.problem.status === 401
-          ? `The service refused the token: ${result.problem.message}`
-          : result.problem.status === 403
-            ? 'That is a record token: it opens one record in the hosted form, not the console.'
-            : result.problem.message,
-      );
+      setError(refusalOfService(result.problem, claimsOf(pasted) !== undefined));
+      return;
+    }
+    const session = sessionOf(pasted);
+    if (!session) {
+      setError('The service took this token, but the console cannot read the company it names (no company_id claim).');
       return;
     }
     clearSession();
@@ -52,7 +51,7 @@ export function SignIn({ reason, onSignedIn }: { reason: string | undefined; onS
         <div class="field">
           <label for="token">Bearer token</label>
           <span class="hint" id="token-hint">
-            A company user's JWT. It is kept in this tab only and forgotten when the tab closes.
+            A company user's token. {TOKEN_SOURCES} It is kept in this tab only and forgotten when the tab closes.
           </span>
           <textarea
             id="token"

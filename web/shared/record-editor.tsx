@@ -1,5 +1,6 @@
 import type { ApiProblem } from './problems';
 import { FieldInput } from './field-input';
+import { statusLabel } from './status-label';
 import type { EditorNotice, RecordEditor } from './use-record-editor';
 import './record-editor.css';
 
@@ -46,7 +47,7 @@ export function RecordEditorForm({ editor, statusEditable, readOnlyFields, saveD
           <div>
             <dt>Status</dt>
             <dd>
-              <span class="status-badge">{record.status}</span>
+              <span class="status-badge">{statusLabel(record.status)}</span>
             </dd>
           </div>
         )}
@@ -62,7 +63,7 @@ export function RecordEditorForm({ editor, statusEditable, readOnlyFields, saveD
               <select id="record-status" name="status" value={draft.status} onChange={(event) => editor.setStatus(event.currentTarget.value)}>
                 {statusesFor(type.statuses, draft.status).map((status) => (
                   <option key={status} value={status}>
-                    {status}
+                    {statusLabel(status)}
                   </option>
                 ))}
               </select>

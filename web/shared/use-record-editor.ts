@@ -31,6 +31,8 @@ export interface RecordEditor {
   save(): Promise<void>;
   /** Loads the record again; the user's unsaved edits stay on top of the new version. */
   reload(): Promise<void>;
+  /** Something else happened on the page: "Saved." (or "Nothing to save") no longer describes it. */
+  clearSavedNotice(): void;
 }
 
 interface EditorOptions {
@@ -129,15 +131,35 @@ export function useRecordEditor({ client, recordId, onUnauthorized, onSaved }: E
     callbacks.current.onSaved?.(saved);
   }, [client, recordId, fail]);
 
+  const clearSavedNotice = useCallback(
+    () => setNotice((current) => (current?.kind === 'saved' || current?.kind === 'nothing-changed' ? undefined : current)),
+    [],
+  );
   const setField = useCallback((uid: string, value: InputValue) => {
     setDraft((current) => current && { ...current, fields: { ...current.fields, [uid]: value } });
     setErrors((current) => withoutKey(current, uid));
-    setNotice((current) => (current?.kind === 'saved' || current?.kind === 'nothing-changed' ? undefined : current));
+    clearSavedNotice();
   }, []);
-  const setStatus = useCallback((status: string) => setDraft((current) => current && { ...current, status }), []);
+  const setStatus = useCallback((status: string) => {
+    setDraft((current) => current && { ...current, status });
+    clearSavedNotice();
+  }, []);
 
   const base = version?.type ? draftOf(version.record, version.type) : undefined;
-  return { version, loadProblem, draft, errors, notice, busy, dirty: !!base && !!draft && hasEdits(base, draft), setField, setStatus, save, reload };
+  return {
+    version,
+    loadProblem,
+    draft,
+    errors,
+    notice,
+    busy,
+    dirty: !!base && !!draft && hasEdits(base, draft),
+    setField,
+    setStatus,
+    save,
+    reload,
+    clearSavedNotice,
+  };
 }
 
 const invalidFieldIn = (problem: ApiProblem) => Object.values(problem.fields).includes(FIELD_NOT_IN_TYPE);

@@ -37,6 +37,7 @@ export type ResponseBody<Id extends OperationId, Status extends StatusOf<Id>> =
 // also `WrsRecord`, so that importing it does not hide TypeScript's own `Record`.
 export type Event = ResponseBody<'listEvents', 200>['results'][number];
 export type EventsListResponse = ResponseBody<'listEvents', 200>;
+export type EventTypeCount = ResponseBody<'listEventTypes', 200>['results'][number];
 export type WrsRecord = ResponseBody<'getRecord', 200>;
 export type RecordsListResponse = ResponseBody<'listRecords', 200>;
 export type RecordType = ResponseBody<'getRecordType', 200>;

@@ -105,6 +105,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the company's event types
+         * @description Every event type stored for the caller's company, ordered by type, each with how many events of it are stored (counted when asked; retention and erasure lower it). A company without events answers an empty list. Query parameters are refused with 400, record tokens with 403.
+         */
+        get: operations["listEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/records": {
         parameters: {
             query?: never;
@@ -1745,10 +1765,133 @@ export interface operations {
             };
         };
     };
+    listEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the company's event types */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 2,
+                     *       "results": [
+                     *         {
+                     *           "type": "user_flow_session_started",
+                     *           "count": 64
+                     *         },
+                     *         {
+                     *           "type": "user_flow_step_completed",
+                     *           "count": 212
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description number of event types listed */
+                        count: number;
+                        /** @description every event type of the company, by type */
+                        results: {
+                            /** @description the event type, as events carry it in `type` */
+                            type: string;
+                            /** @description how many events of the type the company has stored */
+                            count: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
+            401: {
+                headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description forbidden: a record token may not call this operation; only a company user may */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     listRecords: {
         parameters: {
             query?: {
-                /** @description filter by record type (custom, uccfiling, ...) */
+                /** @description filter by record type (custom, uccfiling, ...), or by the ID of one of the company's custom record types (its records, whose record_type is custom) */
                 record_type?: string;
                 /** @description alias of record_type */
                 recordType?: string;

@@ -35,6 +35,12 @@ export interface VersionedEventPage {
   readonly version: number;
 }
 
+/** An event type a company has, and how many of its events are stored. */
+export interface EventTypeCount {
+  readonly type: string;
+  readonly count: number;
+}
+
 /** A chunk of the change feed: events in feed order, each with its position. */
 export type FeedChunk = Pick<FeedPage, 'events' | 'positions'>;
 
@@ -55,6 +61,8 @@ export interface EventsRepository {
   /** The same page as `list`, read `chunkEvents` at a time. */
   openList(companyId: string, query: EventListQuery, chunkEvents: number): Promise<EventChunks<readonly EventJson[]>>;
   hasEvents(companyId: string): Promise<boolean>;
+  /** Every event type the company has stored, with how many events of it, by type. */
+  typeCounts(companyId: string): Promise<EventTypeCount[]>;
   /**
    * Events of the company, each with its JSON (eventJson), encoded into storage's own form for
    * `write`. It needs no transaction, so the next batch is prepared while one is being written.

@@ -6,7 +6,7 @@ import { nextItem, readJsonItems, type ByteSource, type JsonItemsFormat } from '
 import type { DataVersions } from '../data-versions.port.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { createEventNormalizer, EventInputError } from './event-input.js';
-import type { EventsRepository, PreparedEvents, VersionedEventPage } from './events-repository.port.js';
+import type { EventsRepository, EventTypeCount, PreparedEvents, VersionedEventPage } from './events-repository.port.js';
 import type { EventListQuery } from './event-query.js';
 import type { EventJson, StoredEvent } from './event.js';
 import type { FeedCursors } from './feed-cursor.js';
@@ -71,6 +71,8 @@ export interface EventsService {
    */
   ingest(companyId: string, source: ByteSource, options: IngestOptions): Promise<IngestOutcome>;
   hasEvents(companyId: string): Promise<boolean>;
+  /** The company's event types with their counts, by type (GET /v1/event-types). */
+  typeCounts(companyId: string): Promise<EventTypeCount[]>;
   /**
    * The feed position a cursor holds (`after` of GET /v1/events/changes, or a stream's
    * Last-Event-ID); none = the beginning. A malformed cursor or one of another company is a
@@ -213,6 +215,10 @@ export function createEventsService({
 
     hasEvents(companyId) {
       return repository.hasEvents(companyId);
+    },
+
+    typeCounts(companyId) {
+      return repository.typeCounts(companyId);
     },
 
     async ingest(companyId, source, { format, onProgress }) {

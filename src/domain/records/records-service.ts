@@ -182,7 +182,12 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
 
     async list(companyId, query) {
       const allTypes = query.viewId === undefined ? undefined : await recordTypes.compiledMany(companyId);
-      const filter = listFilter(query, allTypes);
+      // record_type may name one of the company's custom types (what the console shows): its records.
+      const typeId =
+        query.recordType === undefined || query.recordType === CUSTOM_RECORD_TYPE
+          ? undefined
+          : (allTypes ?? (await recordTypes.compiledMany(companyId, [query.recordType]))).get(query.recordType)?.type.id;
+      const filter = listFilter(query, allTypes, typeId);
       const limit = query.limit;
       let rows: StoredRecord[];
       let next: PageLink | null = null;
@@ -358,9 +363,12 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
   }
 }
 
-function listFilter(query: RecordListQuery, types: ReadonlyMap<string, CompiledRecordType> | undefined): RecordListFilter {
+function listFilter(query: RecordListQuery, types: ReadonlyMap<string, CompiledRecordType> | undefined, typeId: string | undefined): RecordListFilter {
   const filter: { -readonly [K in keyof RecordListFilter]: RecordListFilter[K] } = {};
-  if (query.recordType !== undefined) filter.recordType = query.recordType;
+  if (typeId !== undefined) {
+    filter.recordType = CUSTOM_RECORD_TYPE;
+    filter.typeId = typeId;
+  } else if (query.recordType !== undefined) filter.recordType = query.recordType;
   if (query.time) filter.time = { column: query.time.column, [query.time.bound]: query.time.iso };
   if (query.viewId !== undefined) {
     const viewId = query.viewId;

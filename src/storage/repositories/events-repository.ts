@@ -52,6 +52,19 @@ export function createEventsRepository(database: Database, reads: ReadRouting = 
       return row === undefined ? null : { xid: Number(row.through_xid), seq: Number(row.through_seq) };
     },
 
+    // Read from the (company_id, type, ...) index alone; one row per type.
+    typeCounts: (companyId) =>
+      reads.read(companyId, async ({ db }) => {
+        const rows = await db
+          .selectFrom('events')
+          .select(['type', (eb) => eb.fn.countAll<number | string>().as('count')])
+          .where('company_id', '=', companyId)
+          .groupBy('type')
+          .orderBy('type')
+          .execute();
+        return rows.map((row) => ({ type: row.type, count: Number(row.count) }));
+      }),
+
     async hasEvents(companyId) {
       const row = await db.selectFrom('events').select('id').where('company_id', '=', companyId).limit(1).executeTakeFirst();
       return row !== undefined;

@@ -149,6 +149,7 @@ export function fuzzRoutes(f: FuzzFixture): FuzzRoute[] {
     { method: 'GET', path: '/v1/records/{record}/files/{fileId}', api: 'public', params: { record, fileId: [f.fileId] } },
     { method: 'GET', path: '/v1/records/{record}/files', api: 'public', params: { record } },
     { method: 'GET', path: '/v1/record-types', api: 'public', params: {} },
+    { method: 'GET', path: '/v1/event-types', api: 'public', params: {} },
     { method: 'GET', path: '/v1/templates', api: 'public', params: {} },
     { method: 'GET', path: '/v1/record-types/{typeId}', api: 'public', params: { typeId: typeIds } },
     { method: 'GET', path: '/v1/events/changes', api: 'public', params: {}, query: 'limit=5&type=step_completed', queryValues: ['step_completed', 'AQ', '0'] },

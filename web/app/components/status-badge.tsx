@@ -1,10 +1,7 @@
+import { statusLabel } from '../../shared/status-label';
 import './status-badge.css';
 
-/** "in_review" → "In review": statuses are identifiers, people read words. */
-export function statusLabel(status: string): string {
-  const words = status.replace(/[_-]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
+export { statusLabel };
 
 export function StatusBadge({ status }: { status: string }) {
   return (

@@ -4,6 +4,7 @@ import { useLocation } from 'preact-iso';
 import { call } from '../../shared/api';
 import type { ApiProblem } from '../../shared/problems';
 import { ApiProblemNotice } from '../components/api-problem-notice';
+import { rememberList } from '../components/list-return';
 import { signOutIfUnauthorized } from '../components/session-expiry';
 import { useConsole } from '../console-context';
 import './board/board.css';
@@ -12,7 +13,7 @@ import { TypeBoard } from './board/type-board';
 /** The workboard: the chosen custom record type (kept in ?type=) with one column per view. */
 export function BoardPage() {
   const console = useConsole();
-  const { query, route } = useLocation();
+  const { url, query, route } = useLocation();
   const [types, setTypes] = useState<RecordType[]>();
   const [problem, setProblem] = useState<ApiProblem>();
 
@@ -27,6 +28,8 @@ export function BoardPage() {
       current = false;
     };
   }, [console]);
+
+  useEffect(() => rememberList({ href: url, label: 'Board' }), [url]);
 
   const requested = query.type;
   const chosen = types?.find((type) => type.id === requested) ?? types?.[0];

@@ -4,7 +4,8 @@ import { ListAnswerStates } from '../components/list-answer-states';
 import { CursorPager } from '../components/cursor-pager';
 import { useRequestPerUrl } from '../components/use-request-per-url';
 import { ChecksFilterForm } from './checks/checks-filter-form';
-import { checkFiltersOf, checksApiQueryOf, consoleChecksHref } from './checks/checks-query';
+import { CHECK_PARAM_LABELS, checkFiltersOf, checksApiQueryOf, consoleChecksHref } from './checks/checks-query';
+import { plainQueryMessage } from '../components/query-words';
 import { ChecksResultsTable } from './checks/checks-results-table';
 import './checks/checks.css';
 
@@ -13,11 +14,13 @@ export function ChecksPage() {
   const { url, query, route } = useLocation();
   const request = checksApiQueryOf(query);
   const result = useRequestPerUrl(url, request.ok ? ({ client }) => call(() => client.GET('/v1/checks', { params: { query: request.query } })) : undefined);
+  const shown =
+    result && !result.ok ? { ...result, problem: { ...result.problem, message: plainQueryMessage(result.problem.message, CHECK_PARAM_LABELS) } } : result;
   return (
     <div class="checks-page">
       <h1>Checks</h1>
       <ChecksFilterForm key={url} initial={checkFiltersOf(query)} onApply={(params) => route(consoleChecksHref(params))} />
-      <ListAnswerStates request={request} result={result} noun="checks" />
+      <ListAnswerStates request={request} result={shown} noun="checks" />
       {result?.ok && (
         <section aria-label="Results">
           <div class="list-summary">

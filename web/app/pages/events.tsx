@@ -1,4 +1,7 @@
-import { useMemo } from 'preact/hooks';
+import type { EventTypeCount } from '@wrs/client';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { call } from '../../shared/api';
+import { signOutIfUnauthorized } from '../components/session-expiry';
 import { useLocation } from 'preact-iso';
 import { SESSION_EXPIRED_MESSAGE } from '../components/session-expiry';
 import { useConsole } from '../console-context';
@@ -15,7 +18,14 @@ import './events/events.css';
  * the address so a reload or a shared link shows the same; and a live tail of new events.
  */
 export function EventsPage() {
-  const { session, signOut } = useConsole();
+  const console = useConsole();
+  const { session, signOut } = console;
+  const [eventTypes, setEventTypes] = useState<readonly EventTypeCount[]>([]);
+  useEffect(() => {
+    void call(() => console.client.GET('/v1/event-types')).then((result) => {
+      if (!signOutIfUnauthorized(console, result) && result.ok) setEventTypes(result.data.results);
+    });
+  }, [console]);
   const { url, query, route } = useLocation();
   // A new state only when the address changes, so the list is fetched once per address.
   const state = useMemo(() => stateFromQuery(query), [url]);
@@ -30,7 +40,7 @@ export function EventsPage() {
   return (
     <div class="events-page stack">
       <h1>Events</h1>
-      <FilterBuilder state={state} problem={list.state === 'refused' ? list.problem : undefined} onApply={go} />
+      <FilterBuilder state={state} problem={list.state === 'refused' ? list.problem : undefined} eventTypes={eventTypes} onApply={go} />
       <LiveTailPanel tail={tail} type={streamType} />
       <section class="card event-results" aria-labelledby="results-heading" aria-busy={list.state === 'loading'}>
         <div class="row results-bar">

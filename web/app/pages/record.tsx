@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'preact/hooks';
+import { useCallback, useMemo, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { RecordEditorForm } from '../../shared/record-editor';
 import { useRecordEditor } from '../../shared/use-record-editor';
@@ -8,6 +8,7 @@ import { FilesPanel } from './record/files-panel';
 import { PdfPanel } from './record/pdf-panel';
 import { TokensPanel } from './record/tokens-panel';
 import { useSessionEnded } from '../components/session-expiry';
+import { lastList } from '../components/list-return';
 import './record/record-page.css';
 
 /** One record: its fields and status to edit, its form links (record tokens), PDFs to create and download, and deleting it. */
@@ -18,12 +19,17 @@ export function RecordPage() {
   // Bumped after a PDF is created, so the files list loads again.
   const [filesVersion, setFilesVersion] = useState(0);
   const editor = useRecordEditor({ client, recordId, onUnauthorized: sessionEnded });
-  const pdfCreated = useCallback(() => setFilesVersion((version) => version + 1), []);
+  const { clearSavedNotice } = editor;
+  const pdfCreated = useCallback(() => {
+    clearSavedNotice();
+    setFilesVersion((version) => version + 1);
+  }, [clearSavedNotice]);
+  const back = useMemo(lastList, [recordId]);
 
   return (
     <div class="record-page">
       <p class="record-page-back">
-        <a href="/app/records">← Records</a>
+        <a href={back.href}>← {back.label}</a>
       </p>
       <h1>
         Record <span class="mono">{recordId}</span>
@@ -35,7 +41,7 @@ export function RecordPage() {
         </section>
         {editor.version && (
           <div class="record-page-side">
-            <TokensPanel recordId={recordId} />
+            <TokensPanel recordId={recordId} onAction={clearSavedNotice} />
             <PdfPanel recordId={recordId} onCreated={pdfCreated} />
             <FilesPanel recordId={recordId} version={filesVersion} />
             <DeleteRecordPanel version={editor.version} />

@@ -58,7 +58,9 @@ const timestampFilter = (description: string) =>
 
 // `satisfies`: the schema names exactly the parameters the domain parser reads.
 const LIST_RECORDS_PARAMS = {
-  record_type: filter('filter by record type (custom, uccfiling, ...)'),
+  record_type: filter(
+    "filter by record type (custom, uccfiling, ...), or by the ID of one of the company's custom record types (its records, whose record_type is custom)",
+  ),
   recordType: filter('alias of record_type'),
   view_id: filter('filter by view (bucket) ID'),
   viewId: filter('alias of view_id'),

@@ -5,6 +5,8 @@ import type { BoardRecord } from './board-types';
 
 interface RecordCardProps {
   record: BoardRecord;
+  /** The view whose column shows the card: a record in two views has a card in each, each with its own IDs. */
+  viewId: string;
   fieldNames: string[];
   /** Every status the record may be moved to (the type's statuses). */
   statuses: string[];
@@ -18,7 +20,7 @@ interface RecordCardProps {
 }
 
 /** A record on the board: draggable onto a status, or moved with its "Move to…" menu. */
-export function RecordCard({ record, fieldNames, statuses, moving, takeFocus, onFocusTaken, onMove, onDragStart, onDragEnd }: RecordCardProps) {
+export function RecordCard({ record, viewId, fieldNames, statuses, moving, takeFocus, onFocusTaken, onMove, onDragStart, onDragEnd }: RecordCardProps) {
   const menu = useRef<HTMLDetailsElement>(null);
   const summary = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -27,7 +29,7 @@ export function RecordCard({ record, fieldNames, statuses, moving, takeFocus, on
     onFocusTaken();
   }, [takeFocus, onFocusTaken]);
 
-  const titleId = `card-${record.id}-title`;
+  const titleId = `card-${viewId}-${record.id}-title`.replace(/[^A-Za-z0-9_-]/g, '-');
   return (
     <article
       class={moving ? 'record-card moving' : 'record-card'}

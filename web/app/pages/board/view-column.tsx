@@ -66,6 +66,7 @@ export function ViewColumn({
               <RecordCard
                 key={record.id}
                 record={record}
+                viewId={view.id}
                 fieldNames={fieldNames}
                 statuses={type.statuses}
                 moving={movingId === record.id}

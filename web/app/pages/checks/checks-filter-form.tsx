@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { FilterPanel } from '../../components/filter-panel';
+import { TIMESTAMP_EXAMPLE } from '../../components/query-words';
 import { DATE_OPERATORS, MAIL_TYPES, NO_CHECK_FILTERS, SORTS, checkFilterParams, type ChecksFilters, type DateCondition } from './checks-query';
 
 /** Every filter of GET /v1/checks: limit, one condition per date, scheduled, mail type and order. */
@@ -30,8 +31,8 @@ export function ChecksFilterForm({ initial, onApply }: { initial: ChecksFilters;
         <select id="filter-mail-type" value={filters.mail_type} onChange={(e) => set({ mail_type: e.currentTarget.value })}>
           <option value="">Any</option>
           {MAIL_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {type}
+            <option key={type.value} value={type.value}>
+              {type.label}
             </option>
           ))}
         </select>
@@ -91,14 +92,14 @@ function DateConditionField({
         <input
           id={id}
           aria-label={`${label}: date`}
-          placeholder="2026-11-21"
+          placeholder={TIMESTAMP_EXAMPLE}
           value={condition.value}
           aria-describedby={`${id}-hint`}
           onInput={(e) => onChange({ ...condition, value: e.currentTarget.value })}
         />
       </div>
       <span class="hint" id={`${id}-hint`}>
-        ISO 8601 date or date-time; “on” a date means that whole UTC day.
+        A date such as {TIMESTAMP_EXAMPLE}, or a date and time such as {TIMESTAMP_EXAMPLE}T17:00Z; “on” a date means that whole UTC day.
       </span>
     </fieldset>
   );

@@ -1,4 +1,5 @@
 import type { operations } from '@wrs/client';
+import { TIMESTAMP_EXAMPLE, isTimestampFilter } from '../../components/query-words';
 
 export type ChecksQuery = NonNullable<operations['listChecks']['parameters']['query']>;
 
@@ -11,7 +12,19 @@ export const DATE_OPERATORS = [
 ] as const;
 type DateOperator = (typeof DATE_OPERATORS)[number]['suffix'];
 
-export const MAIL_TYPES = ['usps_first_class', 'ups_next_day_air'] as const;
+export const MAIL_TYPES = [
+  { value: 'usps_first_class', label: 'USPS First Class' },
+  { value: 'ups_next_day_air', label: 'UPS Next Day Air' },
+] as const;
+
+/** A mail type in words; one the console does not know is shown as the provider gave it. */
+export const mailTypeLabel = (value: string) => MAIL_TYPES.find((type) => type.value === value)?.label ?? value;
+
+const DATE_LABELS = { date_created: 'Created', send_date: 'Send date' } as const;
+/** Each date parameter (with its suffix) by its input's label, for the refusal's words. */
+export const CHECK_PARAM_LABELS: Record<string, string> = Object.fromEntries(
+  Object.entries(DATE_LABELS).flatMap(([field, label]) => ['', '__gt', '__gte', '__lt', '__lte'].map((suffix) => [`${field}${suffix}`, label])),
+);
 export const SORTS = [
   { value: '', label: 'Newest first (default)' },
   { value: 'date_created', label: 'Created, oldest first' },
@@ -101,7 +114,10 @@ export function checksApiQueryOf(query: Record<string, string>): { ok: true; que
   const api: ChecksQuery = {};
   for (const name of PASSED_ON) {
     const value = query[name];
-    if (value !== undefined && value !== '') api[name] = value;
+    if (value === undefined || value === '') continue;
+    const label = CHECK_PARAM_LABELS[name];
+    if (label !== undefined && !isTimestampFilter(value)) return { ok: false, message: `${label}: enter a date such as ${TIMESTAMP_EXAMPLE}, not “${value}”.` };
+    api[name] = value;
   }
   for (const name of ['sort_by[date_created]', 'sort_by[send_date]'] as const) {
     const value = query[name];

@@ -1,5 +1,6 @@
 import type { Check } from '@wrs/client';
 import { DateTimeText } from '../../components/date-time-text';
+import { mailTypeLabel } from './checks-query';
 
 const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
@@ -20,7 +21,9 @@ const isScheduled = (check: Check) => Boolean(check.send_date && check.date_crea
 
 export function ChecksResultsTable({ checks }: { checks: Check[] }) {
   return (
-    <div class="table-scroll">
+    // Focusable: on a narrow screen the table scrolls sideways, and its cells hold nothing to tab to.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so the keyboard can scroll it
+    <section class="table-scroll" tabIndex={0} aria-label="Mailed checks, scrollable">
       <table class="checks-table">
         <caption class="visually-hidden">Mailed checks</caption>
         <thead>
@@ -54,7 +57,7 @@ export function ChecksResultsTable({ checks }: { checks: Check[] }) {
                   {check.description ?? '—'}
                   {check.memo && <div class="muted">Memo: {check.memo}</div>}
                 </td>
-                <td>{check.mail_type ?? '—'}</td>
+                <td>{check.mail_type ? mailTypeLabel(check.mail_type) : '—'}</td>
                 <td>
                   <DateTimeText value={check.date_created} />
                 </td>
@@ -70,6 +73,6 @@ export function ChecksResultsTable({ checks }: { checks: Check[] }) {
           })}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }

@@ -67,9 +67,34 @@ export const SORT_FIELDS = [
 ] as const satisfies readonly OrderBy[];
 export type SortField = (typeof SORT_FIELDS)[number];
 
+/** The order fields in words; the API's names stay in the address. */
+export const SORT_FIELD_LABELS: Record<SortField, string> = {
+  created_at: 'Created',
+  updated_at: 'Updated',
+  type: 'Type',
+  id: 'Event ID',
+  flow_key: 'Flow key',
+  flow_session: 'Flow session',
+  flow_id: 'Flow ID',
+  step_key: 'Step key',
+  selected_decision: 'Selected decision',
+  connection_key: 'Connection key',
+  connection_id: 'Connection ID',
+  version_key: 'Version key',
+  version_id: 'Version ID',
+  user_id: 'User ID',
+  like_value: 'Like value',
+  seconds_active: 'Seconds active',
+  seconds_running: 'Seconds running',
+  text: 'Text',
+  excluded: 'Excluded',
+  company_id: 'Company ID',
+};
+
 export const PAGE_SIZES = [25, 50, 100, 250, 500, 1000] as const;
 export const DEFAULT_LIMIT = 100;
-export const DEFAULT_ORDER: OrderBy = 'created_at';
+/** Newest first, as the checks list opens. */
+export const DEFAULT_ORDER: OrderBy = '-created_at';
 
 export interface FilterRow {
   /** Keeps a row's inputs in place while rows above it are removed. */
@@ -135,7 +160,8 @@ export function queryOfState(state: ExplorerState): URLSearchParams {
 export function eventsQueryOf(state: ExplorerState): EventsQuery {
   // The keys are the API's parameter names built from the table above, and openapi-fetch sends
   // every value as text anyway: the value typed is passed on unchanged so the API judges it.
-  return Object.fromEntries(queryOfState(state)) as unknown as EventsQuery;
+  // The order always: the console's default (newest first) is not the API's.
+  return { ...Object.fromEntries(queryOfState(state)), order_by: state.orderBy } as unknown as EventsQuery;
 }
 
 /** The one event type the live tail can follow: an exact `type` filter, when there is exactly one. */

@@ -1,4 +1,5 @@
 import type { Event as WrsEvent } from '@wrs/client';
+import { DateTimeText } from '../../components/date-time-text';
 
 export interface EventRow {
   readonly key: string;
@@ -6,8 +7,6 @@ export interface EventRow {
   /** Arrived through the live tail since it was turned on. */
   readonly isNew?: boolean;
 }
-
-const TIME_FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
 /** Events as rows: when, what, the keys that identify them, and the whole event as JSON. */
 export function EventsTable({ rows, caption }: { rows: readonly EventRow[]; caption: string }) {
@@ -40,21 +39,21 @@ export function EventsTable({ rows, caption }: { rows: readonly EventRow[]; capt
 function EventTableRow({ row: { event, isNew } }: { row: EventRow }) {
   return (
     <tr class={isNew ? 'event-new' : undefined}>
-      <td class="event-time">
+      <td class="event-time" data-label="Time">
         {isNew && <span class="event-badge">New</span>}
-        <time dateTime={event.created_at}>{TIME_FORMAT.format(new Date(event.created_at))}</time>
+        <DateTimeText value={event.created_at} />
       </td>
-      <td>
+      <td data-label="Type">
         <code>{event.type}</code>
       </td>
-      <td>{event.flow_key ?? <Empty />}</td>
-      <td>{event.flow_session ?? <Empty />}</td>
-      <td>{event.step_key ?? <Empty />}</td>
-      <td>{event.selected_decision ?? event.text ?? <Empty />}</td>
-      <td class="mono event-user" title={event.user_id ?? undefined}>
+      <td data-label="Flow">{event.flow_key ?? <Empty />}</td>
+      <td data-label="Session">{event.flow_session ?? <Empty />}</td>
+      <td data-label="Step">{event.step_key ?? <Empty />}</td>
+      <td data-label="Decision or text">{event.selected_decision ?? event.text ?? <Empty />}</td>
+      <td class="mono event-user" data-label="User" title={event.user_id ?? undefined}>
         {event.user_id ? shortId(event.user_id) : <Empty />}
       </td>
-      <td>
+      <td data-label="Details">
         <details class="event-details">
           <summary>
             JSON<span class="visually-hidden"> of event {event.id}</span>

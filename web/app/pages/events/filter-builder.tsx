@@ -1,3 +1,4 @@
+import type { EventTypeCount } from '@wrs/client';
 import { useEffect, useState } from 'preact/hooks';
 import { isoOfLocalInput, localInputOf } from './datetime-input';
 import {
@@ -7,6 +8,7 @@ import {
   OPERATOR_LABELS,
   PAGE_SIZES,
   SORT_FIELDS,
+  SORT_FIELD_LABELS,
   filterParameter,
   newFilterRow,
   parameterName,
@@ -25,13 +27,16 @@ interface FilterBuilderProps {
   /** The state the address holds; the form edits a copy until applied. */
   state: ExplorerState;
   problem: QueryProblem | undefined;
+  /** The company's event types, offered as values of a type filter. */
+  eventTypes: readonly EventTypeCount[];
   onApply(state: ExplorerState): void;
 }
 
 const PROBLEM_ID = 'events-query-problem';
+const EVENT_TYPES_ID = 'event-type-suggestions';
 
 /** Filter rows (field, operator, value), the order and the page size of GET /v1/events. */
-export function FilterBuilder({ state, problem, onApply }: FilterBuilderProps) {
+export function FilterBuilder({ state, problem, eventTypes, onApply }: FilterBuilderProps) {
   const [rows, setRows] = useState<readonly FilterRow[]>(state.filters);
   const [orderBy, setOrderBy] = useState<OrderBy>(state.orderBy);
   const [limit, setLimit] = useState(state.limit);
@@ -58,7 +63,7 @@ export function FilterBuilder({ state, problem, onApply }: FilterBuilderProps) {
       {problem && (
         <div class="notice error" role="alert" id={PROBLEM_ID}>
           <p>
-            <strong>The service refused this query:</strong> {problem.message}
+            <strong>Check the filters:</strong> {problem.message}
           </p>
         </div>
       )}
@@ -75,6 +80,11 @@ export function FilterBuilder({ state, problem, onApply }: FilterBuilderProps) {
           />
         ))}
       </ol>
+      <datalist id={EVENT_TYPES_ID}>
+        {eventTypes.map((row) => (
+          <option key={row.type} value={row.type} label={`${row.count.toLocaleString()} event${row.count === 1 ? '' : 's'}`} />
+        ))}
+      </datalist>
       <div class="row filter-actions">
         <button type="button" onClick={() => setRows([...rows, newFilterRow()])}>
           Add filter
@@ -86,7 +96,7 @@ export function FilterBuilder({ state, problem, onApply }: FilterBuilderProps) {
           <select id="order-field" value={sortField} aria-invalid={invalid('order_by')} onChange={(e) => setOrder(e.currentTarget.value, direction)}>
             {SORT_FIELDS.map((field) => (
               <option key={field} value={field}>
-                {field}
+                {SORT_FIELD_LABELS[field]}
               </option>
             ))}
           </select>
@@ -94,8 +104,8 @@ export function FilterBuilder({ state, problem, onApply }: FilterBuilderProps) {
         <div class="field">
           <label for="order-direction">Direction</label>
           <select id="order-direction" value={direction} onChange={(e) => setOrder(sortField, e.currentTarget.value)}>
-            <option value="asc">Ascending</option>
-            <option value="desc">Descending</option>
+            <option value="asc">{sortField.endsWith('_at') ? 'Oldest first' : 'Ascending'}</option>
+            <option value="desc">{sortField.endsWith('_at') ? 'Newest first' : 'Descending'}</option>
           </select>
         </div>
         <div class="field">
@@ -179,6 +189,7 @@ function FilterRowInputs({ row, number, invalid, onChange, onRemove }: FilterRow
       <ValueInput
         id={`${id}-value`}
         kind={parameter.kind}
+        suggestions={row.name === 'type' ? EVENT_TYPES_ID : undefined}
         value={row.value}
         invalid={invalid}
         onValue={(value) => onChange((current) => ({ ...current, value }))}
@@ -194,12 +205,14 @@ function FilterRowInputs({ row, number, invalid, onChange, onRemove }: FilterRow
 interface ValueInputProps {
   id: string;
   kind: 'text' | 'integer' | 'datetime';
+  /** The ID of a datalist of values to offer. */
+  suggestions: string | undefined;
   value: string;
   invalid: boolean;
   onValue(value: string): void;
 }
 
-function ValueInput({ id, kind, value, invalid, onValue }: ValueInputProps) {
+function ValueInput({ id, kind, suggestions, value, invalid, onValue }: ValueInputProps) {
   const describedBy = invalid ? PROBLEM_ID : undefined;
   if (kind === 'datetime') {
     return (
@@ -228,7 +241,17 @@ function ValueInput({ id, kind, value, invalid, onValue }: ValueInputProps) {
       />
     );
   }
-  return <input id={id} type="text" value={value} aria-invalid={invalid} aria-describedby={describedBy} onInput={(e) => onValue(e.currentTarget.value)} />;
+  return (
+    <input
+      id={id}
+      type="text"
+      list={suggestions}
+      value={value}
+      aria-invalid={invalid}
+      aria-describedby={describedBy}
+      onInput={(e) => onValue(e.currentTarget.value)}
+    />
+  );
 }
 
 /** The page sizes offered, with the address's own when it is another. */

@@ -1,10 +1,20 @@
 import type { Event as WrsEvent } from '@wrs/client';
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../../../shared/api';
+import { plainQueryMessage } from '../../components/query-words';
 import { signedOutOnUnauthorized } from '../../components/session-expiry';
 import { useConsole } from '../../console-context';
-import { eventsQueryOf, type ExplorerState } from './event-filters';
+import { FILTER_PARAMETERS, eventsQueryOf, parameterName, type ExplorerState } from './event-filters';
 import type { QueryProblem } from './filter-builder';
+
+/** Each filter parameter (with its operator suffix) by its field's label, for the refusal's words. */
+const PARAM_LABELS: Record<string, string> = {
+  ...Object.fromEntries(
+    FILTER_PARAMETERS.flatMap((parameter) => parameter.operators.map((operator) => [parameterName({ name: parameter.name, operator }), parameter.label])),
+  ),
+  limit: 'Page size',
+  page: 'Page',
+};
 
 export type EventList =
   | { state: 'loading' }
@@ -29,7 +39,8 @@ export function useEventList(state: ExplorerState): EventList {
       if (!current) return;
       if (result.ok) setList({ state: 'loaded', events: result.data.results });
       else if (signedOutOnUnauthorized(result.problem, signOut)) return;
-      else if (result.problem.status === 400) setList({ state: 'refused', problem: { message: result.problem.message, params: invalidParams } });
+      else if (result.problem.status === 400)
+        setList({ state: 'refused', problem: { message: plainQueryMessage(result.problem.message, PARAM_LABELS), params: invalidParams } });
       else setList({ state: 'failed', message: result.problem.message });
     });
     return () => {

@@ -3,7 +3,8 @@ import type { StoredFile } from '@wrs/client';
 import { call } from '../../../shared/api';
 import { useConsole } from '../../console-context';
 import { downloadFile } from './download-file';
-import { formatBytes, formatDateTime } from './format';
+import { formatBytes } from './format';
+import { DateTimeText } from '../../components/date-time-text';
 import { signedOutOnUnauthorized, useSessionEnded } from '../../components/session-expiry';
 
 /** The record's PDFs, newest first, each downloadable with the session's bearer. */
@@ -52,7 +53,7 @@ export function FilesPanel({ recordId, version }: { recordId: string; version: n
                 {file.pdf_filename}
               </button>
               <span class="muted">
-                {formatBytes(file.size_bytes)} · {file.pages} {file.pages === 1 ? 'page' : 'pages'} · {formatDateTime(file.created_at)}
+                {formatBytes(file.size_bytes)} · {file.pages} {file.pages === 1 ? 'page' : 'pages'} · <DateTimeText value={file.created_at} />
               </span>
             </li>
           ))}

@@ -4,6 +4,3 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
-
-/** A timestamp in the reader's locale and time zone. */
-export const formatDateTime = (iso: string) => new Date(iso).toLocaleString();

@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { RecordTokenSummary } from '@wrs/client';
 import { call } from '../../../shared/api';
 import { useConsole } from '../../console-context';
-import { formatDateTime } from './format';
+import { DateTimeText, formatDateTime } from '../../components/date-time-text';
 import { signedOutOnUnauthorized, useSessionEnded } from '../../components/session-expiry';
 import { CopyToClipboardButton } from '../../components/copy-to-clipboard-button';
 
@@ -23,7 +23,13 @@ interface MintedLink {
  * Form links of the record: each is a record token that opens the hosted form. The token string
  * is only in the mint answer, so the link is shown (and copyable) right after minting only.
  */
-export function TokensPanel({ recordId }: { recordId: string }) {
+export function TokensPanel({
+  recordId,
+  onAction,
+}: {
+  recordId: string /** Something happened on the page besides editing the fields. */;
+  onAction?: () => void;
+}) {
   const { client } = useConsole();
   const sessionEnded = useSessionEnded();
   const [tokens, setTokens] = useState<RecordTokenSummary[]>();
@@ -33,6 +39,7 @@ export function TokensPanel({ recordId }: { recordId: string }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [status, setStatus] = useState<string>();
+  const [confirming, setConfirming] = useState<RecordTokenSummary>();
 
   const refresh = useCallback(async () => {
     const result = await call(() => client.GET('/v1/records/{record}/tokens', { params: { path: { record: recordId } }, cache: 'no-store' }));
@@ -43,9 +50,11 @@ export function TokensPanel({ recordId }: { recordId: string }) {
 
   async function mint(event: Event) {
     event.preventDefault();
+    onAction?.();
     setBusy(true);
     setError(undefined);
     setStatus(undefined);
+    setConfirming(undefined);
     const result = await call(() =>
       client.POST('/v1/records/{record}/tokens', {
         params: { path: { record: recordId } },
@@ -66,7 +75,10 @@ export function TokensPanel({ recordId }: { recordId: string }) {
   async function revoke(key: string) {
     setError(undefined);
     setStatus(undefined);
+    setBusy(true);
     const result = await call(() => client.DELETE('/v1/records/{record}/tokens/{key}', { params: { path: { record: recordId, key } } }));
+    setBusy(false);
+    setConfirming(undefined);
     if (!result.ok) {
       if (!signedOutOnUnauthorized(result.problem, sessionEnded)) setError(`The link was not revoked: ${result.problem.message}`);
       return;
@@ -117,12 +129,22 @@ export function TokensPanel({ recordId }: { recordId: string }) {
           {error}
         </p>
       )}
-      <TokenList tokens={tokens} onRevoke={(key) => void revoke(key)} />
+      <TokenList
+        tokens={tokens}
+        onRevoke={(token) => {
+          onAction?.();
+          setStatus(undefined);
+          setConfirming(token);
+        }}
+      />
+      {confirming && (
+        <RevokeConfirmation token={confirming} busy={busy} onConfirm={() => void revoke(confirming.key)} onCancel={() => setConfirming(undefined)} />
+      )}
     </section>
   );
 }
 
-function TokenList({ tokens, onRevoke }: { tokens: RecordTokenSummary[] | undefined; onRevoke(key: string): void }) {
+function TokenList({ tokens, onRevoke }: { tokens: RecordTokenSummary[] | undefined; onRevoke(token: RecordTokenSummary): void }) {
   if (!tokens) return <p class="muted">Loading form links…</p>;
   if (tokens.length === 0) return <p class="muted">No live form links.</p>;
   return (
@@ -144,16 +166,15 @@ function TokenList({ tokens, onRevoke }: { tokens: RecordTokenSummary[] | undefi
           {tokens.map((token) => (
             <tr key={token.key} data-token-key={token.key}>
               <td>{token.label ?? <span class="muted">—</span>}</td>
-              <td>{formatDateTime(token.created_at)}</td>
-              <td>{formatDateTime(token.expires_at)}</td>
+              <td>
+                <DateTimeText value={token.created_at} />
+              </td>
+              <td>
+                <DateTimeText value={token.expires_at} />
+              </td>
               <td>{token.user_id}</td>
               <td>
-                <button
-                  type="button"
-                  class="danger"
-                  onClick={() => onRevoke(token.key)}
-                  aria-label={`Revoke the link ${token.label ? `for ${token.label}, ` : ''}created ${formatDateTime(token.created_at)} (${token.key})`}
-                >
+                <button type="button" class="danger" onClick={() => onRevoke(token)} aria-label={`Revoke the link ${linkName(token)}`}>
                   Revoke
                 </button>
               </td>
@@ -161,6 +182,30 @@ function TokenList({ tokens, onRevoke }: { tokens: RecordTokenSummary[] | undefi
           ))}
         </tbody>
       </table>
+    </div>
+  );
+}
+
+/** "for J. Smith, borrower, created 21 Nov 2026, 15:04 UTC, expiring …": how a link is told apart from the others. */
+function linkName(token: RecordTokenSummary): string {
+  return `${token.label ? `for ${token.label}, ` : ''}created ${formatDateTime(token.created_at)}, expiring ${formatDateTime(token.expires_at)}`;
+}
+
+function RevokeConfirmation({ token, busy, onConfirm, onCancel }: { token: RecordTokenSummary; busy: boolean; onConfirm(): void; onCancel(): void }) {
+  const confirm = useRef<HTMLButtonElement>(null);
+  useEffect(() => confirm.current?.focus(), [token.key]);
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a confirmation row of a message and two buttons, not form fields; a fieldset would bring its own border and legend
+    <div class="notice warning revoke-confirmation" role="group" aria-label="Confirm revoking a form link">
+      <p>Revoke the form link {linkName(token)}? Whoever has it can no longer open the record; this cannot be undone.</p>
+      <div class="row">
+        <button type="button" class="danger" ref={confirm} disabled={busy} onClick={onConfirm}>
+          Yes, revoke this link
+        </button>
+        <button type="button" disabled={busy} onClick={onCancel}>
+          Keep it
+        </button>
+      </div>
     </div>
   );
 }

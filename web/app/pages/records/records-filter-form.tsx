@@ -1,26 +1,30 @@
 import type { RecordType } from '@wrs/client';
 import { useState } from 'preact/hooks';
 import { FilterPanel } from '../../components/filter-panel';
-import { TIME_FILTERS, filterParams, type RecordsFilters, type TimeFilterName } from './records-query';
+import { TIMESTAMP_EXAMPLE } from '../../components/query-words';
+import { RECORD_KINDS } from './record-names';
+import { SORTS, TIME_FILTERS, filterParams, type RecordsFilters, type RecordsSort, type TimeFilterName } from './records-query';
 
 interface RecordsFilterFormProps {
   initial: RecordsFilters;
-  /** The company's custom types, whose view IDs the view input suggests. */
+  /** The company's custom types: their IDs and view IDs are offered. */
   recordTypes: RecordType[];
   onApply: (params: Record<string, string>) => void;
 }
 
-/** Every filter of GET /v1/records; the API takes at most one timestamp filter, so one is chosen. */
+const NO_FILTERS: RecordsFilters = { record_type: '', view_id: '', time_filter: '', time_value: '', limit: '', sort: '' };
+
+/** Every filter of GET /v1/records, and the order of the page; the API takes at most one timestamp filter, so one is chosen. */
 export function RecordsFilterForm({ initial, recordTypes, onApply }: RecordsFilterFormProps) {
   const [filters, setFilters] = useState(initial);
   const set = (change: Partial<RecordsFilters>) => setFilters((previous) => ({ ...previous, ...change }));
-  const viewIds = [...new Set(recordTypes.flatMap((type) => type.views.map((view) => view.id)))];
+  const views = new Map(recordTypes.flatMap((type) => type.views.map((view) => [view.id, `${view.name} (${type.name})`] as const)));
   return (
     <FilterPanel
       label="Record filters"
       onApply={() => onApply(filterParams(filters))}
       onClear={() => {
-        setFilters({ record_type: '', view_id: '', time_filter: '', time_value: '', limit: '' });
+        setFilters(NO_FILTERS);
         onApply({});
       }}
     >
@@ -34,20 +38,23 @@ export function RecordsFilterForm({ initial, recordTypes, onApply }: RecordsFilt
           aria-describedby="filter-record-type-hint"
         />
         <span class="hint" id="filter-record-type-hint">
-          custom, uccfiling, infoleaseasset, …
+          A type's ID, such as {recordTypes[0]?.id ?? 'equipment-loan'}, or a kind: {RECORD_KINDS.join(', ')}.
         </span>
         <datalist id="record-type-suggestions">
-          <option value="custom" />
-          <option value="uccfiling" />
-          <option value="infoleaseasset" />
+          {recordTypes.map((type) => (
+            <option key={type.id} value={type.id} label={type.name} />
+          ))}
+          {RECORD_KINDS.map((kind) => (
+            <option key={kind} value={kind} label={kind === 'custom' ? 'Every custom record' : undefined} />
+          ))}
         </datalist>
       </div>
       <div class="field">
-        <label for="filter-view">View ID</label>
+        <label for="filter-view">View</label>
         <input id="filter-view" list="view-suggestions" value={filters.view_id} onInput={(e) => set({ view_id: e.currentTarget.value })} />
         <datalist id="view-suggestions">
-          {viewIds.map((id) => (
-            <option key={id} value={id} />
+          {[...views].map(([id, name]) => (
+            <option key={id} value={id} label={name} />
           ))}
         </datalist>
       </div>
@@ -63,17 +70,17 @@ export function RecordsFilterForm({ initial, recordTypes, onApply }: RecordsFilt
         </select>
       </div>
       <div class="field">
-        <label for="filter-time-value">Timestamp</label>
+        <label for="filter-time-value">Date</label>
         <input
           id="filter-time-value"
           value={filters.time_value}
           disabled={!filters.time_filter}
-          placeholder="2026-11-21"
+          placeholder={TIMESTAMP_EXAMPLE}
           aria-describedby="filter-time-value-hint"
           onInput={(e) => set({ time_value: e.currentTarget.value })}
         />
         <span class="hint" id="filter-time-value-hint">
-          ISO 8601 date (midnight UTC) or date-time with Z or an offset; strict.
+          A date such as {TIMESTAMP_EXAMPLE} (midnight UTC), or a date and time such as {TIMESTAMP_EXAMPLE}T17:00Z.
         </span>
       </div>
       <div class="field">
@@ -87,6 +94,19 @@ export function RecordsFilterForm({ initial, recordTypes, onApply }: RecordsFilt
           value={filters.limit}
           onInput={(e) => set({ limit: e.currentTarget.value })}
         />
+      </div>
+      <div class="field">
+        <label for="filter-sort">Order</label>
+        <select id="filter-sort" value={filters.sort} aria-describedby="filter-sort-hint" onChange={(e) => set({ sort: e.currentTarget.value as RecordsSort })}>
+          {SORTS.map((sort) => (
+            <option key={sort.value} value={sort.value}>
+              {sort.label}
+            </option>
+          ))}
+        </select>
+        <span class="hint" id="filter-sort-hint">
+          Pages hold records oldest first; this orders each page.
+        </span>
       </div>
     </FilterPanel>
   );

@@ -1,4 +1,5 @@
 import type { operations } from '@wrs/client';
+import { isTimestampFilter, TIMESTAMP_EXAMPLE } from '../../components/query-words';
 
 export type RecordsQuery = NonNullable<operations['listRecords']['parameters']['query']>;
 
@@ -11,6 +12,18 @@ export const TIME_FILTERS = [
 
 export type TimeFilterName = (typeof TIME_FILTERS)[number]['name'];
 
+/**
+ * The orders the table offers. The API lists records oldest first (created_at, then id) and
+ * pages by record ID, so the console orders the records of the page it shows.
+ */
+export const SORTS = [
+  { value: '', label: 'Created, oldest first' },
+  { value: '-created', label: 'Created, newest first' },
+  { value: 'updated', label: 'Updated, oldest first' },
+  { value: '-updated', label: 'Updated, newest first' },
+] as const;
+export type RecordsSort = (typeof SORTS)[number]['value'];
+
 /** The filters the form edits; the cursors (next / prev) come only from the answer's links. */
 export interface RecordsFilters {
   record_type: string;
@@ -18,6 +31,7 @@ export interface RecordsFilters {
   time_filter: TimeFilterName | '';
   time_value: string;
   limit: string;
+  sort: RecordsSort;
 }
 
 /**
@@ -32,6 +46,7 @@ export function filtersOf(query: Record<string, string>): RecordsFilters {
     time_filter: time?.name ?? '',
     time_value: time ? (query[time.name] ?? query[time.alias] ?? '') : '',
     limit: query.limit ?? '',
+    sort: SORTS.find((sort) => sort.value === query.sort)?.value ?? '',
   };
 }
 
@@ -42,13 +57,18 @@ export function filterParams(filters: RecordsFilters): Record<string, string> {
   if (filters.view_id.trim()) params.view_id = filters.view_id.trim();
   if (filters.time_filter && filters.time_value.trim()) params[filters.time_filter] = filters.time_value.trim();
   if (filters.limit.trim()) params.limit = filters.limit.trim();
+  if (filters.sort) params.sort = filters.sort;
   return params;
 }
 
 /** The API query of a console URL (its filters and its cursor), or why it cannot be sent. */
 export function apiQueryOf(query: Record<string, string>): { ok: true; query: RecordsQuery } | { ok: false; message: string } {
-  const { limit, ...rest } = filterParams(filtersOf(query));
+  const { limit, sort: _sort, ...rest } = filterParams(filtersOf(query));
   const api: RecordsQuery = { ...rest };
+  const time = TIME_FILTERS.find((filter) => api[filter.name] !== undefined);
+  if (time && !isTimestampFilter(api[time.name]!)) {
+    return { ok: false, message: `${time.label}: enter a date such as ${TIMESTAMP_EXAMPLE}, not “${api[time.name]}”.` };
+  }
   if (limit !== undefined) {
     const value = Number(limit);
     if (!Number.isInteger(value) || value < 1 || value > 100)

@@ -1,7 +1,9 @@
-import type { RecordsListResponse } from '@wrs/client';
+import type { RecordType, RecordsListResponse } from '@wrs/client';
 import { DateTimeText } from '../../components/date-time-text';
 import { fieldValueText } from '../../components/field-value-text';
 import { StatusBadge } from '../../components/status-badge';
+import { typeNameOf, viewNameOf } from './record-names';
+import type { RecordsSort } from './records-query';
 
 type ListedRecord = RecordsListResponse['results'][number];
 
@@ -14,7 +16,24 @@ function summaryOf(record: ListedRecord): string {
   return shown.join(' · ') + (entries.length > 3 ? ' · …' : '');
 }
 
-export function RecordsResultsTable({ records }: { records: ListedRecord[] }) {
+/** The page's records in the chosen order; ties keep the API's order (created, then ID). */
+function sorted(records: readonly ListedRecord[], sort: RecordsSort): ListedRecord[] {
+  if (sort === '') return [...records];
+  const column = sort.endsWith('updated') ? 'updated_at' : 'created_at';
+  const direction = sort.startsWith('-') ? -1 : 1;
+  return records
+    .map((record, index) => ({ record, index }))
+    .sort((a, b) => direction * a.record[column].localeCompare(b.record[column]) || a.index - b.index)
+    .map(({ record }) => record);
+}
+
+function ariaSort(sort: RecordsSort, column: 'created' | 'updated'): 'ascending' | 'descending' | undefined {
+  if (sort.replace('-', '') !== column && !(sort === '' && column === 'created')) return undefined;
+  return sort.startsWith('-') ? 'descending' : 'ascending';
+}
+
+export function RecordsResultsTable({ records, types, sort }: { records: ListedRecord[]; types: readonly RecordType[]; sort: RecordsSort }) {
+  const byId = new Map(types.map((type) => [type.id, type]));
   return (
     <div class="table-scroll">
       <table class="records-table">
@@ -25,36 +44,43 @@ export function RecordsResultsTable({ records }: { records: ListedRecord[] }) {
             <th scope="col">Type</th>
             <th scope="col">Status</th>
             <th scope="col">Views</th>
-            <th scope="col">Created</th>
-            <th scope="col">Updated</th>
+            <th scope="col" aria-sort={ariaSort(sort, 'created')}>
+              Created
+            </th>
+            <th scope="col" aria-sort={ariaSort(sort, 'updated')}>
+              Updated
+            </th>
             <th scope="col">Fields</th>
           </tr>
         </thead>
         <tbody>
-          {records.map((record) => (
-            <tr key={record.id} data-record-id={record.id}>
-              <td>
-                <a class="mono" href={`/app/records/${encodeURIComponent(record.id)}`}>
-                  {record.id}
-                </a>
-              </td>
-              <td>
-                {record.record_type}
-                {typeof record.uid === 'string' && <span class="muted"> ({record.uid})</span>}
-              </td>
-              <td>
-                <StatusBadge status={record.status} />
-              </td>
-              <td>{record.views.length > 0 ? record.views.join(', ') : <span class="muted">—</span>}</td>
-              <td>
-                <DateTimeText value={record.created_at} />
-              </td>
-              <td>
-                <DateTimeText value={record.updated_at} />
-              </td>
-              <td class="records-summary">{summaryOf(record)}</td>
-            </tr>
-          ))}
+          {sorted(records, sort).map((record) => {
+            const type = typeNameOf(record, byId);
+            return (
+              <tr key={record.id} data-record-id={record.id}>
+                <td>
+                  <a class="mono" href={`/app/records/${encodeURIComponent(record.id)}`}>
+                    {record.id}
+                  </a>
+                </td>
+                <td>
+                  {type.name}
+                  {type.id !== undefined && <span class="muted"> ({type.id})</span>}
+                </td>
+                <td>
+                  <StatusBadge status={record.status} />
+                </td>
+                <td>{record.views.length > 0 ? record.views.map((view) => viewNameOf(view, types)).join(', ') : <span class="muted">—</span>}</td>
+                <td>
+                  <DateTimeText value={record.created_at} />
+                </td>
+                <td>
+                  <DateTimeText value={record.updated_at} />
+                </td>
+                <td class="records-summary">{summaryOf(record)}</td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>

@@ -1,3 +1,4 @@
+import { DateTimeText } from '../../components/date-time-text';
 import { SecretField } from './secret-field';
 import type { RotatedSecret } from './webhook-types';
 
@@ -12,7 +13,7 @@ export function RotatedSecretNotice({ webhookId, rotated, onDismiss }: { webhook
         It is <strong>shown only now</strong> and signs every delivery from now on.{' '}
         {expires ? (
           <>
-            The old secret signs too until <time dateTime={expires}>{new Date(expires).toLocaleString()}</time>: give the receiver the new one before then.
+            The old secret signs too until <DateTimeText value={expires} />: give the receiver the new one before then.
           </>
         ) : (
           'The old secret stopped at once.'

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../../../shared/api';
 import { signedOutOnUnauthorized } from '../../components/session-expiry';
+import { DateTimeText } from '../../components/date-time-text';
 import { useConsole } from '../../console-context';
 import type { Delivery } from './webhook-types';
 
 const REFRESH_MS = 5000;
-const TIME_FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' });
 
 /** A webhook's deliveries, newest first, refreshed while shown; each can be sent again. */
 export function WebhookDeliveries({ webhookId, label }: { webhookId: string; label: string }) {
@@ -111,6 +111,5 @@ export function WebhookDeliveries({ webhookId, label }: { webhookId: string; lab
 }
 
 function timeOf(iso: string | null) {
-  if (iso === null) return <span class="muted">–</span>;
-  return <time dateTime={iso}>{TIME_FORMAT.format(new Date(iso))}</time>;
+  return <DateTimeText value={iso} />;
 }
