@@ -12,17 +12,19 @@ import { errorResponses } from '../../schemas/errors.js';
 import { withExample } from '../../schemas/examples.js';
 
 // Lengths are checked after trimming (company-profile.ts), so the schema bounds only what it reads.
+// One schema with two types rather than a union: Ajv's coercion would read null as the string "".
+const nullableText = (maxLength: number, description: string) =>
+  Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength, description }));
+
 const ProfileBody = Type.Object(
   {
-    display_name: Type.Optional(
-      Type.Union([Type.String({ maxLength: 4 * MAX_DISPLAY_NAME_LENGTH }), Type.Null()], {
-        description: `the name the hosted form shows, 1 to ${MAX_DISPLAY_NAME_LENGTH} characters; null clears it; absent leaves it`,
-      }),
+    display_name: nullableText(
+      4 * MAX_DISPLAY_NAME_LENGTH,
+      `the name the hosted form shows, 1 to ${MAX_DISPLAY_NAME_LENGTH} characters; null clears it; absent leaves it`,
     ),
-    support_email: Type.Optional(
-      Type.Union([Type.String({ maxLength: 2 * MAX_SUPPORT_EMAIL_LENGTH }), Type.Null()], {
-        description: `an email address (at most ${MAX_SUPPORT_EMAIL_LENGTH} characters) the form offers for questions; null clears it; absent leaves it`,
-      }),
+    support_email: nullableText(
+      2 * MAX_SUPPORT_EMAIL_LENGTH,
+      `an email address (at most ${MAX_SUPPORT_EMAIL_LENGTH} characters) the form offers for questions; null clears it; absent leaves it`,
     ),
   },
   { additionalProperties: false, minProperties: 1 },
