@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { describeOnOneDatabase } from '../helpers/databases.js';
-import { assertAccessible, assertNoPageErrors, newPage, screenshot, browserSuite, jumpPastExpiry } from './harness.js';
+import { assertAccessible, assertNoPageErrors, newPage, browserSuite, jumpPastExpiry } from './harness.js';
 import { deleteRecordRow, getRecord, mintRecordToken, putLoanType, replaceLoanType, revokeRecordToken } from './record-api.js';
 
 describeOnOneDatabase('hosted record form (/forms/#<record token>)', (kind) => {
@@ -47,7 +47,6 @@ describeOnOneDatabase('hosted record form (/forms/#<record token>)', (kind) => {
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     assert.ok(overflow <= 0, 'nothing scrolls sideways at 375px');
     await assertAccessible(page, 'hosted form at phone width');
-    await screenshot(page, 'hosted-form');
 
     // A reload of the tab still opens the record: the token moved to sessionStorage.
     await page.reload();
