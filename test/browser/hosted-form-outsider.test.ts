@@ -52,7 +52,10 @@ describeOnOneDatabase('hosted form for outsiders', (kind) => {
       await setUp();
       const recordId = viewport.width > 600 ? 'demo-loan-08' : 'demo-loan-09';
       await patchRecord(suite.service, recordId, { status: 'in_review' });
-      const { token } = await mintRecordToken(suite.service, recordId, 3600, { fields: ['fld_borrower', 'fld_amount', 'fld_signed'], label: 'sent to the borrower' });
+      const { token } = await mintRecordToken(suite.service, recordId, 3600, {
+        fields: ['fld_borrower', 'fld_amount', 'fld_signed'],
+        label: 'sent to the borrower',
+      });
       const { context, page, errors } = await newPage(suite.browser, viewport);
       await page.goto(`${suite.service.baseUrl}/forms/#${token}`);
       await page.getByRole('heading', { level: 1, name: HEADING }).waitFor();
@@ -105,7 +108,10 @@ describeOnOneDatabase('hosted form for outsiders', (kind) => {
     assert.equal(await amount.inputValue(), '98765,25', 'the stored number shows with the decimal comma');
     await amount.fill('1 250,50');
     await french.page.getByText(/Will be saved as 1\s250,5$/).waitFor();
-    await french.page.getByRole('button', { name: 'Enregistrer' }).or(french.page.getByRole('button', { name: 'Save' })).click();
+    await french.page
+      .getByRole('button', { name: 'Enregistrer' })
+      .or(french.page.getByRole('button', { name: 'Save' }))
+      .click();
     await french.page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     assert.equal((await getRecord(suite.service, 'demo-loan-10')).fields.Amount, 1250.5);
     await french.close();

@@ -31,9 +31,13 @@ describe('wrs profile commands', () => {
   });
 
   it('sets, shows and clears the profile as the operator API does', async () => {
-    const set = await expectExit(0, ['profile', 'set', '--company', 'cli-prof', '--display-name', 'Acme Equipment Finance', '--support-email', 'loans@acme.example'], {
-      process: true,
-    });
+    const set = await expectExit(
+      0,
+      ['profile', 'set', '--company', 'cli-prof', '--display-name', 'Acme Equipment Finance', '--support-email', 'loans@acme.example'],
+      {
+        process: true,
+      },
+    );
     assert.match(set.stdout, /company "cli-prof"\n {2}display name: {2}Acme Equipment Finance\n {2}support email: loans@acme.example/);
     assert.deepEqual(await viaApi('cli-prof'), { company_id: 'cli-prof', display_name: 'Acme Equipment Finance', support_email: 'loans@acme.example' });
 

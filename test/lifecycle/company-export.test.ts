@@ -167,7 +167,9 @@ describeEachDatabase('company export', (kind) => {
     await expectRefused(
       importText(target, text),
       'company_has_data',
-      new RegExp(`company '${COMPANY}' already has data on this deployment \\(in company_settings, record_types, .*\\); an import only fills a company that has none`),
+      new RegExp(
+        `company '${COMPANY}' already has data on this deployment \\(in company_settings, record_types, .*\\); an import only fills a company that has none`,
+      ),
     );
   });
 });

@@ -6,11 +6,7 @@ import type { DB } from '../schema.js';
 export function createCompanyProfileRepository(db: Kysely<DB>): CompanyProfileRepository {
   return {
     async profile(companyId) {
-      const row = await db
-        .selectFrom('company_settings')
-        .select(['display_name', 'support_email'])
-        .where('company_id', '=', companyId)
-        .executeTakeFirst();
+      const row = await db.selectFrom('company_settings').select(['display_name', 'support_email']).where('company_id', '=', companyId).executeTakeFirst();
       return { display_name: row?.display_name ?? null, support_email: row?.support_email ?? null };
     },
 
