@@ -70,6 +70,8 @@ import { createOffboardingsRepository } from './storage/repositories/offboarding
 import { createServiceMetrics, type ServiceMetrics } from './observability/metrics/service-metrics.js';
 import { createRetentionService, type RetentionService } from './domain/retention/retention-service.js';
 import { createRetentionRepository } from './storage/repositories/retention-repository.js';
+import { createCompanyProfileService, type CompanyProfileService } from './domain/company-profile/company-profile-service.js';
+import { createCompanyProfileRepository } from './storage/repositories/company-profile-repository.js';
 
 /**
  * The composition root: every repository, service and provider is built here from the config
@@ -117,6 +119,8 @@ export interface AppContext {
   readonly rateLimitRedis: RateLimitRedis | null;
   /** Each company's retention period of events, and the sweep that removes older events; `wrs serve` starts it, close() stops it. */
   readonly retention: RetentionService;
+  /** Each company's profile (display name, support email): set by the operator, shown by the hosted form. */
+  readonly companyProfiles: CompanyProfileService;
   /** This app's Prometheus registry and the observers that feed it (GET /metrics). */
   readonly metrics: ServiceMetrics;
   /** A company's whole data as one NDJSON export, and the import of such a file. */
@@ -407,6 +411,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     webhookOutbox,
     webhookDelivery,
     retention,
+    companyProfiles: createCompanyProfileService(createCompanyProfileRepository(database.db)),
     erasures,
     offboardings,
     lifecycleJobs,

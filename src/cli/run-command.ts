@@ -13,6 +13,7 @@ import { deleteRecordCommand } from './commands/delete-record.js';
 import { offboardCommand } from './commands/offboard.js';
 import { providerLobCommand, providerShowCommand } from './commands/provider.js';
 import { recordTypeDeleteCommand, recordTypeGetCommand, recordTypeListCommand, recordTypePutCommand } from './commands/record-type.js';
+import { profileSetCommand, profileShowCommand } from './commands/company-profile.js';
 import { retentionClearCommand, retentionSetCommand, retentionShowCommand, retentionSweepCommand } from './commands/retention.js';
 import { seedDemoCommand } from './commands/seed-demo.js';
 import { serveCommand } from './commands/serve.js';
@@ -41,6 +42,8 @@ const COMMANDS: CliCommand[] = [
   retentionSetCommand,
   retentionClearCommand,
   retentionSweepCommand,
+  profileShowCommand,
+  profileSetCommand,
   webhooksListCommand,
   webhooksFailedCommand,
   copyDatabaseCommand,

@@ -48,6 +48,7 @@ import { openApiDocumentRoute } from './routes/openapi-document.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { adminWebhookRoutes } from './routes/webhooks/admin-webhooks.js';
 import { adminRetentionRoutes } from './routes/retention/admin-retention.js';
+import { adminCompanyProfileRoutes } from './routes/admin/company-profile.js';
 import { webhookDeliveryRoutes } from './routes/webhooks/deliveries.js';
 import { webhookRoutes } from './routes/webhooks/webhooks.js';
 import { parseQueryString, registerQueryEncodingCheck } from './query-string.js';
@@ -143,6 +144,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await admin.register(adminRecordImportRoutes, { ctx });
       await admin.register(adminDeleteRecordRoutes, { ctx });
       await admin.register(adminRetentionRoutes, { ctx });
+      await admin.register(adminCompanyProfileRoutes, { ctx });
       await admin.register(adminWebhookRoutes, { ctx });
       await admin.register(adminCompanyExportRoutes, { ctx });
       await admin.register(adminErasureRoutes, { ctx });

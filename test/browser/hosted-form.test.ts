@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { describeOnOneDatabase } from '../helpers/databases.js';
-import { assertAccessible, assertNoPageErrors, newPage, screenshot, browserSuite, jumpPastExpiry } from './harness.js';
+import { assertAccessible, assertNoPageErrors, newPage, browserSuite, jumpPastExpiry } from './harness.js';
 import { deleteRecordRow, getRecord, mintRecordToken, putLoanType, replaceLoanType, revokeRecordToken } from './record-api.js';
 
 describeOnOneDatabase('hosted record form (/forms/#<record token>)', (kind) => {
@@ -10,7 +10,7 @@ describeOnOneDatabase('hosted record form (/forms/#<record token>)', (kind) => {
 
   const openForm = async (page: Page, token: string) => {
     await page.goto(`${suite.service.baseUrl}/forms/#${token}`);
-    await page.getByRole('heading', { level: 1, name: 'Update a record' }).waitFor();
+    await page.getByRole('heading', { level: 1 }).waitFor();
   };
   const formLoaded = (page: Page) => page.getByLabel('Borrower').waitFor();
   const alert = (page: Page, text: string | RegExp) => page.getByRole('alert').filter({ hasText: text });
@@ -22,7 +22,8 @@ describeOnOneDatabase('hosted record form (/forms/#<record token>)', (kind) => {
     await formLoaded(page);
     assert.equal(new URL(page.url()).hash, '', 'the token is no longer in the address bar');
     assert.ok(!page.url().includes('eyJ'));
-    assert.match(await page.locator('main').innerText(), /demo-loan-02/);
+    await page.getByRole('heading', { level: 1, name: 'Equipment loan' }).waitFor();
+    assert.doesNotMatch(await page.locator('main').innerText(), /demo-loan-02|equipment-loan/, 'no internal ID is shown');
     assert.equal(await page.getByLabel('Borrower').getAttribute('aria-required'), 'true');
     assert.equal(await page.getByLabel('Borrower').inputValue(), 'Contoso Ltd');
 
@@ -46,7 +47,6 @@ describeOnOneDatabase('hosted record form (/forms/#<record token>)', (kind) => {
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     assert.ok(overflow <= 0, 'nothing scrolls sideways at 375px');
     await assertAccessible(page, 'hosted form at phone width');
-    await screenshot(page, 'hosted-form');
 
     // A reload of the tab still opens the record: the token moved to sessionStorage.
     await page.reload();
@@ -127,9 +127,9 @@ describeOnOneDatabase('hosted record form (/forms/#<record token>)', (kind) => {
     await context.close();
   });
 
-  it('no token, a malformed token or a company token: "this link is not valid"', async () => {
+  it('no token or a malformed token: "this link is not valid"', async () => {
     const { context, page, errors } = await newPage(suite.browser);
-    for (const fragment of ['', '#not-a-token', '#eyJhbGciOiJIUzI1NiJ9.e30.c2ln', `#${await suite.service.demoToken()}`]) {
+    for (const fragment of ['', '#not-a-token', '#eyJhbGciOiJIUzI1NiJ9.e30.c2ln']) {
       await page.evaluate('sessionStorage.clear()').catch(() => undefined);
       await page.goto(`${suite.service.baseUrl}/forms/${fragment}`);
       await alert(page, 'This link is not valid.').waitFor();

@@ -75,6 +75,8 @@ export async function fillService(t: TestApp, receiverBase: string): Promise<Sou
     200,
   );
   expectStatus(await t.admin({ method: 'PUT', url: `/admin/v1/companies/${RETENTION_COMPANY}/retention`, payload: { retention_days: 30 } }), 200);
+  const profile = { display_name: 'Copy & Co Équipement', support_email: 'help@copy.example' };
+  expectStatus(await t.admin({ method: 'PATCH', url: `/admin/v1/companies/${COMPANY}/profile`, payload: profile }), 200);
   const now = new Date().toISOString();
   await ingestOk(t, RETENTION_COMPANY, [
     anEvent({ id: 'ret-old', created_at: '2020-01-01T00:00:00.000Z', updated_at: '2020-01-01T00:00:00.000Z' }),
@@ -113,6 +115,7 @@ export function comparedPaths(data: SourceData): { company: string; path: string
     ...ofCompany(RETENTION_COMPANY, ['/v1/events?limit=10']),
     ...ofCompany('admin', [
       `/admin/v1/companies/${RETENTION_COMPANY}/retention`,
+      `/admin/v1/companies/${COMPANY}/profile`,
       `/admin/v1/companies/${LOB_COMPANY}/providers`,
       `/admin/v1/companies/${COMPANY}/templates/invoice`,
     ]),

@@ -167,7 +167,9 @@ describeEachDatabase('company export', (kind) => {
     await expectRefused(
       importText(target, text),
       'company_has_data',
-      new RegExp(`company '${COMPANY}' already has data on this deployment \\(in record_types, .*\\); an import only fills a company that has none`),
+      new RegExp(
+        `company '${COMPANY}' already has data on this deployment \\(in company_settings, record_types, .*\\); an import only fills a company that has none`,
+      ),
     );
   });
 });
@@ -218,8 +220,13 @@ describe('company export: moving a company between SQLite and PostgreSQL', { ski
         const settings = linesOf(await exportOf(source, RETENTION_COMPANY)).filter((line) => line.includes('"kind":"company_settings"'));
         assert.deepEqual(
           settings.map((line) => JSON.parse(line).data),
-          [{ retention_days: 30 }],
+          [{ retention_days: 30, display_name: null, support_email: null }],
         );
+        // The company's profile moves with it: the hosted form names it on the new deployment too.
+        const profilePath = `/admin/v1/companies/${COMPANY}/profile`;
+        const profile = await readPath(target, { company: 'admin', path: profilePath });
+        assert.deepEqual(profile, await readPath(source, { company: 'admin', path: profilePath }));
+        assert.equal((profile.body as { display_name: string }).display_name, 'Copy & Co Équipement');
         const retentionPath = `/admin/v1/companies/${RETENTION_COMPANY}/retention`;
         const moved = await readPath(target, { company: 'admin', path: retentionPath });
         assert.deepEqual(moved, await readPath(source, { company: 'admin', path: retentionPath }));

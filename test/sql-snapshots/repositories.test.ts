@@ -19,6 +19,7 @@ import { createEventsRepository } from '../../src/storage/repositories/events-re
 import { createIdempotencyRepository } from '../../src/storage/repositories/idempotency-repository.js';
 import { createFilesRepository } from '../../src/storage/repositories/files-repository.js';
 import { createRetentionRepository } from '../../src/storage/repositories/retention-repository.js';
+import { createCompanyProfileRepository } from '../../src/storage/repositories/company-profile-repository.js';
 import { createRecordTokensRepository } from '../../src/storage/repositories/record-tokens-repository.js';
 import { createRecordTypesRepository } from '../../src/storage/repositories/record-types-repository.js';
 import { createRecordsRepository } from '../../src/storage/repositories/records-repository.js';
@@ -365,6 +366,12 @@ const scripts: Record<string, Script> = {
       retention.exclusively(() => createUnitOfWork(database.db).run((scope) => retention.removeOldest(scope, C, T1, 1000, T1))),
     );
     await step('oldestKept', () => retention.oldestKept());
+  },
+
+  'company-profile': async (step, { db }) => {
+    const profiles = createCompanyProfileRepository(db);
+    await step('setProfile', () => profiles.setProfile(C, { display_name: 'Acme Equipment Finance', support_email: 'loans@acme.example' }));
+    await step('profile', () => profiles.profile(C));
   },
 
   blobs: async (step, { db }) => {

@@ -147,8 +147,10 @@ describeEachDatabase('narrowed record tokens', (kind) => {
     const updated = expectStatus(await withToken(minted.token, 'PATCH', `/v1/records/${record.id}`, { f_signed: true, status: 'done' }), 200);
     assert.equal(updated.status, 'done');
     assert.equal(updated.fields.Signed, true);
-    const type = expectStatus(await withToken(minted.token, 'GET', '/v1/record-types/loan'), 200);
+    // The type as the company's users read it, with the company's profile the hosted form shows.
+    const { company, ...type } = expectStatus(await withToken(minted.token, 'GET', '/v1/record-types/loan'), 200);
     assert.deepEqual(type, expectStatus(await t.as('acme', { method: 'GET', url: '/v1/record-types/loan' }), 200));
+    assert.deepEqual(company, { display_name: null, support_email: null });
   });
 
   it('refuses a mint naming fields the type does not have, or with a bad label or status_editable', async () => {

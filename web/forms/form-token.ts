@@ -11,7 +11,8 @@ export type FormLink =
   | { kind: 'valid'; token: string; recordId: string; expiresAt: number | undefined }
   | { kind: 'expired'; expiresAt: number }
   | { kind: 'missing' }
-  | { kind: 'invalid' };
+  | { kind: 'invalid' }
+  | { kind: 'staff-token' };
 
 export function takeTokenFromAddress(): string | undefined {
   const fromHash = decodeFragment(location.hash.replace(/^#/, '')).trim();
@@ -27,6 +28,10 @@ export function takeTokenFromAddress(): string | undefined {
 export function formLinkOf(token: string | undefined, nowMs = Date.now()): FormLink {
   if (!token) return { kind: 'missing' };
   const claims = claimsOf(token);
+  // A company user's token names its company and is no record token: someone pasted the wrong thing.
+  if (claims && claims.type !== 'record' && (typeof claims.company_id === 'string' || typeof claims.companyId === 'string')) {
+    return { kind: 'staff-token' };
+  }
   if (claims?.type !== 'record' || typeof claims.record_id !== 'string' || claims.record_id === '') return { kind: 'invalid' };
   const expiresAt = typeof claims.exp === 'number' ? claims.exp : undefined;
   if (expiresAt !== undefined && hasPassed(expiresAt, nowMs)) return { kind: 'expired', expiresAt };

@@ -1,3 +1,4 @@
+import { displayTextOf, readerNumberWriting, readNumber } from './locale-number';
 import type { FieldDefinition, InputValue } from './record-values';
 
 interface FieldInputProps {
@@ -17,13 +18,16 @@ export const fieldInputId = (uid: string) => `field-${uid.replace(/[^A-Za-z0-9_-
 export function FieldInput({ field, value, error, disabled, readOnly, onChange }: FieldInputProps) {
   const id = fieldInputId(field.uid);
   const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const saved = field.type === 'number' && !readOnly ? savedNumberText(value) : undefined;
+  const describedBy = [error ? errorId : undefined, saved ? hintId : undefined].filter(Boolean).join(' ');
   const common = {
     id,
     name: field.uid,
     // A checkbox cannot be read-only, so a read-only one is disabled.
     disabled: disabled || (readOnly && field.type === 'boolean'),
     'aria-invalid': error ? ('true' as const) : undefined,
-    'aria-describedby': error ? errorId : undefined,
+    'aria-describedby': describedBy || undefined,
   };
   const label = (
     <label for={id}>
@@ -70,7 +74,20 @@ export function FieldInput({ field, value, error, disabled, readOnly, onChange }
         // A number is typed as text so that what the person typed stays visible and can be checked here.
         <input {...textProps} type="text" inputMode={field.type === 'number' ? 'decimal' : undefined} />
       )}
+      {saved && (
+        <span class="hint" id={hintId}>
+          Will be saved as {saved}
+        </span>
+      )}
       {message}
     </div>
   );
+}
+
+/** A typed number as it will be saved, written the reader's way with groups; undefined while it is no number. */
+function savedNumberText(value: InputValue): string | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const writing = readerNumberWriting();
+  const number = readNumber(value, writing);
+  return number === undefined ? undefined : displayTextOf(number, writing);
 }

@@ -12,10 +12,12 @@ interface RecordEditorFormProps {
   readOnlyFields?: ReadonlySet<string>;
   /** Save is off while the page knows saving cannot work (the hosted form's link was refused). */
   saveDisabled?: boolean;
+  /** False for people outside the company (the hosted form): no record ID or type ID is shown. Default true. */
+  showIds?: boolean;
 }
 
 /** The record's id and status, its fields as inputs, Save, and what happened to the last save. */
-export function RecordEditorForm({ editor, statusEditable, readOnlyFields, saveDisabled }: RecordEditorFormProps) {
+export function RecordEditorForm({ editor, statusEditable, readOnlyFields, saveDisabled, showIds = true }: RecordEditorFormProps) {
   const { version, draft, errors, notice, busy } = editor;
   if (editor.loadProblem) return <LoadProblem problem={editor.loadProblem} />;
   if (!version) {
@@ -34,29 +36,35 @@ export function RecordEditorForm({ editor, statusEditable, readOnlyFields, saveD
 
   return (
     <div class="record-editor">
-      <dl class="record-meta">
-        <div>
-          <dt>Record</dt>
-          <dd class="mono">{record.id}</dd>
-        </div>
-        <div>
-          <dt>Type</dt>
-          <dd>{type ? type.name : record.record_type}</dd>
-        </div>
-        {!statusEditable && (
-          <div>
-            <dt>Status</dt>
-            <dd>
-              <span class="status-badge">{statusLabel(record.status)}</span>
-            </dd>
-          </div>
-        )}
-      </dl>
+      {(showIds || !statusEditable) && (
+        <dl class="record-meta">
+          {showIds && (
+            <>
+              <div>
+                <dt>Record</dt>
+                <dd class="mono">{record.id}</dd>
+              </div>
+              <div>
+                <dt>Type</dt>
+                <dd>{type ? type.name : record.record_type}</dd>
+              </div>
+            </>
+          )}
+          {!statusEditable && (
+            <div>
+              <dt>Status</dt>
+              <dd>
+                <span class="status-badge">{statusLabel(record.status)}</span>
+              </dd>
+            </div>
+          )}
+        </dl>
+      )}
       <div aria-live="polite">{notice && <NoticeView notice={notice} onReload={() => void editor.reload()} busy={busy} />}</div>
       {!type || !draft ? (
-        <p class="notice">This {record.record_type} record has no fields to edit here.</p>
+        <p class="notice">{showIds ? `This ${record.record_type} record has no fields to edit here.` : 'There is nothing to fill in here.'}</p>
       ) : (
-        <form class="record-form" onSubmit={submit} noValidate aria-label={`Fields of record ${record.id}`}>
+        <form class="record-form" onSubmit={submit} noValidate aria-label={showIds ? `Fields of record ${record.id}` : 'Your answers'}>
           {statusEditable && (
             <div class="field">
               <label for="record-status">Status</label>
@@ -94,6 +102,7 @@ export function RecordEditorForm({ editor, statusEditable, readOnlyFields, saveD
     </div>
   );
 }
+
 
 /** The type's statuses, plus the record's own if the type no longer lists it (so the select shows the truth). */
 const statusesFor = (statuses: readonly string[], current: string) => (statuses.includes(current) ? statuses : [current, ...statuses]);

@@ -1,4 +1,5 @@
 import type { RecordType, WrsRecord } from '@wrs/client';
+import { exampleNumber, inputTextOf, readerNumberWriting, readNumber } from './locale-number';
 
 export type FieldDefinition = RecordType['fields'][number];
 
@@ -30,6 +31,8 @@ export function draftOf(record: WrsRecord, type: RecordType): Draft {
 function inputValueOf(field: FieldDefinition, value: unknown): InputValue {
   if (field.type === 'boolean') return value === true;
   if (value === null || value === undefined) return '';
+  // A number shows as the reader writes it (decimal comma where that is the habit), so it reads back the same.
+  if (field.type === 'number' && typeof value === 'number') return inputTextOf(value, readerNumberWriting());
   return String(value);
 }
 
@@ -55,8 +58,9 @@ function parse(field: FieldDefinition, value: InputValue): Parsed {
   const text = field.type === 'string' ? value : value.trim();
   if (text === '') return field.required ? { error: 'This field is required.' } : { value: null };
   if (field.type === 'number') {
-    const number = Number(text);
-    return Number.isFinite(number) ? { value: number } : { error: 'Enter a number, such as 1250 or 99.95.' };
+    const writing = readerNumberWriting();
+    const number = readNumber(text, writing);
+    return number === undefined ? { error: `Enter a number, such as ${exampleNumber(writing)} or 99${writing.decimal}95.` } : { value: number };
   }
   return { value: text };
 }

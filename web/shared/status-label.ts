@@ -1,5 +1,7 @@
-/** "in_review" → "In review": statuses are identifiers, people read words. */
+/** A status as a person reads it: `in_review` → "In review", `funded` → "Funded" (the console and the hosted form). */
 export function statusLabel(status: string): string {
   const words = status.replace(/[_-]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  if (words === '') return status;
+  const spaced = words === words.toUpperCase() ? words.toLowerCase() : words;
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }

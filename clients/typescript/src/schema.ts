@@ -367,7 +367,7 @@ export interface paths {
         };
         /**
          * Read a record type
-         * @description One custom record type of the caller's company; 404 when the company has none by that ID. `version` grows with each replacement. A record token may read the type its own record follows, and no other (403); when its type has a form or its mint narrowed it, it gets the type as it sees it: only its visible fields, and a form listing them with editable and saying whether it may set the status.
+         * @description One custom record type of the caller's company; 404 when the company has none by that ID. `version` grows with each replacement. A record token may read the type its own record follows, and no other (403); when its type has a form or its mint narrowed it, it gets the type as it sees it: only its visible fields, and a form listing them with editable and saying whether it may set the status. A record token also gets `company`: the company's display name and support email, which the hosted form shows; company users do not.
          */
         get: operations["getRecordType"];
         put?: never;
@@ -796,6 +796,30 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/companies/{company}/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a company's profile
+         * @description The display name and support email the hosted form shows to the people a record token is sent to; null where not set.
+         */
+        get: operations["adminGetCompanyProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a company's display name and support email
+         * @description Sets the values sent (surrounding blanks removed), clears those sent as null and leaves the others. display_name: 1 to 120 visible characters; support_email: an address such as help@example.com. A bad value is a 400 naming it, and nothing changes. Idempotent.
+         */
+        patch: operations["adminPatchCompanyProfile"];
         trace?: never;
     };
     "/admin/v1/companies/{company}/webhooks": {
@@ -5067,6 +5091,16 @@ export interface operations {
                                  */
                                 status_editable: boolean;
                             };
+                            /**
+                             * FormCompany
+                             * @description only in a record token's read of its record's type: the company's profile as the hosted form shows it (set by the operator, PATCH /admin/v1/companies/{company}/profile), and nothing else of the company
+                             */
+                            company?: {
+                                /** @description the name the hosted form shows ("Acme Equipment Finance"); null: not set */
+                                display_name: string | null;
+                                /** @description where the person may write with questions; null: not set */
+                                support_email: string | null;
+                            };
                             /** @description bumped on every replacement */
                             version: number;
                             /** Format: date-time */
@@ -5255,6 +5289,16 @@ export interface operations {
                              * @default false
                              */
                             status_editable: boolean;
+                        };
+                        /**
+                         * FormCompany
+                         * @description only in a record token's read of its record's type: the company's profile as the hosted form shows it (set by the operator, PATCH /admin/v1/companies/{company}/profile), and nothing else of the company
+                         */
+                        company?: {
+                            /** @description the name the hosted form shows ("Acme Equipment Finance"); null: not set */
+                            display_name: string | null;
+                            /** @description where the person may write with questions; null: not set */
+                            support_email: string | null;
                         };
                         /** @description bumped on every replacement */
                         version: number;
@@ -8823,6 +8867,16 @@ export interface operations {
                              */
                             status_editable: boolean;
                         };
+                        /**
+                         * FormCompany
+                         * @description only in a record token's read of its record's type: the company's profile as the hosted form shows it (set by the operator, PATCH /admin/v1/companies/{company}/profile), and nothing else of the company
+                         */
+                        company?: {
+                            /** @description the name the hosted form shows ("Acme Equipment Finance"); null: not set */
+                            display_name: string | null;
+                            /** @description where the person may write with questions; null: not set */
+                            support_email: string | null;
+                        };
                         /** @description bumped on every replacement */
                         version: number;
                         /** Format: date-time */
@@ -9118,6 +9172,16 @@ export interface operations {
                              */
                             status_editable: boolean;
                         };
+                        /**
+                         * FormCompany
+                         * @description only in a record token's read of its record's type: the company's profile as the hosted form shows it (set by the operator, PATCH /admin/v1/companies/{company}/profile), and nothing else of the company
+                         */
+                        company?: {
+                            /** @description the name the hosted form shows ("Acme Equipment Finance"); null: not set */
+                            display_name: string | null;
+                            /** @description where the person may write with questions; null: not set */
+                            support_email: string | null;
+                        };
                         /** @description bumped on every replacement */
                         version: number;
                         /** Format: date-time */
@@ -9249,6 +9313,16 @@ export interface operations {
                              * @default false
                              */
                             status_editable: boolean;
+                        };
+                        /**
+                         * FormCompany
+                         * @description only in a record token's read of its record's type: the company's profile as the hosted form shows it (set by the operator, PATCH /admin/v1/companies/{company}/profile), and nothing else of the company
+                         */
+                        company?: {
+                            /** @description the name the hosted form shows ("Acme Equipment Finance"); null: not set */
+                            display_name: string | null;
+                            /** @description where the person may write with questions; null: not set */
+                            support_email: string | null;
                         };
                         /** @description bumped on every replacement */
                         version: number;
@@ -9600,6 +9674,16 @@ export interface operations {
                                  * @default false
                                  */
                                 status_editable: boolean;
+                            };
+                            /**
+                             * FormCompany
+                             * @description only in a record token's read of its record's type: the company's profile as the hosted form shows it (set by the operator, PATCH /admin/v1/companies/{company}/profile), and nothing else of the company
+                             */
+                            company?: {
+                                /** @description the name the hosted form shows ("Acme Equipment Finance"); null: not set */
+                                display_name: string | null;
+                                /** @description where the person may write with questions; null: not set */
+                                support_email: string | null;
                             };
                             /** @description bumped on every replacement */
                             version: number;
@@ -10647,6 +10731,243 @@ export interface operations {
                         source: "company" | "deployment" | "none";
                         /** @description WRS_EVENT_RETENTION_DAYS; null when unset */
                         deployment_default_days: number | null;
+                    };
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
+            401: {
+                headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminGetCompanyProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description company ID: a company ID is 1 to 200 visible characters (no control or format characters, NUL or unpaired surrogates), with no leading or trailing blank, and is not '.' or '..' nor has a '.' or '..' segment */
+                company: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the company's profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "company_id": "acme",
+                     *       "display_name": "Acme Equipment Finance",
+                     *       "support_email": "loans@acme.example"
+                     *     }
+                     */
+                    "application/json": {
+                        company_id: string;
+                        /** @description the name the hosted form shows ("Acme Equipment Finance"); null: not set */
+                        display_name: string | null;
+                        /** @description where the person may write with questions; null: not set */
+                        support_email: string | null;
+                    };
+                };
+            };
+            /** @description bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
+            401: {
+                headers: {
+                    /** @description Bearer (RFC 6750): the route takes a bearer token */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    /** @description the requests the budget allows per window (on a refusal by the request rate) */
+                    "ratelimit-limit"?: number;
+                    /** @description the requests left in this window: 0 on a refusal */
+                    "ratelimit-remaining"?: number;
+                    /** @description seconds until the window ends and the budget is full again */
+                    "ratelimit-reset"?: number;
+                    /** @description the budget and its window, e.g. 600;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable description */
+                        message: string;
+                        /** @description stable machine-readable code, snake_case */
+                        code: string;
+                        /** @description query parameters at fault (400 on queries) */
+                        invalid_params?: string[];
+                        /** @description the x-request-id of a failed request (500) */
+                        request_id?: string;
+                        /** @description the media types the route reads (415) */
+                        accepted?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminPatchCompanyProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description company ID: a company ID is 1 to 200 visible characters (no control or format characters, NUL or unpaired surrogates), with no leading or trailing blank, and is not '.' or '..' nor has a '.' or '..' segment */
+                company: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the name the hosted form shows, 1 to 120 characters; null clears it; absent leaves it */
+                    display_name?: string | null;
+                    /** @description an email address (at most 254 characters) the form offers for questions; null clears it; absent leaves it */
+                    support_email?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description the company's profile as it now is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "company_id": "acme",
+                     *       "display_name": "Acme Equipment Finance",
+                     *       "support_email": "loans@acme.example"
+                     *     }
+                     */
+                    "application/json": {
+                        company_id: string;
+                        /** @description the name the hosted form shows ("Acme Equipment Finance"); null: not set */
+                        display_name: string | null;
+                        /** @description where the person may write with questions; null: not set */
+                        support_email: string | null;
                     };
                 };
             };

@@ -61,7 +61,7 @@ export const EXPORTED_TABLES = [
     {
       table: 'company_settings',
       key: ['company_id'],
-      columns: ['retention_days'],
+      columns: ['retention_days', 'display_name', 'support_email'],
       pageRows: PAGE_ROWS,
     },
     true,

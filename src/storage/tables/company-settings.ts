@@ -1,8 +1,12 @@
-/** Company-level settings (migration 0016): one row per company that has set one. */
+/** Company-level settings (migrations 0016, 0020): one row per company that has set one. */
 export interface CompanySettingsTable {
   company_id: string;
   /** NULL: the deployment default; 0: keep forever; N: keep N days of events. */
   retention_days: number | null;
+  /** The company's name as the hosted form shows it; NULL: not set. */
+  display_name: string | null;
+  /** Where the people a form link is sent to may write; NULL: not set. */
+  support_email: string | null;
 }
 
 /**

@@ -264,6 +264,14 @@ export function fuzzRoutes(f: FuzzFixture): FuzzRoute[] {
     },
     { method: 'GET', path: '/admin/v1/companies/{company}/retention', api: 'operator', params: { company: ['fuzz-retention', ...companies] } },
     { method: 'DELETE', path: '/admin/v1/companies/{company}/retention', api: 'operator', params: { company: ['fuzz-retention'] } },
+    {
+      method: 'PATCH',
+      path: '/admin/v1/companies/{company}/profile',
+      api: 'operator',
+      params: { company: ['fuzz-profile'] },
+      body: { display_name: 'Fuzz Finance', support_email: 'help@fuzz.example' },
+    },
+    { method: 'GET', path: '/admin/v1/companies/{company}/profile', api: 'operator', params: { company: ['fuzz-profile', ...companies] } },
     { method: 'GET', path: '/admin/v1/companies/{company}/export', api: 'operator', params: { company: companies } },
   ];
 }

@@ -44,7 +44,8 @@ export const recordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
           "One custom record type of the caller's company; 404 when the company has none by that ID. `version` " +
           'grows with each replacement. A record token may read the type its own record follows, and no other (403); ' +
           'when its type has a form or its mint narrowed it, it gets the type as it sees it: only its visible fields, and a form ' +
-          'listing them with editable and saying whether it may set the status.',
+          'listing them with editable and saying whether it may set the status. A record token also gets `company`: the ' +
+          "company's display name and support email, which the hosted form shows; company users do not.",
         tags: ['record-types'],
         params: TypeIdParams,
         response: {
@@ -56,8 +57,10 @@ export const recordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     async (request) => {
       const identity = identityOf(request);
       const type = await ctx.recordTypes.get(identity.companyId, request.params.typeId);
-      const access = identity.kind === 'record' ? recordAccessOf(type, identity.narrowing) : undefined;
-      return access ? typeAsSeen(type, access) : type;
+      if (identity.kind !== 'record') return type;
+      const access = recordAccessOf(type, identity.narrowing);
+      const company = await ctx.companyProfiles.forForm(identity.companyId);
+      return { ...(access ? typeAsSeen(type, access) : type), company };
     },
   );
 };

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { FormCompanySchema } from '../../../domain/company-profile/company-profile.js';
 
 const formDescription =
   'what a record token of the type sees and may change (absent: every field and the status). ' +
@@ -41,6 +42,12 @@ export const RecordType = Type.Object(
     statuses: Type.Array(Type.String(), { description: 'the first is the initial status' }),
     views: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), statuses: Type.Array(Type.String()) })),
     form: Type.Optional(FormSchema),
+    company: Type.Optional({
+      ...FormCompanySchema,
+      description:
+        "only in a record token's read of its record's type: the company's profile as the hosted form shows it " +
+        '(set by the operator, PATCH /admin/v1/companies/{company}/profile), and nothing else of the company',
+    }),
     version: Type.Integer({ description: 'bumped on every replacement' }),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
