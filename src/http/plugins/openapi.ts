@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { withAccessAnswers } from '../schemas/access-answers.js';
+import { nameSharedSchemas, sortComponents } from './openapi-components.js';
 
 interface OpenApiOperation {
   operationId?: string;
@@ -110,6 +111,8 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string | 
           if (operation?.requestBody && operation.operationId && optionalBodies.has(operation.operationId)) operation.requestBody.required = false;
         }
       }
+      nameSharedSchemas(openapiObject);
+      sortComponents(openapiObject);
       return openapiObject;
     },
   });

@@ -9,7 +9,7 @@ import { withExample } from '../../schemas/examples.js';
 import { exampleErasure, exampleErasureStarted } from '../../schemas/lifecycle-examples.js';
 
 const ErasureParams = Type.Object({ company: CompanyId(), id: Type.String({ minLength: 1, maxLength: 200 }) });
-const ErasureList = Type.Object({ count: Type.Integer(), results: Type.Array(ErasureSchema) });
+const ErasureList = Type.Object({ count: Type.Integer(), results: Type.Array(ErasureSchema) }, { title: 'ErasureList' });
 
 /** Operator API: erasing a person's data (docs/data-lifecycle.md, "Erasing a person's data"). */
 export const adminErasureRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {

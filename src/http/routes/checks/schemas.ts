@@ -75,7 +75,7 @@ export const CheckList = Type.Object({
   results: Type.Array(CheckObject),
   next_url: nullable(Type.String({ description: 'this service, with an after cursor' })),
   previous_url: nullable(Type.String({ description: 'this service, with a before cursor' })),
-});
+}, { title: 'CheckList' });
 
 export { CompanyParams } from '../../schemas/company.js';
 

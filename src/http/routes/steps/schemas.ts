@@ -33,9 +33,11 @@ export const PdfCreateDetails = Type.Object({
   sha256: Type.String({ description: 'hex SHA-256 of the PDF bytes' }),
   download_url: Type.String({ format: 'uri', description: 'GET it with the same bearer, or a record token for this record' }),
   created_at: Type.String({ format: 'date-time' }),
-});
+}, { title: 'StoredFile' });
+
+export const StoredFileList = Type.Object({ count: Type.Integer(), results: Type.Array(PdfCreateDetails) }, { title: 'StoredFileList' });
 
 export const StepResponse = Type.Object({
   message: Type.String({ description: 'step execution result message' }),
   details: PdfCreateDetails,
-});
+}, { title: 'StepResult' });

@@ -13,7 +13,9 @@ export const TemplateSummary = Type.Object({
   pages: Type.Integer({ description: 'pages of the trial render at upload' }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
-});
+}, { title: 'TemplateSummary' });
+
+export const TemplateList = Type.Object({ count: Type.Integer(), results: Type.Array(TemplateSummary) }, { title: 'TemplateList' });
 
 export const TEMPLATE_SUMMARY_EXAMPLE = {
   id: 'loan-summary',
