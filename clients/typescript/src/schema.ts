@@ -825,7 +825,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a company's erasures: running jobs and the audit entries of finished ones, newest first */
+        /**
+         * List a company's erasures: running jobs and the audit entries of finished ones, newest first
+         * @description Every erasure of the company, newest first: a running job with its progress, a finished one as its audit entry (the counts removed, the batches, the keyed hash of the person; never the value in clear).
+         */
         get: operations["adminListErasures"];
         put?: never;
         /**
@@ -846,7 +849,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one erasure: its progress while it runs, its audit entry once done */
+        /**
+         * Read one erasure: its progress while it runs, its audit entry once done
+         * @description One erasure of the company by the ID its POST answered: GET it until its state is done, then read the events and record tokens removed. 404 when the company has no erasure by that ID.
+         */
         get: operations["adminGetErasure"];
         put?: never;
         post?: never;
@@ -863,7 +869,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a company's offboarding: its progress, then its final report */
+        /**
+         * Read a company's offboarding: its progress, then its final report
+         * @description The company's latest offboarding: while it runs, its state and the rows removed so far per table; once done, the final report. 404 when the company was never offboarded.
+         */
         get: operations["adminGetOffboarding"];
         put?: never;
         /**
@@ -878,9 +887,1135 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "record.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * record.created
+         * @description A record was created (POST /v1/records/{typeId}); data is the record as GET answers it. Sent to each enabled webhook subscribed to `record.created` (or `*`), signed as Standard Webhooks says.
+         */
+        post: operations["recordCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "record.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * record.updated
+         * @description A record was changed (PATCH, or a reference to a deleted record removed); data is the record after the change. Sent to each enabled webhook subscribed to `record.updated` (or `*`), signed as Standard Webhooks says.
+         */
+        post: operations["recordUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "record.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * record.deleted
+         * @description A record was deleted (by a company user or the operator); data names it, never its content. Sent to each enabled webhook subscribed to `record.deleted` (or `*`), signed as Standard Webhooks says.
+         */
+        post: operations["recordDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "record_token.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * record_token.created
+         * @description A record token was minted; data is the token as listed, without the JWT itself. Sent to each enabled webhook subscribed to `record_token.created` (or `*`), signed as Standard Webhooks says.
+         */
+        post: operations["recordTokenCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "step.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * step.completed
+         * @description A step stored its result (pdf_create: the PDF). Sent to each enabled webhook subscribed to `step.completed` (or `*`), signed as Standard Webhooks says.
+         */
+        post: operations["stepCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "events.ingested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * events.ingested
+         * @description The operator ingested a batch of events; read them from the change feed at cursor. Sent to each enabled webhook subscribed to `events.ingested` (or `*`), signed as Standard Webhooks says.
+         */
+        post: operations["eventsIngestedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
-    schemas: never;
+    schemas: {
+        /** BlankPage */
+        BlankPage: {
+            /** @description mm */
+            width: number;
+            /** @description mm */
+            height: number;
+            /** @description mm: top, right, bottom, left */
+            padding: number[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** Check */
+        Check: {
+            /** @description chk_... */
+            id?: string;
+            description?: null | string;
+            metadata?: {
+                [key: string]: string;
+            };
+            check_number?: number;
+            memo?: null | string;
+            /** @description US dollars */
+            amount?: number;
+            url?: string;
+            /** @description address object */
+            to?: {
+                [key: string]: unknown;
+            };
+            /** @description address object */
+            from?: {
+                [key: string]: unknown;
+            };
+            /** @description bank_account object (or its id) */
+            bank_account?: unknown;
+            carrier?: string;
+            tracking_events?: null | {
+                [key: string]: unknown;
+            }[];
+            thumbnails?: {
+                [key: string]: unknown;
+            }[];
+            expected_delivery_date?: null | string;
+            /** @description usps_first_class or ups_next_day_air */
+            mail_type?: string;
+            /** Format: date-time */
+            date_created?: string;
+            /** Format: date-time */
+            date_modified?: string;
+            send_date?: string;
+            message?: null | string;
+            /** @enum {string} */
+            object?: "check";
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * CheckAddress
+         * @description Lob's US address object
+         */
+        CheckAddress: {
+            /** @description an address id (adr_ followed by letters and digits) */
+            id?: string;
+            /** @enum {string} */
+            object?: "address";
+            description?: string | null;
+            name?: string | null;
+            company?: string | null;
+            phone?: string | null;
+            email?: string | null;
+            address_line1: string;
+            address_line2?: string | null;
+            address_city: string;
+            /** @description a 2-letter state code */
+            address_state: string;
+            /** @description a ZIP code, 12345 or 12345-1234 */
+            address_zip: string;
+            address_country?: "US" | "UNITED STATES";
+            /** @description an object of up to 20 text values (keys at most 40 characters, values at most 500, neither with " or \) */
+            metadata?: {
+                [key: string]: string;
+            };
+            recipient_moved?: boolean | null;
+            /** @description ISO 8601 date-time */
+            date_created?: string;
+            /** @description ISO 8601 date-time */
+            date_modified?: string;
+            deleted?: boolean;
+        };
+        /** CheckInput */
+        CheckInput: {
+            /** @description a check id (chk_ followed by 1 to 64 letters and digits); generated when absent */
+            id?: string;
+            /** @enum {string} */
+            object?: "check";
+            description?: string | null;
+            /** @description an object of up to 20 text values (keys at most 40 characters, values at most 500, neither with " or \) */
+            metadata?: {
+                [key: string]: string;
+            };
+            check_number?: number;
+            memo?: string | null;
+            message?: string | null;
+            /** @description US dollars in whole cents */
+            amount: number;
+            to: components["schemas"]["CheckAddress"];
+            from: components["schemas"]["CheckAddress"];
+            /** @description a bank account id (bank_...) or Lob's bank account object */
+            bank_account: string | ({
+                /** @description a bank account id (bank_ followed by letters and digits) */
+                id: string;
+                /** @enum {string} */
+                object?: "bank_account";
+                description?: string | null;
+                routing_number?: string;
+                account_number?: string;
+                account_type?: "company" | "individual";
+                signatory?: string;
+                check_template?: "common" | "jpm";
+                fractional_routing_number?: string;
+                city?: string;
+                state?: string;
+                zipcode?: string;
+                bank_name?: string;
+                verified?: boolean;
+                microdeposit_type?: ("amounts" | "descriptor_code") | null;
+                signature_url?: string | null;
+                /** @description an object of up to 20 text values (keys at most 40 characters, values at most 500, neither with " or \) */
+                metadata?: {
+                    [key: string]: string;
+                };
+                /** @description ISO 8601 date-time */
+                date_created?: string;
+                /** @description ISO 8601 date-time */
+                date_modified?: string;
+                deleted?: boolean;
+            } & {
+                [key: string]: unknown;
+            });
+            /** @description usps_first_class or ups_next_day_air; default usps_first_class */
+            mail_type?: "usps_first_class" | "ups_next_day_air";
+            /** @description ISO 8601 date or date-time; default date_created */
+            send_date?: string;
+            /** @description ISO 8601 date or date-time; default now */
+            date_created?: string;
+            /** @description ISO 8601 date or date-time; default date_created */
+            date_modified?: string;
+            expected_delivery_date?: string | null;
+            /** @description an https:// link */
+            url?: string;
+            /** @description the carrier Lob names; default USPS */
+            carrier?: string;
+            tracking_events?: ({
+                /** @description a tracking event id (evnt_ followed by letters and digits) */
+                id?: string;
+                type?: string;
+                name?: string;
+                details?: {
+                    [key: string]: unknown;
+                } | null;
+                location?: string | null;
+                /** @description ISO 8601 date-time */
+                time?: string;
+                /** @description ISO 8601 date-time */
+                date_created?: string;
+                /** @description ISO 8601 date-time */
+                date_modified?: string;
+                /** @enum {string} */
+                object?: "tracking_event";
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            thumbnails?: ({
+                small?: string;
+                medium?: string;
+                large?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            merge_variables?: {
+                [key: string]: unknown;
+            } | null;
+            check_bottom_template_id?: string | null;
+            attachment_template_id?: string | null;
+            check_bottom_template_version_id?: string | null;
+            attachment_template_version_id?: string | null;
+            use_type?: ("marketing" | "operational") | null;
+            status?: "processed" | "rendered" | "failed";
+            failure_reason?: ({
+                remediation?: string | null;
+                failure_reason?: string | null;
+                errors?: {
+                    [key: string]: unknown;
+                }[] | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            sla?: string | null;
+            deleted?: boolean;
+        };
+        /**
+         * CheckList
+         * @description a page of checks
+         */
+        CheckList: {
+            /** @description checks in this response */
+            count: number;
+            results: components["schemas"]["Check"][];
+            next_url: null | string;
+            previous_url: null | string;
+        };
+        /**
+         * CreatedWebhook
+         * @description webhook registered; keep its secret
+         */
+        CreatedWebhook: {
+            /** @description webhook ID */
+            id: string;
+            /**
+             * Format: uri
+             * @description where deliveries are POSTed
+             */
+            url: string;
+            /** @description the event types delivered */
+            events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
+            /** @description free text, null if none */
+            description: string | null;
+            /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+            /** @description signing secret: "whsec_" + base64 of 32 random bytes. Shown only in this answer; keep it to verify webhook-signature */
+            secret: string;
+        };
+        /**
+         * DeletedRecord
+         * @description what is left of a deleted record: never its content
+         */
+        DeletedRecord: {
+            /** @description the deleted record */
+            id: string;
+            record_type: string;
+            /** @description the record's uid as it was (the typeId of a custom record); null when it had none */
+            uid: unknown;
+            /**
+             * Format: date-time
+             * @description when it was deleted
+             */
+            deleted_at: string;
+        };
+        /**
+         * Erasure
+         * @description the job, started (or the same running job)
+         */
+        Erasure: {
+            id: string;
+            company_id: string;
+            /**
+             * @description the event field the value was matched on (user_key is its alias)
+             * @enum {string}
+             */
+            field: "user_id";
+            /** @description HMAC-SHA256 of the company, field and value under a key derived from WRS_ENCRYPTION_KEY; never the value */
+            subject_hash: string;
+            /** @description running until every batch is removed (a restarted service continues it), then done */
+            state: "running" | "done";
+            /** @description who asked: the operator API or the wrs command */
+            requested_by: "operator_api" | "cli";
+            /** Format: date-time */
+            requested_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            finished_at: string | null;
+            /** @description rows removed so far: events whose user_id is the value, record tokens minted by that user */
+            removed: {
+                events: number;
+                record_tokens: number;
+            };
+            /** @description transactions that removed rows */
+            batches: number;
+        };
+        /**
+         * ErasureList
+         * @description the company's erasures
+         */
+        ErasureList: {
+            count: number;
+            results: components["schemas"]["Erasure"][];
+        };
+        /**
+         * Error
+         * @description unavailable
+         */
+        Error: {
+            /** @description human-readable description */
+            message: string;
+            /** @description stable machine-readable code, snake_case */
+            code: string;
+            /** @description query parameters at fault (400 on queries) */
+            invalid_params?: string[];
+            /** @description the x-request-id of a failed request (500) */
+            request_id?: string;
+            /** @description the media types the route reads (415) */
+            accepted?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** Event */
+        Event: {
+            /** @description unique event identifier */
+            id: string;
+            /** @description company the event belongs to */
+            company_id: string;
+            /** @description ID of the associated connection */
+            connection_id: string | null;
+            /** @description key of the associated connection */
+            connection_key: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 creation timestamp (UTC, ms)
+             */
+            created_at: string;
+            /** @description whether the event is excluded from reporting */
+            excluded: boolean;
+            /** @description ID of the associated flow */
+            flow_id: string | null;
+            /** @description key of the associated flow */
+            flow_key: string | null;
+            /** @description flow session number */
+            flow_session: number | null;
+            /** @description like value of the event */
+            like_value: number | null;
+            /** @description seconds the user was active during the event */
+            seconds_active: number | null;
+            /** @description total seconds the event was running */
+            seconds_running: number | null;
+            /** @description title of the decision branch selected on a Decision step */
+            selected_decision: string | null;
+            /** @description key of the associated step */
+            step_key: string | null;
+            /** @description text content associated with the event */
+            text: string | null;
+            /** @description event type, for example user_flow_session_started */
+            type: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 last-updated timestamp (UTC, ms)
+             */
+            updated_at: string;
+            /** @description UUID of the user the event relates to */
+            user_id: string | null;
+            /** @description ID of the associated flow version */
+            version_id: string | null;
+            /** @description key of the associated flow version */
+            version_key: string | null;
+            /** @description snapshot of the flow version at the time of the event */
+            version_object?: unknown;
+        };
+        /**
+         * EventChangesPage
+         * @description the next events of the feed
+         */
+        EventChangesPage: {
+            /** @description number of events returned in this request */
+            count: number;
+            /** @description events in the order they were stored; a replaced event only at its latest store */
+            results: components["schemas"]["Event"][];
+            /** @description pass back as `after` to continue exactly here; equals `after` when nothing is new */
+            next_cursor: string;
+        };
+        /**
+         * EventList
+         * @description the matching events of this page
+         */
+        EventList: {
+            /** @description number of events returned in this request */
+            count: number;
+            /** @description matching events */
+            results: components["schemas"]["Event"][];
+        };
+        /**
+         * EventRetention
+         * @description the effective retention period
+         */
+        EventRetention: {
+            company_id: string;
+            /** @description days of events kept, counted back from now by each event's created_at; null: kept forever */
+            retention_days: number | null;
+            /** @description company: set for this company (a number, or null to keep forever); deployment: WRS_EVENT_RETENTION_DAYS; none: neither is set, so events are kept forever */
+            source: "company" | "deployment" | "none";
+            /** @description WRS_EVENT_RETENTION_DAYS; null when unset */
+            deployment_default_days: number | null;
+        };
+        /**
+         * EventsIngested
+         * @description one operator ingest request; the events themselves are read from the change feed
+         */
+        EventsIngested: {
+            /** @description events the ingest request stored */
+            count: number;
+            /** @description GET /v1/events/changes?after=<cursor> reads the batch */
+            cursor: string;
+        };
+        /**
+         * EventsIngestedWebhook
+         * @description The operator ingested a batch of events; read them from the change feed at cursor
+         */
+        EventsIngestedWebhook: {
+            /** @enum {string} */
+            type: "events.ingested";
+            /**
+             * Format: date-time
+             * @description when the change committed
+             */
+            timestamp: string;
+            data: components["schemas"]["EventsIngested"];
+        };
+        /**
+         * ImportedRecord
+         * @description A record in the Record shape; record_type is required, status too unless the record is of a defined custom type. id is kept when given; timestamps default to now; absent keys stay absent.
+         */
+        ImportedRecord: {
+            /** @description unique record identifier */
+            id?: string;
+            /** @description record type: custom, uccfiling, infoleaseasset, ... */
+            record_type?: string;
+            /** @description UID of the record type definition (the typeId of a custom record) */
+            uid?: unknown;
+            /** @description current status */
+            status?: string;
+            /** @description parent record, null if none */
+            parent_record?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description child record objects */
+            child_records?: unknown[];
+            /** @description underlying instance object, when applicable */
+            instance?: unknown;
+            /** @description custom field values keyed by field name */
+            fields?: {
+                [key: string]: unknown;
+            };
+            /** @description linked external objects: keyed by source name, each value keyed by object name */
+            linked?: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description IDs of the views (buckets) the record is in */
+            views?: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at?: string;
+        };
+        /** IngestedEvent */
+        IngestedEvent: {
+            /** @description default: a new UUIDv7 */
+            id?: string;
+            /** @description must be the company of the path when given */
+            company_id?: string;
+            connection_id?: string | null;
+            connection_key?: string | null;
+            /** @description ISO 8601 date-time with Z or an offset; default: now */
+            created_at?: string;
+            /** @description default: false */
+            excluded?: boolean;
+            flow_id?: string | null;
+            flow_key?: string | null;
+            flow_session?: number | null;
+            like_value?: number | null;
+            seconds_active?: number | null;
+            seconds_running?: number | null;
+            selected_decision?: string | null;
+            step_key?: string | null;
+            text?: string | null;
+            type: string;
+            /** @description ISO 8601 date-time with Z or an offset; default: now */
+            updated_at?: string;
+            user_id?: string | null;
+            version_id?: string | null;
+            version_key?: string | null;
+            /** @description any JSON, kept verbatim; absent stays absent */
+            version_object?: unknown;
+        };
+        /**
+         * MintedRecordToken
+         * @description token minted
+         */
+        MintedRecordToken: {
+            /** @description company of the token */
+            company_id: string;
+            /** @description alias of company_id */
+            companyId: string;
+            /**
+             * Format: date-time
+             * @description issue time (whole seconds, the JWT iat)
+             */
+            created_at: string;
+            /** @description created_at in the datastore-native form */
+            createdAt: {
+                _seconds: number;
+                _nanoseconds: number;
+            };
+            /**
+             * Format: date-time
+             * @description expiry time (the JWT exp)
+             */
+            expires_at: string;
+            /** @description lifetime in seconds: expires_at - created_at */
+            expires: number;
+            /** @description the token document ID (the JWT jti) */
+            key: string;
+            /** @description the record the token may read and update */
+            record_id: string;
+            /** @description alias of record_id */
+            recordId: string;
+            /** @enum {string} */
+            type: "record";
+            /** @description the user who minted the token */
+            user_id: string;
+            /** @description alias of user_id */
+            userId: string;
+            /** @description the note given at minting, null when none */
+            label: string | null;
+            /** @description the field UIDs the mint narrowed the token to; null when it did not */
+            fields: string[] | null;
+            /** @description false when the mint forbade setting the status; null when it said nothing */
+            status_editable: boolean | null;
+            /** @description what the token may do: its record type's form (absent: every field and the status) narrowed by the mint. A PATCH naming anything else is 403 forbidden naming each such field, and changes nothing. */
+            access: {
+                /** @description the fields GET /records/{record} shows the token (no other key of fields); editable false: a PATCH of it is 403 */
+                fields: {
+                    uid: string;
+                    editable: boolean;
+                }[];
+                /** @description false: a PATCH of status is 403 */
+                status_editable: boolean;
+            };
+            /** @description the signed JWT: send it as "Authorization: Bearer <token>" */
+            token: string;
+        };
+        /**
+         * Offboarding
+         * @description the offboarding, started (or the same running one)
+         */
+        Offboarding: {
+            company_id: string;
+            /** @description running until every batch is removed (a restarted service continues it), then done */
+            state: "running" | "done";
+            /** @description who asked: the operator API or the wrs command */
+            requested_by: "operator_api" | "cli";
+            /** Format: date-time */
+            requested_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            finished_at: string | null;
+            /** @description rows removed per table, in the order the tables are emptied */
+            removed: {
+                [key: string]: number;
+            };
+            /** @description transactions that removed rows */
+            batches: number;
+        };
+        /**
+         * PdfTemplate
+         * @description a pdfme template
+         */
+        PdfTemplate: {
+            basePdf: components["schemas"]["BlankPage"] | string;
+            /** @description one array of pdfme schemas (name, type, position, width, height, ...) per page */
+            schemas: {
+                [key: string]: unknown;
+            }[][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** Record */
+        Record: {
+            /** @description unique record identifier */
+            id: string;
+            /** @description record type: custom, uccfiling, infoleaseasset, ... */
+            record_type: string;
+            /** @description UID of the record type definition (the typeId of a custom record) */
+            uid?: unknown;
+            /** @description current status */
+            status: string;
+            /** @description parent record, null if none */
+            parent_record?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description child record objects */
+            child_records: unknown[];
+            /** @description underlying instance object, when applicable */
+            instance?: unknown;
+            /** @description custom field values keyed by field name */
+            fields?: {
+                [key: string]: unknown;
+            };
+            /** @description linked external objects: keyed by source name, each value keyed by object name */
+            linked?: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description IDs of the views (buckets) the record is in */
+            views: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+        };
+        /**
+         * RecordCreatedWebhook
+         * @description A record was created (POST /v1/records/{typeId}); data is the record as GET answers it
+         */
+        RecordCreatedWebhook: {
+            /** @enum {string} */
+            type: "record.created";
+            /**
+             * Format: date-time
+             * @description when the change committed
+             */
+            timestamp: string;
+            data: components["schemas"]["Record"];
+        };
+        /**
+         * RecordDeletedWebhook
+         * @description A record was deleted (by a company user or the operator); data names it, never its content
+         */
+        RecordDeletedWebhook: {
+            /** @enum {string} */
+            type: "record.deleted";
+            /**
+             * Format: date-time
+             * @description when the change committed
+             */
+            timestamp: string;
+            data: components["schemas"]["DeletedRecord"];
+        };
+        /**
+         * RecordList
+         * @description a batch of records
+         */
+        RecordList: {
+            /** @description number of records returned; at most 100 */
+            count: number;
+            /** @description URL of the next batch, null at the end */
+            next: string | null;
+            /** @description URL of the previous batch, null at the start */
+            prev: string | null;
+            results: components["schemas"]["Record"][];
+        };
+        /** RecordToken */
+        RecordToken: {
+            /** @description company of the token */
+            company_id: string;
+            /** @description alias of company_id */
+            companyId: string;
+            /**
+             * Format: date-time
+             * @description issue time (whole seconds, the JWT iat)
+             */
+            created_at: string;
+            /** @description created_at in the datastore-native form */
+            createdAt: {
+                _seconds: number;
+                _nanoseconds: number;
+            };
+            /**
+             * Format: date-time
+             * @description expiry time (the JWT exp)
+             */
+            expires_at: string;
+            /** @description lifetime in seconds: expires_at - created_at */
+            expires: number;
+            /** @description the token document ID (the JWT jti) */
+            key: string;
+            /** @description the record the token may read and update */
+            record_id: string;
+            /** @description alias of record_id */
+            recordId: string;
+            /** @enum {string} */
+            type: "record";
+            /** @description the user who minted the token */
+            user_id: string;
+            /** @description alias of user_id */
+            userId: string;
+            /** @description the note given at minting, null when none */
+            label: string | null;
+            /** @description the field UIDs the mint narrowed the token to; null when it did not */
+            fields: string[] | null;
+            /** @description false when the mint forbade setting the status; null when it said nothing */
+            status_editable: boolean | null;
+            /** @description what the token may do: its record type's form (absent: every field and the status) narrowed by the mint. A PATCH naming anything else is 403 forbidden naming each such field, and changes nothing. */
+            access: {
+                /** @description the fields GET /records/{record} shows the token (no other key of fields); editable false: a PATCH of it is 403 */
+                fields: {
+                    uid: string;
+                    editable: boolean;
+                }[];
+                /** @description false: a PATCH of status is 403 */
+                status_editable: boolean;
+            };
+        };
+        /**
+         * RecordTokenCreatedWebhook
+         * @description A record token was minted; data is the token as listed, without the JWT itself
+         */
+        RecordTokenCreatedWebhook: {
+            /** @enum {string} */
+            type: "record_token.created";
+            /**
+             * Format: date-time
+             * @description when the change committed
+             */
+            timestamp: string;
+            data: components["schemas"]["RecordToken"];
+        };
+        /**
+         * RecordTokenList
+         * @description the live tokens of the record
+         */
+        RecordTokenList: {
+            count: number;
+            /** @description live tokens (neither revoked nor expired), oldest first */
+            results: components["schemas"]["RecordToken"][];
+        };
+        /** RecordType */
+        RecordType: {
+            id: string;
+            name: string;
+            fields: {
+                /** @description the key of the field in create and update bodies */
+                uid: string;
+                /** @description the key of the field in a record's fields */
+                field_name: string;
+                type: string;
+                required: boolean;
+            }[];
+            /** @description the first is the initial status */
+            statuses: string[];
+            views: {
+                id: string;
+                name: string;
+                statuses: string[];
+            }[];
+            form?: components["schemas"]["RecordTypeForm"];
+            /** @description bumped on every replacement */
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * RecordTypeForm
+         * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
+         */
+        RecordTypeForm: {
+            /** @description the heading of the hosted form */
+            title?: string;
+            /** @description shown above the form's fields */
+            instructions?: string;
+            /** @description the fields a record token sees, in the form's order */
+            fields: {
+                /** @description a field UID of the type */
+                uid: string;
+                /**
+                 * @description false: shown, not changeable
+                 * @default true
+                 */
+                editable: boolean;
+            }[];
+            /**
+             * @description whether a record token may set the status
+             * @default false
+             */
+            status_editable: boolean;
+        };
+        /**
+         * RecordTypeList
+         * @description the company's record types
+         */
+        RecordTypeList: {
+            count: number;
+            results: components["schemas"]["RecordType"][];
+        };
+        /**
+         * RecordUpdatedWebhook
+         * @description A record was changed (PATCH, or a reference to a deleted record removed); data is the record after the change
+         */
+        RecordUpdatedWebhook: {
+            /** @enum {string} */
+            type: "record.updated";
+            /**
+             * Format: date-time
+             * @description when the change committed
+             */
+            timestamp: string;
+            data: components["schemas"]["Record"];
+        };
+        /**
+         * RotatedWebhookSecret
+         * @description the new secret; keep it
+         */
+        RotatedWebhookSecret: {
+            /** @description the new signing secret: "whsec_" + base64 of 32 random bytes. Shown only in this answer; it signs every delivery from now on */
+            secret: string;
+            /** @description until when the previous secret signs deliveries too (a second v1 signature); null when it stopped at once (overlap 0) */
+            previous_secret_expires_at: string | null;
+        };
+        /**
+         * StepCompleted
+         * @description a step that stored its result: details as PUT /v1/records/{record}/steps answered them
+         */
+        StepCompleted: {
+            record_id: string;
+            /** @enum {string} */
+            type: "pdf_create";
+            details: components["schemas"]["StoredFile"];
+        };
+        /**
+         * StepCompletedWebhook
+         * @description A step stored its result (pdf_create: the PDF)
+         */
+        StepCompletedWebhook: {
+            /** @enum {string} */
+            type: "step.completed";
+            /**
+             * Format: date-time
+             * @description when the change committed
+             */
+            timestamp: string;
+            data: components["schemas"]["StepCompleted"];
+        };
+        /**
+         * StepResult
+         * @description the step ran; pdf_create stored the PDF on the record
+         */
+        StepResult: {
+            /** @description step execution result message */
+            message: string;
+            details: components["schemas"]["StoredFile"];
+        };
+        /** StoredFile */
+        StoredFile: {
+            file_id: string;
+            pdf_filename: string;
+            /** @enum {string} */
+            content_type: "application/pdf";
+            size_bytes: number;
+            pages: number;
+            /** @description hex SHA-256 of the PDF bytes */
+            sha256: string;
+            /**
+             * Format: uri
+             * @description GET it with the same bearer, or a record token for this record
+             */
+            download_url: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * StoredFileList
+         * @description the record's files, newest first
+         */
+        StoredFileList: {
+            count: number;
+            results: components["schemas"]["StoredFile"][];
+        };
+        /**
+         * TemplateList
+         * @description the company's templates, without bodies
+         */
+        TemplateList: {
+            count: number;
+            results: components["schemas"]["TemplateSummary"][];
+        };
+        /** TemplateSummary */
+        TemplateSummary: {
+            id: string;
+            company_id: string;
+            /** @description stored size of the template JSON */
+            size_bytes: number;
+            /** @description pages of the trial render at upload */
+            pages: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** ValidationError */
+        ValidationError: {
+            message: string;
+            /** @enum {string} */
+            code: "validation_failed";
+            /** @description field IDs not recognised for the record type (at most 100 listed) */
+            invalid_fields: string[];
+            /** @description required fields not provided (at most 100 listed) */
+            required_fields: {
+                uid: string;
+                field_name: string;
+            }[];
+            /** @description fields whose value had the wrong type (at most 100 listed) */
+            type_errors: {
+                uid: string;
+                field_name: string;
+                /** @description boolean, number, string, date (date is YYYY-MM-DD); for status: the allowed statuses */
+                expected: string;
+            }[];
+            /** @description the number of problems in all three lists, including those not listed */
+            error_count: number;
+        };
+        /** Webhook */
+        Webhook: {
+            /** @description webhook ID */
+            id: string;
+            /**
+             * Format: uri
+             * @description where deliveries are POSTed
+             */
+            url: string;
+            /** @description the event types delivered */
+            events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
+            /** @description free text, null if none */
+            description: string | null;
+            /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+        };
+        /** WebhookDelivery */
+        WebhookDelivery: {
+            /** @description delivery ID: the webhook-id header, the same on every attempt */
+            id: string;
+            /** @description the webhook it is for */
+            webhook_id: string;
+            /** @description the event type */
+            event_type: string;
+            status: "pending" | "delivered" | "failed";
+            /** @description attempts made so far */
+            attempts: number;
+            /** @description the receiver's status of the last attempt, null if it gave none */
+            last_status_code: number | null;
+            /** @description why the last attempt failed, null if it did not */
+            last_error: string | null;
+            /** @description the start of the receiver's answer body to the last attempt: at most 64 KiB, read within the timeout, as UTF-8 (invalid bytes and NUL replaced by U+FFFD); null if no answer was read */
+            last_response_body: string | null;
+            /** @description when the next attempt is due (pending only) */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /** @description when a 2xx arrived */
+            delivered_at: string | null;
+        };
+        /**
+         * WebhookDeliveryList
+         * @description the deliveries
+         */
+        WebhookDeliveryList: {
+            count: number;
+            /** @description newest first, at most 100 */
+            results: components["schemas"]["WebhookDelivery"][];
+        };
+        /**
+         * WebhookList
+         * @description the webhooks
+         */
+        WebhookList: {
+            count: number;
+            /** @description oldest first */
+            results: components["schemas"]["Webhook"][];
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -947,20 +2082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1095,61 +2217,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        /** @description number of events returned in this request */
-                        count: number;
-                        /** @description matching events */
-                        results: {
-                            /** @description unique event identifier */
-                            id: string;
-                            /** @description company the event belongs to */
-                            company_id: string;
-                            /** @description ID of the associated connection */
-                            connection_id: string | null;
-                            /** @description key of the associated connection */
-                            connection_key: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 creation timestamp (UTC, ms)
-                             */
-                            created_at: string;
-                            /** @description whether the event is excluded from reporting */
-                            excluded: boolean;
-                            /** @description ID of the associated flow */
-                            flow_id: string | null;
-                            /** @description key of the associated flow */
-                            flow_key: string | null;
-                            /** @description flow session number */
-                            flow_session: number | null;
-                            /** @description like value of the event */
-                            like_value: number | null;
-                            /** @description seconds the user was active during the event */
-                            seconds_active: number | null;
-                            /** @description total seconds the event was running */
-                            seconds_running: number | null;
-                            /** @description title of the decision branch selected on a Decision step */
-                            selected_decision: string | null;
-                            /** @description key of the associated step */
-                            step_key: string | null;
-                            /** @description text content associated with the event */
-                            text: string | null;
-                            /** @description event type, for example user_flow_session_started */
-                            type: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 last-updated timestamp (UTC, ms)
-                             */
-                            updated_at: string;
-                            /** @description UUID of the user the event relates to */
-                            user_id: string | null;
-                            /** @description ID of the associated flow version */
-                            version_id: string | null;
-                            /** @description key of the associated flow version */
-                            version_key: string | null;
-                            /** @description snapshot of the flow version at the time of the event */
-                            version_object?: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["EventList"];
                 };
             };
             /** @description Not Modified: If-None-Match names the current ETag; no body (the ETag header repeats it) */
@@ -1165,20 +2233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -1189,20 +2244,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -1211,20 +2253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -1243,20 +2272,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable */
@@ -1265,20 +2281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1338,63 +2341,7 @@ export interface operations {
                      *       "next_cursor": "48LPEsD_fp2YKPctUE8Q68ljrwE5SoJH"
                      *     }
                      */
-                    "application/json": {
-                        /** @description number of events returned in this request */
-                        count: number;
-                        /** @description events in the order they were stored; a replaced event only at its latest store */
-                        results: {
-                            /** @description unique event identifier */
-                            id: string;
-                            /** @description company the event belongs to */
-                            company_id: string;
-                            /** @description ID of the associated connection */
-                            connection_id: string | null;
-                            /** @description key of the associated connection */
-                            connection_key: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 creation timestamp (UTC, ms)
-                             */
-                            created_at: string;
-                            /** @description whether the event is excluded from reporting */
-                            excluded: boolean;
-                            /** @description ID of the associated flow */
-                            flow_id: string | null;
-                            /** @description key of the associated flow */
-                            flow_key: string | null;
-                            /** @description flow session number */
-                            flow_session: number | null;
-                            /** @description like value of the event */
-                            like_value: number | null;
-                            /** @description seconds the user was active during the event */
-                            seconds_active: number | null;
-                            /** @description total seconds the event was running */
-                            seconds_running: number | null;
-                            /** @description title of the decision branch selected on a Decision step */
-                            selected_decision: string | null;
-                            /** @description key of the associated step */
-                            step_key: string | null;
-                            /** @description text content associated with the event */
-                            text: string | null;
-                            /** @description event type, for example user_flow_session_started */
-                            type: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 last-updated timestamp (UTC, ms)
-                             */
-                            updated_at: string;
-                            /** @description UUID of the user the event relates to */
-                            user_id: string | null;
-                            /** @description ID of the associated flow version */
-                            version_id: string | null;
-                            /** @description key of the associated flow version */
-                            version_key: string | null;
-                            /** @description snapshot of the flow version at the time of the event */
-                            version_object?: unknown;
-                        }[];
-                        /** @description pass back as `after` to continue exactly here; equals `after` when nothing is new */
-                        next_cursor: string;
-                    };
+                    "application/json": components["schemas"]["EventChangesPage"];
                 };
             };
             /** @description bad request */
@@ -1403,20 +2350,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -1427,20 +2361,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -1449,20 +2370,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description gone: a change-feed cursor from before events the retention period removed (feed_cursor_expired); start again from the beginning or from now */
@@ -1471,20 +2379,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -1503,20 +2398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable */
@@ -1525,20 +2407,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1585,20 +2454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -1609,20 +2465,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -1631,20 +2474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description gone: a change-feed cursor from before events the retention period removed (feed_cursor_expired); start again from the beginning or from now */
@@ -1653,20 +2483,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited with Retry-After: the company is over its request rate, or already holds 50 streams open at once per company and process (WRS_STREAMS_PER_COMPANY) */
@@ -1685,20 +2502,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable */
@@ -1707,20 +2511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1806,54 +2597,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        /** @description number of records returned; at most 100 */
-                        count: number;
-                        /** @description URL of the next batch, null at the end */
-                        next: string | null;
-                        /** @description URL of the previous batch, null at the start */
-                        prev: string | null;
-                        results: {
-                            /** @description unique record identifier */
-                            id: string;
-                            /** @description record type: custom, uccfiling, infoleaseasset, ... */
-                            record_type: string;
-                            /** @description UID of the record type definition (the typeId of a custom record) */
-                            uid?: unknown;
-                            /** @description current status */
-                            status: string;
-                            /** @description parent record, null if none */
-                            parent_record?: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description child record objects */
-                            child_records: unknown[];
-                            /** @description underlying instance object, when applicable */
-                            instance?: unknown;
-                            /** @description custom field values keyed by field name */
-                            fields?: {
-                                [key: string]: unknown;
-                            };
-                            /** @description linked external objects: keyed by source name, each value keyed by object name */
-                            linked?: {
-                                [key: string]: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            /** @description IDs of the views (buckets) the record is in */
-                            views: string[];
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["RecordList"];
                 };
             };
             /** @description Not Modified: If-None-Match names the current ETag; no body (the ETag header repeats it) */
@@ -1869,20 +2613,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -1893,20 +2624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -1915,20 +2633,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -1947,20 +2652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2020,75 +2712,16 @@ export interface operations {
                      *       "updated_at": "2026-11-21T16:10:00.000Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description unique record identifier */
-                        id: string;
-                        /** @description record type: custom, uccfiling, infoleaseasset, ... */
-                        record_type: string;
-                        /** @description UID of the record type definition (the typeId of a custom record) */
-                        uid?: unknown;
-                        /** @description current status */
-                        status: string;
-                        /** @description parent record, null if none */
-                        parent_record?: {
-                            [key: string]: unknown;
-                        } | null;
-                        /** @description child record objects */
-                        child_records: unknown[];
-                        /** @description underlying instance object, when applicable */
-                        instance?: unknown;
-                        /** @description custom field values keyed by field name */
-                        fields?: {
-                            [key: string]: unknown;
-                        };
-                        /** @description linked external objects: keyed by source name, each value keyed by object name */
-                        linked?: {
-                            [key: string]: {
-                                [key: string]: unknown;
-                            };
-                        };
-                        /** @description IDs of the views (buckets) the record is in */
-                        views: string[];
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Record"];
                 };
             };
-            /** @description CreateRecordValidationError (code validation_failed), or ErrorResponse (code invalid_body) */
+            /** @description ValidationError (code validation_failed), or an Error (code invalid_body) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                        /** @enum {string} */
-                        code: "validation_failed";
-                        /** @description field IDs not recognised for the record type (at most 100 listed) */
-                        invalid_fields: string[];
-                        /** @description required fields not provided (at most 100 listed) */
-                        required_fields: {
-                            uid: string;
-                            field_name: string;
-                        }[];
-                        /** @description fields whose value had the wrong type (at most 100 listed) */
-                        type_errors: {
-                            uid: string;
-                            field_name: string;
-                            /** @description boolean, number, string, date (date is YYYY-MM-DD); for status: the allowed statuses */
-                            expected: string;
-                        }[];
-                        /** @description the number of problems in all three lists, including those not listed */
-                        error_count: number;
-                    } | ({
+                    "application/json": components["schemas"]["ValidationError"] | ({
                         message: string;
                         code: string;
                     } & {
@@ -2104,20 +2737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -2126,20 +2746,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -2148,20 +2755,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -2170,20 +2764,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
@@ -2192,20 +2773,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -2224,20 +2792,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2288,46 +2843,7 @@ export interface operations {
                      *       "updated_at": "2026-11-21T16:10:00.000Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description unique record identifier */
-                        id: string;
-                        /** @description record type: custom, uccfiling, infoleaseasset, ... */
-                        record_type: string;
-                        /** @description UID of the record type definition (the typeId of a custom record) */
-                        uid?: unknown;
-                        /** @description current status */
-                        status: string;
-                        /** @description parent record, null if none */
-                        parent_record?: {
-                            [key: string]: unknown;
-                        } | null;
-                        /** @description child record objects */
-                        child_records: unknown[];
-                        /** @description underlying instance object, when applicable */
-                        instance?: unknown;
-                        /** @description custom field values keyed by field name */
-                        fields?: {
-                            [key: string]: unknown;
-                        };
-                        /** @description linked external objects: keyed by source name, each value keyed by object name */
-                        linked?: {
-                            [key: string]: {
-                                [key: string]: unknown;
-                            };
-                        };
-                        /** @description IDs of the views (buckets) the record is in */
-                        views: string[];
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Record"];
                 };
             };
             /** @description Not Modified: If-None-Match names the current ETag; no body (the ETag header repeats it) */
@@ -2343,20 +2859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -2367,20 +2870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may call this for its own record only */
@@ -2389,20 +2879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -2411,20 +2888,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -2443,20 +2907,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2489,20 +2940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -2513,20 +2951,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -2535,20 +2960,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -2557,20 +2969,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description precondition failed: If-Match names no current tag; nothing was changed */
@@ -2579,20 +2978,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -2611,20 +2997,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2682,75 +3055,16 @@ export interface operations {
                      *       "updated_at": "2026-11-21T16:10:00.000Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description unique record identifier */
-                        id: string;
-                        /** @description record type: custom, uccfiling, infoleaseasset, ... */
-                        record_type: string;
-                        /** @description UID of the record type definition (the typeId of a custom record) */
-                        uid?: unknown;
-                        /** @description current status */
-                        status: string;
-                        /** @description parent record, null if none */
-                        parent_record?: {
-                            [key: string]: unknown;
-                        } | null;
-                        /** @description child record objects */
-                        child_records: unknown[];
-                        /** @description underlying instance object, when applicable */
-                        instance?: unknown;
-                        /** @description custom field values keyed by field name */
-                        fields?: {
-                            [key: string]: unknown;
-                        };
-                        /** @description linked external objects: keyed by source name, each value keyed by object name */
-                        linked?: {
-                            [key: string]: {
-                                [key: string]: unknown;
-                            };
-                        };
-                        /** @description IDs of the views (buckets) the record is in */
-                        views: string[];
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Record"];
                 };
             };
-            /** @description CreateRecordValidationError (code validation_failed), or ErrorResponse (code invalid_body) */
+            /** @description ValidationError (code validation_failed), or an Error (code invalid_body) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                        /** @enum {string} */
-                        code: "validation_failed";
-                        /** @description field IDs not recognised for the record type (at most 100 listed) */
-                        invalid_fields: string[];
-                        /** @description required fields not provided (at most 100 listed) */
-                        required_fields: {
-                            uid: string;
-                            field_name: string;
-                        }[];
-                        /** @description fields whose value had the wrong type (at most 100 listed) */
-                        type_errors: {
-                            uid: string;
-                            field_name: string;
-                            /** @description boolean, number, string, date (date is YYYY-MM-DD); for status: the allowed statuses */
-                            expected: string;
-                        }[];
-                        /** @description the number of problems in all three lists, including those not listed */
-                        error_count: number;
-                    } | ({
+                    "application/json": components["schemas"]["ValidationError"] | ({
                         message: string;
                         code: string;
                     } & {
@@ -2766,20 +3080,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token for another record, or one whose form does not let it see or change a field, or the status, that the body sets (the message names each); nothing is changed */
@@ -2788,20 +3089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -2810,20 +3098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description precondition failed: If-Match names no current tag; nothing was changed */
@@ -2832,20 +3107,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -2864,20 +3126,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2943,61 +3192,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        /** @description live tokens (neither revoked nor expired), oldest first */
-                        results: {
-                            /** @description company of the token */
-                            company_id: string;
-                            /** @description alias of company_id */
-                            companyId: string;
-                            /**
-                             * Format: date-time
-                             * @description issue time (whole seconds, the JWT iat)
-                             */
-                            created_at: string;
-                            /** @description created_at in the datastore-native form */
-                            createdAt: {
-                                _seconds: number;
-                                _nanoseconds: number;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description expiry time (the JWT exp)
-                             */
-                            expires_at: string;
-                            /** @description lifetime in seconds: expires_at - created_at */
-                            expires: number;
-                            /** @description the token document ID (the JWT jti) */
-                            key: string;
-                            /** @description the record the token may read and update */
-                            record_id: string;
-                            /** @description alias of record_id */
-                            recordId: string;
-                            /** @enum {string} */
-                            type: "record";
-                            /** @description the user who minted the token */
-                            user_id: string;
-                            /** @description alias of user_id */
-                            userId: string;
-                            /** @description the note given at minting, null when none */
-                            label: string | null;
-                            /** @description the field UIDs the mint narrowed the token to; null when it did not */
-                            fields: string[] | null;
-                            /** @description false when the mint forbade setting the status; null when it said nothing */
-                            status_editable: boolean | null;
-                            /** @description what the token may do: its record type's form (absent: every field and the status) narrowed by the mint. A PATCH naming anything else is 403 forbidden naming each such field, and changes nothing. */
-                            access: {
-                                /** @description the fields GET /records/{record} shows the token (no other key of fields); editable false: a PATCH of it is 403 */
-                                fields: {
-                                    uid: string;
-                                    editable: boolean;
-                                }[];
-                                /** @description false: a PATCH of status is 403 */
-                                status_editable: boolean;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["RecordTokenList"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -3008,20 +3203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -3030,20 +3212,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -3052,20 +3221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -3084,20 +3240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3190,59 +3333,7 @@ export interface operations {
                      *       "token": "eyJhbGciOiJIUzI1NiJ9.eyJ0eXBlIjoicmVjb3JkIn0.c2lnbmF0dXJl"
                      *     }
                      */
-                    "application/json": {
-                        /** @description company of the token */
-                        company_id: string;
-                        /** @description alias of company_id */
-                        companyId: string;
-                        /**
-                         * Format: date-time
-                         * @description issue time (whole seconds, the JWT iat)
-                         */
-                        created_at: string;
-                        /** @description created_at in the datastore-native form */
-                        createdAt: {
-                            _seconds: number;
-                            _nanoseconds: number;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description expiry time (the JWT exp)
-                         */
-                        expires_at: string;
-                        /** @description lifetime in seconds: expires_at - created_at */
-                        expires: number;
-                        /** @description the token document ID (the JWT jti) */
-                        key: string;
-                        /** @description the record the token may read and update */
-                        record_id: string;
-                        /** @description alias of record_id */
-                        recordId: string;
-                        /** @enum {string} */
-                        type: "record";
-                        /** @description the user who minted the token */
-                        user_id: string;
-                        /** @description alias of user_id */
-                        userId: string;
-                        /** @description the note given at minting, null when none */
-                        label: string | null;
-                        /** @description the field UIDs the mint narrowed the token to; null when it did not */
-                        fields: string[] | null;
-                        /** @description false when the mint forbade setting the status; null when it said nothing */
-                        status_editable: boolean | null;
-                        /** @description what the token may do: its record type's form (absent: every field and the status) narrowed by the mint. A PATCH naming anything else is 403 forbidden naming each such field, and changes nothing. */
-                        access: {
-                            /** @description the fields GET /records/{record} shows the token (no other key of fields); editable false: a PATCH of it is 403 */
-                            fields: {
-                                uid: string;
-                                editable: boolean;
-                            }[];
-                            /** @description false: a PATCH of status is 403 */
-                            status_editable: boolean;
-                        };
-                        /** @description the signed JWT: send it as "Authorization: Bearer <token>" */
-                        token: string;
-                    };
+                    "application/json": components["schemas"]["MintedRecordToken"];
                 };
             };
             /** @description bad request */
@@ -3251,20 +3342,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -3275,20 +3353,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -3297,20 +3362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -3319,20 +3371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -3341,20 +3380,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
@@ -3363,20 +3389,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -3395,20 +3408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3501,59 +3501,7 @@ export interface operations {
                      *       "token": "eyJhbGciOiJIUzI1NiJ9.eyJ0eXBlIjoicmVjb3JkIn0.c2lnbmF0dXJl"
                      *     }
                      */
-                    "application/json": {
-                        /** @description company of the token */
-                        company_id: string;
-                        /** @description alias of company_id */
-                        companyId: string;
-                        /**
-                         * Format: date-time
-                         * @description issue time (whole seconds, the JWT iat)
-                         */
-                        created_at: string;
-                        /** @description created_at in the datastore-native form */
-                        createdAt: {
-                            _seconds: number;
-                            _nanoseconds: number;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description expiry time (the JWT exp)
-                         */
-                        expires_at: string;
-                        /** @description lifetime in seconds: expires_at - created_at */
-                        expires: number;
-                        /** @description the token document ID (the JWT jti) */
-                        key: string;
-                        /** @description the record the token may read and update */
-                        record_id: string;
-                        /** @description alias of record_id */
-                        recordId: string;
-                        /** @enum {string} */
-                        type: "record";
-                        /** @description the user who minted the token */
-                        user_id: string;
-                        /** @description alias of user_id */
-                        userId: string;
-                        /** @description the note given at minting, null when none */
-                        label: string | null;
-                        /** @description the field UIDs the mint narrowed the token to; null when it did not */
-                        fields: string[] | null;
-                        /** @description false when the mint forbade setting the status; null when it said nothing */
-                        status_editable: boolean | null;
-                        /** @description what the token may do: its record type's form (absent: every field and the status) narrowed by the mint. A PATCH naming anything else is 403 forbidden naming each such field, and changes nothing. */
-                        access: {
-                            /** @description the fields GET /records/{record} shows the token (no other key of fields); editable false: a PATCH of it is 403 */
-                            fields: {
-                                uid: string;
-                                editable: boolean;
-                            }[];
-                            /** @description false: a PATCH of status is 403 */
-                            status_editable: boolean;
-                        };
-                        /** @description the signed JWT: send it as "Authorization: Bearer <token>" */
-                        token: string;
-                    };
+                    "application/json": components["schemas"]["MintedRecordToken"];
                 };
             };
             /** @description bad request */
@@ -3562,20 +3510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -3586,20 +3521,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -3608,20 +3530,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -3630,20 +3539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -3652,20 +3548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
@@ -3674,20 +3557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -3706,20 +3576,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3753,20 +3610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -3775,20 +3619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -3797,20 +3628,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -3829,20 +3647,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3936,55 +3741,7 @@ export interface operations {
                      *       "previous_url": null
                      *     }
                      */
-                    "application/json": {
-                        /** @description checks in this response */
-                        count: number;
-                        results: ({
-                            /** @description chk_... */
-                            id?: string;
-                            description?: null | string;
-                            metadata?: {
-                                [key: string]: string;
-                            };
-                            check_number?: number;
-                            memo?: null | string;
-                            /** @description US dollars */
-                            amount?: number;
-                            url?: string;
-                            /** @description address object */
-                            to?: {
-                                [key: string]: unknown;
-                            };
-                            /** @description address object */
-                            from?: {
-                                [key: string]: unknown;
-                            };
-                            /** @description bank_account object (or its id) */
-                            bank_account?: unknown;
-                            carrier?: string;
-                            tracking_events?: null | {
-                                [key: string]: unknown;
-                            }[];
-                            thumbnails?: {
-                                [key: string]: unknown;
-                            }[];
-                            expected_delivery_date?: null | string;
-                            /** @description usps_first_class or ups_next_day_air */
-                            mail_type?: string;
-                            /** Format: date-time */
-                            date_created?: string;
-                            /** Format: date-time */
-                            date_modified?: string;
-                            send_date?: string;
-                            message?: null | string;
-                            /** @enum {string} */
-                            object?: "check";
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        next_url: null | string;
-                        previous_url: null | string;
-                    };
+                    "application/json": components["schemas"]["CheckList"];
                 };
             };
             /** @description bad request */
@@ -3993,20 +3750,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -4017,20 +3761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -4039,20 +3770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -4071,20 +3789,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description provider error */
@@ -4093,20 +3798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable */
@@ -4115,20 +3807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description provider timeout */
@@ -4137,20 +3816,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4206,27 +3872,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": {
-                        /** @description step execution result message */
-                        message: string;
-                        details: {
-                            file_id: string;
-                            pdf_filename: string;
-                            /** @enum {string} */
-                            content_type: "application/pdf";
-                            size_bytes: number;
-                            pages: number;
-                            /** @description hex SHA-256 of the PDF bytes */
-                            sha256: string;
-                            /**
-                             * Format: uri
-                             * @description GET it with the same bearer, or a record token for this record
-                             */
-                            download_url: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["StepResult"];
                 };
             };
             /** @description bad request */
@@ -4235,20 +3881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -4259,20 +3892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -4281,20 +3901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -4303,20 +3910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -4325,20 +3919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description payload too large */
@@ -4347,20 +3928,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description understood but cannot be processed */
@@ -4369,20 +3937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -4401,20 +3956,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable */
@@ -4423,20 +3965,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description provider timeout */
@@ -4445,20 +3974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4525,20 +4041,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -4549,20 +4052,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may call this for its own record only */
@@ -4571,20 +4061,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -4593,20 +4070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -4625,20 +4089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4677,26 +4128,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        results: {
-                            file_id: string;
-                            pdf_filename: string;
-                            /** @enum {string} */
-                            content_type: "application/pdf";
-                            size_bytes: number;
-                            pages: number;
-                            /** @description hex SHA-256 of the PDF bytes */
-                            sha256: string;
-                            /**
-                             * Format: uri
-                             * @description GET it with the same bearer, or a record token for this record
-                             */
-                            download_url: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["StoredFileList"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -4707,20 +4139,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may call this for its own record only */
@@ -4729,20 +4148,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -4751,20 +4157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -4783,20 +4176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4859,59 +4239,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        results: {
-                            id: string;
-                            name: string;
-                            fields: {
-                                /** @description the key of the field in create and update bodies */
-                                uid: string;
-                                /** @description the key of the field in a record's fields */
-                                field_name: string;
-                                type: string;
-                                required: boolean;
-                            }[];
-                            /** @description the first is the initial status */
-                            statuses: string[];
-                            views: {
-                                id: string;
-                                name: string;
-                                statuses: string[];
-                            }[];
-                            /**
-                             * RecordTypeForm
-                             * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
-                             */
-                            form?: {
-                                /** @description the heading of the hosted form */
-                                title?: string;
-                                /** @description shown above the form's fields */
-                                instructions?: string;
-                                /** @description the fields a record token sees, in the form's order */
-                                fields: {
-                                    /** @description a field UID of the type */
-                                    uid: string;
-                                    /**
-                                     * @description false: shown, not changeable
-                                     * @default true
-                                     */
-                                    editable: boolean;
-                                }[];
-                                /**
-                                 * @description whether a record token may set the status
-                                 * @default false
-                                 */
-                                status_editable: boolean;
-                            };
-                            /** @description bumped on every replacement */
-                            version: number;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["RecordTypeList"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -4922,20 +4250,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -4944,20 +4259,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -4976,20 +4278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5050,56 +4339,7 @@ export interface operations {
                      *       "updated_at": "2026-11-22T14:05:12.345Z"
                      *     }
                      */
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        fields: {
-                            /** @description the key of the field in create and update bodies */
-                            uid: string;
-                            /** @description the key of the field in a record's fields */
-                            field_name: string;
-                            type: string;
-                            required: boolean;
-                        }[];
-                        /** @description the first is the initial status */
-                        statuses: string[];
-                        views: {
-                            id: string;
-                            name: string;
-                            statuses: string[];
-                        }[];
-                        /**
-                         * RecordTypeForm
-                         * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
-                         */
-                        form?: {
-                            /** @description the heading of the hosted form */
-                            title?: string;
-                            /** @description shown above the form's fields */
-                            instructions?: string;
-                            /** @description the fields a record token sees, in the form's order */
-                            fields: {
-                                /** @description a field UID of the type */
-                                uid: string;
-                                /**
-                                 * @description false: shown, not changeable
-                                 * @default true
-                                 */
-                                editable: boolean;
-                            }[];
-                            /**
-                             * @description whether a record token may set the status
-                             * @default false
-                             */
-                            status_editable: boolean;
-                        };
-                        /** @description bumped on every replacement */
-                        version: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["RecordType"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -5110,20 +4350,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may read its own record's type only */
@@ -5132,20 +4359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -5154,20 +4368,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -5186,20 +4387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5234,21 +4422,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        results: {
-                            id: string;
-                            company_id: string;
-                            /** @description stored size of the template JSON */
-                            size_bytes: number;
-                            /** @description pages of the trial render at upload */
-                            pages: number;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["TemplateList"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -5259,20 +4433,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -5281,20 +4442,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -5313,20 +4461,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5365,35 +4500,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        /** @description oldest first */
-                        results: {
-                            /** @description webhook ID */
-                            id: string;
-                            /**
-                             * Format: uri
-                             * @description where deliveries are POSTed
-                             */
-                            url: string;
-                            /** @description the event types delivered */
-                            events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
-                            /** @description free text, null if none */
-                            description: string | null;
-                            /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
-                            enabled: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookList"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -5404,20 +4511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -5426,20 +4520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -5458,20 +4539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5524,33 +4592,7 @@ export interface operations {
                      *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwq0o2m0aQnqE="
                      *     }
                      */
-                    "application/json": {
-                        /** @description webhook ID */
-                        id: string;
-                        /**
-                         * Format: uri
-                         * @description where deliveries are POSTed
-                         */
-                        url: string;
-                        /** @description the event types delivered */
-                        events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
-                        /** @description free text, null if none */
-                        description: string | null;
-                        /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
-                        enabled: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        updated_at: string;
-                        /** @description signing secret: "whsec_" + base64 of 32 random bytes. Shown only in this answer; keep it to verify webhook-signature */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["CreatedWebhook"];
                 };
             };
             /** @description bad request */
@@ -5559,20 +4601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -5583,20 +4612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -5605,20 +4621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description webhook_limit_reached: the company has WRS_WEBHOOK_MAX_PER_COMPANY webhooks already (`limit` says how many); or idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -5627,20 +4630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
@@ -5649,20 +4639,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -5681,20 +4658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5731,31 +4695,7 @@ export interface operations {
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description webhook ID */
-                        id: string;
-                        /**
-                         * Format: uri
-                         * @description where deliveries are POSTed
-                         */
-                        url: string;
-                        /** @description the event types delivered */
-                        events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
-                        /** @description free text, null if none */
-                        description: string | null;
-                        /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
-                        enabled: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -5766,20 +4706,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -5788,20 +4715,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -5810,20 +4724,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -5842,20 +4743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5887,20 +4775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -5909,20 +4784,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -5931,20 +4793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -5963,20 +4812,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6027,31 +4863,7 @@ export interface operations {
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description webhook ID */
-                        id: string;
-                        /**
-                         * Format: uri
-                         * @description where deliveries are POSTed
-                         */
-                        url: string;
-                        /** @description the event types delivered */
-                        events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
-                        /** @description free text, null if none */
-                        description: string | null;
-                        /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
-                        enabled: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             /** @description bad request */
@@ -6060,20 +4872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -6084,20 +4883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -6106,20 +4892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -6128,20 +4901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -6160,20 +4920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6212,12 +4959,7 @@ export interface operations {
                      *       "previous_secret_expires_at": "2026-11-22T15:04:05.123Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description the new signing secret: "whsec_" + base64 of 32 random bytes. Shown only in this answer; it signs every delivery from now on */
-                        secret: string;
-                        /** @description until when the previous secret signs deliveries too (a second v1 signature); null when it stopped at once (overlap 0) */
-                        previous_secret_expires_at: string | null;
-                    };
+                    "application/json": components["schemas"]["RotatedWebhookSecret"];
                 };
             };
             /** @description bad request */
@@ -6226,20 +4968,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -6250,20 +4979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -6272,20 +4988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -6294,20 +4997,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -6316,20 +5006,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
@@ -6338,20 +5015,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -6370,20 +5034,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6426,36 +5077,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        /** @description newest first, at most 100 */
-                        results: {
-                            /** @description delivery ID: the webhook-id header, the same on every attempt */
-                            id: string;
-                            /** @description the webhook it is for */
-                            webhook_id: string;
-                            /** @description the event type */
-                            event_type: string;
-                            status: "pending" | "delivered" | "failed";
-                            /** @description attempts made so far */
-                            attempts: number;
-                            /** @description the receiver's status of the last attempt, null if it gave none */
-                            last_status_code: number | null;
-                            /** @description why the last attempt failed, null if it did not */
-                            last_error: string | null;
-                            /** @description the start of the receiver's answer body to the last attempt: at most 64 KiB, read within the timeout, as UTF-8 (invalid bytes and NUL replaced by U+FFFD); null if no answer was read */
-                            last_response_body: string | null;
-                            /** @description when the next attempt is due (pending only) */
-                            next_attempt_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                            /** @description when a 2xx arrived */
-                            delivered_at: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -6466,20 +5088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -6488,20 +5097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -6510,20 +5106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -6542,20 +5125,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6595,32 +5165,7 @@ export interface operations {
                      *       "delivered_at": null
                      *     }
                      */
-                    "application/json": {
-                        /** @description delivery ID: the webhook-id header, the same on every attempt */
-                        id: string;
-                        /** @description the webhook it is for */
-                        webhook_id: string;
-                        /** @description the event type */
-                        event_type: string;
-                        status: "pending" | "delivered" | "failed";
-                        /** @description attempts made so far */
-                        attempts: number;
-                        /** @description the receiver's status of the last attempt, null if it gave none */
-                        last_status_code: number | null;
-                        /** @description why the last attempt failed, null if it did not */
-                        last_error: string | null;
-                        /** @description the start of the receiver's answer body to the last attempt: at most 64 KiB, read within the timeout, as UTF-8 (invalid bytes and NUL replaced by U+FFFD); null if no answer was read */
-                        last_response_body: string | null;
-                        /** @description when the next attempt is due (pending only) */
-                        next_attempt_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        /** @description when a 2xx arrived */
-                        delivered_at: string | null;
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -6631,20 +5176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -6653,20 +5185,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -6675,20 +5194,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -6707,20 +5213,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6776,20 +5269,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -6800,20 +5280,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -6832,20 +5299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6865,122 +5319,10 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description default: a new UUIDv7 */
-                    id?: string;
-                    /** @description must be the company of the path when given */
-                    company_id?: string;
-                    connection_id?: string | null;
-                    connection_key?: string | null;
-                    /** @description ISO 8601 date-time with Z or an offset; default: now */
-                    created_at?: string;
-                    /** @description default: false */
-                    excluded?: boolean;
-                    flow_id?: string | null;
-                    flow_key?: string | null;
-                    flow_session?: number | null;
-                    like_value?: number | null;
-                    seconds_active?: number | null;
-                    seconds_running?: number | null;
-                    selected_decision?: string | null;
-                    step_key?: string | null;
-                    text?: string | null;
-                    type: string;
-                    /** @description ISO 8601 date-time with Z or an offset; default: now */
-                    updated_at?: string;
-                    user_id?: string | null;
-                    version_id?: string | null;
-                    version_key?: string | null;
-                    /** @description any JSON, kept verbatim; absent stays absent */
-                    version_object?: unknown;
-                }[];
-                "application/x-ndjson": {
-                    /** @description default: a new UUIDv7 */
-                    id?: string;
-                    /** @description must be the company of the path when given */
-                    company_id?: string;
-                    connection_id?: string | null;
-                    connection_key?: string | null;
-                    /** @description ISO 8601 date-time with Z or an offset; default: now */
-                    created_at?: string;
-                    /** @description default: false */
-                    excluded?: boolean;
-                    flow_id?: string | null;
-                    flow_key?: string | null;
-                    flow_session?: number | null;
-                    like_value?: number | null;
-                    seconds_active?: number | null;
-                    seconds_running?: number | null;
-                    selected_decision?: string | null;
-                    step_key?: string | null;
-                    text?: string | null;
-                    type: string;
-                    /** @description ISO 8601 date-time with Z or an offset; default: now */
-                    updated_at?: string;
-                    user_id?: string | null;
-                    version_id?: string | null;
-                    version_key?: string | null;
-                    /** @description any JSON, kept verbatim; absent stays absent */
-                    version_object?: unknown;
-                }[];
-                "application/ndjson": {
-                    /** @description default: a new UUIDv7 */
-                    id?: string;
-                    /** @description must be the company of the path when given */
-                    company_id?: string;
-                    connection_id?: string | null;
-                    connection_key?: string | null;
-                    /** @description ISO 8601 date-time with Z or an offset; default: now */
-                    created_at?: string;
-                    /** @description default: false */
-                    excluded?: boolean;
-                    flow_id?: string | null;
-                    flow_key?: string | null;
-                    flow_session?: number | null;
-                    like_value?: number | null;
-                    seconds_active?: number | null;
-                    seconds_running?: number | null;
-                    selected_decision?: string | null;
-                    step_key?: string | null;
-                    text?: string | null;
-                    type: string;
-                    /** @description ISO 8601 date-time with Z or an offset; default: now */
-                    updated_at?: string;
-                    user_id?: string | null;
-                    version_id?: string | null;
-                    version_key?: string | null;
-                    /** @description any JSON, kept verbatim; absent stays absent */
-                    version_object?: unknown;
-                }[];
-                "application/jsonl": {
-                    /** @description default: a new UUIDv7 */
-                    id?: string;
-                    /** @description must be the company of the path when given */
-                    company_id?: string;
-                    connection_id?: string | null;
-                    connection_key?: string | null;
-                    /** @description ISO 8601 date-time with Z or an offset; default: now */
-                    created_at?: string;
-                    /** @description default: false */
-                    excluded?: boolean;
-                    flow_id?: string | null;
-                    flow_key?: string | null;
-                    flow_session?: number | null;
-                    like_value?: number | null;
-                    seconds_active?: number | null;
-                    seconds_running?: number | null;
-                    selected_decision?: string | null;
-                    step_key?: string | null;
-                    text?: string | null;
-                    type: string;
-                    /** @description ISO 8601 date-time with Z or an offset; default: now */
-                    updated_at?: string;
-                    user_id?: string | null;
-                    version_id?: string | null;
-                    version_key?: string | null;
-                    /** @description any JSON, kept verbatim; absent stays absent */
-                    version_object?: unknown;
-                }[];
+                "application/json": components["schemas"]["IngestedEvent"][];
+                "application/x-ndjson": components["schemas"]["IngestedEvent"][];
+                "application/ndjson": components["schemas"]["IngestedEvent"][];
+                "application/jsonl": components["schemas"]["IngestedEvent"][];
             };
         };
         responses: {
@@ -7007,20 +5349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -7031,20 +5360,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -7053,20 +5369,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type, content encoding or charset */
@@ -7075,20 +5378,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
@@ -7097,20 +5387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -7129,20 +5406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7160,180 +5424,7 @@ export interface operations {
         /** @description Lob-shaped checks, added all or none; the service checks them and lists every problem at once */
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description a check id (chk_ followed by 1 to 64 letters and digits); generated when absent */
-                    id?: string;
-                    /** @enum {string} */
-                    object?: "check";
-                    description?: string | null;
-                    /** @description an object of up to 20 text values (keys at most 40 characters, values at most 500, neither with " or \) */
-                    metadata?: {
-                        [key: string]: string;
-                    };
-                    check_number?: number;
-                    memo?: string | null;
-                    message?: string | null;
-                    /** @description US dollars in whole cents */
-                    amount: number;
-                    /**
-                     * CheckAddress
-                     * @description Lob's US address object
-                     */
-                    to: {
-                        /** @description an address id (adr_ followed by letters and digits) */
-                        id?: string;
-                        /** @enum {string} */
-                        object?: "address";
-                        description?: string | null;
-                        name?: string | null;
-                        company?: string | null;
-                        phone?: string | null;
-                        email?: string | null;
-                        address_line1: string;
-                        address_line2?: string | null;
-                        address_city: string;
-                        /** @description a 2-letter state code */
-                        address_state: string;
-                        /** @description a ZIP code, 12345 or 12345-1234 */
-                        address_zip: string;
-                        address_country?: "US" | "UNITED STATES";
-                        /** @description an object of up to 20 text values (keys at most 40 characters, values at most 500, neither with " or \) */
-                        metadata?: {
-                            [key: string]: string;
-                        };
-                        recipient_moved?: boolean | null;
-                        /** @description ISO 8601 date-time */
-                        date_created?: string;
-                        /** @description ISO 8601 date-time */
-                        date_modified?: string;
-                        deleted?: boolean;
-                    };
-                    /**
-                     * CheckAddress
-                     * @description Lob's US address object
-                     */
-                    from: {
-                        /** @description an address id (adr_ followed by letters and digits) */
-                        id?: string;
-                        /** @enum {string} */
-                        object?: "address";
-                        description?: string | null;
-                        name?: string | null;
-                        company?: string | null;
-                        phone?: string | null;
-                        email?: string | null;
-                        address_line1: string;
-                        address_line2?: string | null;
-                        address_city: string;
-                        /** @description a 2-letter state code */
-                        address_state: string;
-                        /** @description a ZIP code, 12345 or 12345-1234 */
-                        address_zip: string;
-                        address_country?: "US" | "UNITED STATES";
-                        /** @description an object of up to 20 text values (keys at most 40 characters, values at most 500, neither with " or \) */
-                        metadata?: {
-                            [key: string]: string;
-                        };
-                        recipient_moved?: boolean | null;
-                        /** @description ISO 8601 date-time */
-                        date_created?: string;
-                        /** @description ISO 8601 date-time */
-                        date_modified?: string;
-                        deleted?: boolean;
-                    };
-                    /** @description a bank account id (bank_...) or Lob's bank account object */
-                    bank_account: string | ({
-                        /** @description a bank account id (bank_ followed by letters and digits) */
-                        id: string;
-                        /** @enum {string} */
-                        object?: "bank_account";
-                        description?: string | null;
-                        routing_number?: string;
-                        account_number?: string;
-                        account_type?: "company" | "individual";
-                        signatory?: string;
-                        check_template?: "common" | "jpm";
-                        fractional_routing_number?: string;
-                        city?: string;
-                        state?: string;
-                        zipcode?: string;
-                        bank_name?: string;
-                        verified?: boolean;
-                        microdeposit_type?: ("amounts" | "descriptor_code") | null;
-                        signature_url?: string | null;
-                        /** @description an object of up to 20 text values (keys at most 40 characters, values at most 500, neither with " or \) */
-                        metadata?: {
-                            [key: string]: string;
-                        };
-                        /** @description ISO 8601 date-time */
-                        date_created?: string;
-                        /** @description ISO 8601 date-time */
-                        date_modified?: string;
-                        deleted?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    });
-                    /** @description usps_first_class or ups_next_day_air; default usps_first_class */
-                    mail_type?: "usps_first_class" | "ups_next_day_air";
-                    /** @description ISO 8601 date or date-time; default date_created */
-                    send_date?: string;
-                    /** @description ISO 8601 date or date-time; default now */
-                    date_created?: string;
-                    /** @description ISO 8601 date or date-time; default date_created */
-                    date_modified?: string;
-                    expected_delivery_date?: string | null;
-                    /** @description an https:// link */
-                    url?: string;
-                    /** @description the carrier Lob names; default USPS */
-                    carrier?: string;
-                    tracking_events?: ({
-                        /** @description a tracking event id (evnt_ followed by letters and digits) */
-                        id?: string;
-                        type?: string;
-                        name?: string;
-                        details?: {
-                            [key: string]: unknown;
-                        } | null;
-                        location?: string | null;
-                        /** @description ISO 8601 date-time */
-                        time?: string;
-                        /** @description ISO 8601 date-time */
-                        date_created?: string;
-                        /** @description ISO 8601 date-time */
-                        date_modified?: string;
-                        /** @enum {string} */
-                        object?: "tracking_event";
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                    thumbnails?: ({
-                        small?: string;
-                        medium?: string;
-                        large?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
-                    merge_variables?: {
-                        [key: string]: unknown;
-                    } | null;
-                    check_bottom_template_id?: string | null;
-                    attachment_template_id?: string | null;
-                    check_bottom_template_version_id?: string | null;
-                    attachment_template_version_id?: string | null;
-                    use_type?: ("marketing" | "operational") | null;
-                    status?: "processed" | "rendered" | "failed";
-                    failure_reason?: ({
-                        remediation?: string | null;
-                        failure_reason?: string | null;
-                        errors?: {
-                            [key: string]: unknown;
-                        }[] | null;
-                    } & {
-                        [key: string]: unknown;
-                    }) | null;
-                    sla?: string | null;
-                    deleted?: boolean;
-                }[];
+                "application/json": components["schemas"]["CheckInput"][];
             };
         };
         responses: {
@@ -7375,20 +5466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -7399,20 +5477,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description payload too large */
@@ -7421,20 +5486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -7453,20 +5505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7524,20 +5563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -7548,20 +5574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -7580,20 +5593,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7658,20 +5658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -7682,20 +5669,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -7714,20 +5688,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7785,20 +5746,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -7809,20 +5757,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -7841,20 +5776,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7907,24 +5829,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        basePdf: ({
-                            /** @description mm */
-                            width: number;
-                            /** @description mm */
-                            height: number;
-                            /** @description mm: top, right, bottom, left */
-                            padding: number[];
-                        } & {
-                            [key: string]: unknown;
-                        }) | string;
-                        /** @description one array of pdfme schemas (name, type, position, width, height, ...) per page */
-                        schemas: {
-                            [key: string]: unknown;
-                        }[][];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["PdfTemplate"];
                 };
             };
             /** @description bad request */
@@ -7933,20 +5838,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -7957,20 +5849,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -7979,20 +5858,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -8011,20 +5877,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8044,24 +5897,7 @@ export interface operations {
         /** @description a pdfme template */
         requestBody: {
             content: {
-                "application/json": {
-                    basePdf: ({
-                        /** @description mm */
-                        width: number;
-                        /** @description mm */
-                        height: number;
-                        /** @description mm: top, right, bottom, left */
-                        padding: number[];
-                    } & {
-                        [key: string]: unknown;
-                    }) | string;
-                    /** @description one array of pdfme schemas (name, type, position, width, height, ...) per page */
-                    schemas: {
-                        [key: string]: unknown;
-                    }[][];
-                } & {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["PdfTemplate"];
             };
         };
         responses: {
@@ -8081,18 +5917,7 @@ export interface operations {
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
                      *     }
                      */
-                    "application/json": {
-                        id: string;
-                        company_id: string;
-                        /** @description stored size of the template JSON */
-                        size_bytes: number;
-                        /** @description pages of the trial render at upload */
-                        pages: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["TemplateSummary"];
                 };
             };
             /** @description template created */
@@ -8113,18 +5938,7 @@ export interface operations {
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
                      *     }
                      */
-                    "application/json": {
-                        id: string;
-                        company_id: string;
-                        /** @description stored size of the template JSON */
-                        size_bytes: number;
-                        /** @description pages of the trial render at upload */
-                        pages: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["TemplateSummary"];
                 };
             };
             /** @description bad request */
@@ -8133,20 +5947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -8157,20 +5958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description payload too large */
@@ -8179,20 +5967,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -8211,20 +5986,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable */
@@ -8233,20 +5995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description provider timeout */
@@ -8255,20 +6004,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8300,20 +6036,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -8324,20 +6047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -8346,20 +6056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -8378,20 +6075,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8429,21 +6113,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        results: {
-                            id: string;
-                            company_id: string;
-                            /** @description stored size of the template JSON */
-                            size_bytes: number;
-                            /** @description pages of the trial render at upload */
-                            pages: number;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["TemplateList"];
                 };
             };
             /** @description bad request */
@@ -8452,20 +6122,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -8476,20 +6133,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -8508,20 +6152,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8617,56 +6248,7 @@ export interface operations {
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
                      *     }
                      */
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        fields: {
-                            /** @description the key of the field in create and update bodies */
-                            uid: string;
-                            /** @description the key of the field in a record's fields */
-                            field_name: string;
-                            type: string;
-                            required: boolean;
-                        }[];
-                        /** @description the first is the initial status */
-                        statuses: string[];
-                        views: {
-                            id: string;
-                            name: string;
-                            statuses: string[];
-                        }[];
-                        /**
-                         * RecordTypeForm
-                         * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
-                         */
-                        form?: {
-                            /** @description the heading of the hosted form */
-                            title?: string;
-                            /** @description shown above the form's fields */
-                            instructions?: string;
-                            /** @description the fields a record token sees, in the form's order */
-                            fields: {
-                                /** @description a field UID of the type */
-                                uid: string;
-                                /**
-                                 * @description false: shown, not changeable
-                                 * @default true
-                                 */
-                                editable: boolean;
-                            }[];
-                            /**
-                             * @description whether a record token may set the status
-                             * @default false
-                             */
-                            status_editable: boolean;
-                        };
-                        /** @description bumped on every replacement */
-                        version: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["RecordType"];
                 };
             };
             /** @description bad request */
@@ -8675,20 +6257,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -8699,20 +6268,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -8721,20 +6277,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -8753,20 +6296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8805,31 +6335,7 @@ export interface operations {
                         /** @description statuses of the records in the view; empty or absent: every record of the type */
                         statuses?: string[];
                     }[];
-                    /**
-                     * RecordTypeForm
-                     * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
-                     */
-                    form?: {
-                        /** @description the heading of the hosted form */
-                        title?: string;
-                        /** @description shown above the form's fields */
-                        instructions?: string;
-                        /** @description the fields a record token sees, in the form's order */
-                        fields: {
-                            /** @description a field UID of the type */
-                            uid: string;
-                            /**
-                             * @description false: shown, not changeable
-                             * @default true
-                             */
-                            editable?: boolean;
-                        }[];
-                        /**
-                         * @description whether a record token may set the status
-                         * @default false
-                         */
-                        status_editable?: boolean;
-                    };
+                    form?: components["schemas"]["RecordTypeForm"];
                 };
             };
         };
@@ -8912,56 +6418,7 @@ export interface operations {
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
                      *     }
                      */
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        fields: {
-                            /** @description the key of the field in create and update bodies */
-                            uid: string;
-                            /** @description the key of the field in a record's fields */
-                            field_name: string;
-                            type: string;
-                            required: boolean;
-                        }[];
-                        /** @description the first is the initial status */
-                        statuses: string[];
-                        views: {
-                            id: string;
-                            name: string;
-                            statuses: string[];
-                        }[];
-                        /**
-                         * RecordTypeForm
-                         * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
-                         */
-                        form?: {
-                            /** @description the heading of the hosted form */
-                            title?: string;
-                            /** @description shown above the form's fields */
-                            instructions?: string;
-                            /** @description the fields a record token sees, in the form's order */
-                            fields: {
-                                /** @description a field UID of the type */
-                                uid: string;
-                                /**
-                                 * @description false: shown, not changeable
-                                 * @default true
-                                 */
-                                editable: boolean;
-                            }[];
-                            /**
-                             * @description whether a record token may set the status
-                             * @default false
-                             */
-                            status_editable: boolean;
-                        };
-                        /** @description bumped on every replacement */
-                        version: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["RecordType"];
                 };
             };
             /** @description record type created */
@@ -9044,56 +6501,7 @@ export interface operations {
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
                      *     }
                      */
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        fields: {
-                            /** @description the key of the field in create and update bodies */
-                            uid: string;
-                            /** @description the key of the field in a record's fields */
-                            field_name: string;
-                            type: string;
-                            required: boolean;
-                        }[];
-                        /** @description the first is the initial status */
-                        statuses: string[];
-                        views: {
-                            id: string;
-                            name: string;
-                            statuses: string[];
-                        }[];
-                        /**
-                         * RecordTypeForm
-                         * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
-                         */
-                        form?: {
-                            /** @description the heading of the hosted form */
-                            title?: string;
-                            /** @description shown above the form's fields */
-                            instructions?: string;
-                            /** @description the fields a record token sees, in the form's order */
-                            fields: {
-                                /** @description a field UID of the type */
-                                uid: string;
-                                /**
-                                 * @description false: shown, not changeable
-                                 * @default true
-                                 */
-                                editable: boolean;
-                            }[];
-                            /**
-                             * @description whether a record token may set the status
-                             * @default false
-                             */
-                            status_editable: boolean;
-                        };
-                        /** @description bumped on every replacement */
-                        version: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["RecordType"];
                 };
             };
             /** @description bad request */
@@ -9102,20 +6510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -9126,20 +6521,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -9158,20 +6540,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9202,20 +6571,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -9226,20 +6582,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -9248,20 +6591,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -9280,20 +6610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9393,59 +6710,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        results: {
-                            id: string;
-                            name: string;
-                            fields: {
-                                /** @description the key of the field in create and update bodies */
-                                uid: string;
-                                /** @description the key of the field in a record's fields */
-                                field_name: string;
-                                type: string;
-                                required: boolean;
-                            }[];
-                            /** @description the first is the initial status */
-                            statuses: string[];
-                            views: {
-                                id: string;
-                                name: string;
-                                statuses: string[];
-                            }[];
-                            /**
-                             * RecordTypeForm
-                             * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
-                             */
-                            form?: {
-                                /** @description the heading of the hosted form */
-                                title?: string;
-                                /** @description shown above the form's fields */
-                                instructions?: string;
-                                /** @description the fields a record token sees, in the form's order */
-                                fields: {
-                                    /** @description a field UID of the type */
-                                    uid: string;
-                                    /**
-                                     * @description false: shown, not changeable
-                                     * @default true
-                                     */
-                                    editable: boolean;
-                                }[];
-                                /**
-                                 * @description whether a record token may set the status
-                                 * @default false
-                                 */
-                                status_editable: boolean;
-                            };
-                            /** @description bumped on every replacement */
-                            version: number;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["RecordTypeList"];
                 };
             };
             /** @description bad request */
@@ -9454,20 +6719,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -9478,20 +6730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -9510,20 +6749,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9543,166 +6769,10 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description unique record identifier */
-                    id?: string;
-                    /** @description record type: custom, uccfiling, infoleaseasset, ... */
-                    record_type?: string;
-                    /** @description UID of the record type definition (the typeId of a custom record) */
-                    uid?: unknown;
-                    /** @description current status */
-                    status?: string;
-                    /** @description parent record, null if none */
-                    parent_record?: {
-                        [key: string]: unknown;
-                    } | null;
-                    /** @description child record objects */
-                    child_records?: unknown[];
-                    /** @description underlying instance object, when applicable */
-                    instance?: unknown;
-                    /** @description custom field values keyed by field name */
-                    fields?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description linked external objects: keyed by source name, each value keyed by object name */
-                    linked?: {
-                        [key: string]: {
-                            [key: string]: unknown;
-                        };
-                    };
-                    /** @description IDs of the views (buckets) the record is in */
-                    views?: string[];
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds
-                     */
-                    created_at?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds
-                     */
-                    updated_at?: string;
-                }[];
-                "application/x-ndjson": {
-                    /** @description unique record identifier */
-                    id?: string;
-                    /** @description record type: custom, uccfiling, infoleaseasset, ... */
-                    record_type?: string;
-                    /** @description UID of the record type definition (the typeId of a custom record) */
-                    uid?: unknown;
-                    /** @description current status */
-                    status?: string;
-                    /** @description parent record, null if none */
-                    parent_record?: {
-                        [key: string]: unknown;
-                    } | null;
-                    /** @description child record objects */
-                    child_records?: unknown[];
-                    /** @description underlying instance object, when applicable */
-                    instance?: unknown;
-                    /** @description custom field values keyed by field name */
-                    fields?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description linked external objects: keyed by source name, each value keyed by object name */
-                    linked?: {
-                        [key: string]: {
-                            [key: string]: unknown;
-                        };
-                    };
-                    /** @description IDs of the views (buckets) the record is in */
-                    views?: string[];
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds
-                     */
-                    created_at?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds
-                     */
-                    updated_at?: string;
-                }[];
-                "application/ndjson": {
-                    /** @description unique record identifier */
-                    id?: string;
-                    /** @description record type: custom, uccfiling, infoleaseasset, ... */
-                    record_type?: string;
-                    /** @description UID of the record type definition (the typeId of a custom record) */
-                    uid?: unknown;
-                    /** @description current status */
-                    status?: string;
-                    /** @description parent record, null if none */
-                    parent_record?: {
-                        [key: string]: unknown;
-                    } | null;
-                    /** @description child record objects */
-                    child_records?: unknown[];
-                    /** @description underlying instance object, when applicable */
-                    instance?: unknown;
-                    /** @description custom field values keyed by field name */
-                    fields?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description linked external objects: keyed by source name, each value keyed by object name */
-                    linked?: {
-                        [key: string]: {
-                            [key: string]: unknown;
-                        };
-                    };
-                    /** @description IDs of the views (buckets) the record is in */
-                    views?: string[];
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds
-                     */
-                    created_at?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds
-                     */
-                    updated_at?: string;
-                }[];
-                "application/jsonl": {
-                    /** @description unique record identifier */
-                    id?: string;
-                    /** @description record type: custom, uccfiling, infoleaseasset, ... */
-                    record_type?: string;
-                    /** @description UID of the record type definition (the typeId of a custom record) */
-                    uid?: unknown;
-                    /** @description current status */
-                    status?: string;
-                    /** @description parent record, null if none */
-                    parent_record?: {
-                        [key: string]: unknown;
-                    } | null;
-                    /** @description child record objects */
-                    child_records?: unknown[];
-                    /** @description underlying instance object, when applicable */
-                    instance?: unknown;
-                    /** @description custom field values keyed by field name */
-                    fields?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description linked external objects: keyed by source name, each value keyed by object name */
-                    linked?: {
-                        [key: string]: {
-                            [key: string]: unknown;
-                        };
-                    };
-                    /** @description IDs of the views (buckets) the record is in */
-                    views?: string[];
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds
-                     */
-                    created_at?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds
-                     */
-                    updated_at?: string;
-                }[];
+                "application/json": components["schemas"]["ImportedRecord"][];
+                "application/x-ndjson": components["schemas"]["ImportedRecord"][];
+                "application/ndjson": components["schemas"]["ImportedRecord"][];
+                "application/jsonl": components["schemas"]["ImportedRecord"][];
             };
         };
         responses: {
@@ -9744,20 +6814,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -9768,20 +6825,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -9790,20 +6834,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type, content encoding or charset */
@@ -9812,20 +6843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
@@ -9834,20 +6852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -9866,20 +6871,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9914,20 +6906,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -9938,20 +6917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -9960,20 +6926,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description precondition failed: If-Match names no current tag; nothing was changed */
@@ -9982,20 +6935,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -10014,20 +6954,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10058,15 +6985,7 @@ export interface operations {
                      *       "deployment_default_days": null
                      *     }
                      */
-                    "application/json": {
-                        company_id: string;
-                        /** @description days of events kept, counted back from now by each event's created_at; null: kept forever */
-                        retention_days: number | null;
-                        /** @description company: set for this company (a number, or null to keep forever); deployment: WRS_EVENT_RETENTION_DAYS; none: neither is set, so events are kept forever */
-                        source: "company" | "deployment" | "none";
-                        /** @description WRS_EVENT_RETENTION_DAYS; null when unset */
-                        deployment_default_days: number | null;
-                    };
+                    "application/json": components["schemas"]["EventRetention"];
                 };
             };
             /** @description bad request */
@@ -10075,20 +6994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -10099,20 +7005,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -10131,20 +7024,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10182,15 +7062,7 @@ export interface operations {
                      *       "deployment_default_days": null
                      *     }
                      */
-                    "application/json": {
-                        company_id: string;
-                        /** @description days of events kept, counted back from now by each event's created_at; null: kept forever */
-                        retention_days: number | null;
-                        /** @description company: set for this company (a number, or null to keep forever); deployment: WRS_EVENT_RETENTION_DAYS; none: neither is set, so events are kept forever */
-                        source: "company" | "deployment" | "none";
-                        /** @description WRS_EVENT_RETENTION_DAYS; null when unset */
-                        deployment_default_days: number | null;
-                    };
+                    "application/json": components["schemas"]["EventRetention"];
                 };
             };
             /** @description bad request */
@@ -10199,20 +7071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -10223,20 +7082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -10255,20 +7101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10299,15 +7132,7 @@ export interface operations {
                      *       "deployment_default_days": null
                      *     }
                      */
-                    "application/json": {
-                        company_id: string;
-                        /** @description days of events kept, counted back from now by each event's created_at; null: kept forever */
-                        retention_days: number | null;
-                        /** @description company: set for this company (a number, or null to keep forever); deployment: WRS_EVENT_RETENTION_DAYS; none: neither is set, so events are kept forever */
-                        source: "company" | "deployment" | "none";
-                        /** @description WRS_EVENT_RETENTION_DAYS; null when unset */
-                        deployment_default_days: number | null;
-                    };
+                    "application/json": components["schemas"]["EventRetention"];
                 };
             };
             /** @description bad request */
@@ -10316,20 +7141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -10340,20 +7152,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -10372,20 +7171,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10427,35 +7213,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        /** @description oldest first */
-                        results: {
-                            /** @description webhook ID */
-                            id: string;
-                            /**
-                             * Format: uri
-                             * @description where deliveries are POSTed
-                             */
-                            url: string;
-                            /** @description the event types delivered */
-                            events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
-                            /** @description free text, null if none */
-                            description: string | null;
-                            /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
-                            enabled: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookList"];
                 };
             };
             /** @description bad request */
@@ -10464,20 +7222,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -10488,20 +7233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -10520,20 +7252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10579,36 +7298,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        /** @description newest first, at most 100 */
-                        results: {
-                            /** @description delivery ID: the webhook-id header, the same on every attempt */
-                            id: string;
-                            /** @description the webhook it is for */
-                            webhook_id: string;
-                            /** @description the event type */
-                            event_type: string;
-                            status: "pending" | "delivered" | "failed";
-                            /** @description attempts made so far */
-                            attempts: number;
-                            /** @description the receiver's status of the last attempt, null if it gave none */
-                            last_status_code: number | null;
-                            /** @description why the last attempt failed, null if it did not */
-                            last_error: string | null;
-                            /** @description the start of the receiver's answer body to the last attempt: at most 64 KiB, read within the timeout, as UTF-8 (invalid bytes and NUL replaced by U+FFFD); null if no answer was read */
-                            last_response_body: string | null;
-                            /** @description when the next attempt is due (pending only) */
-                            next_attempt_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                            /** @description when a 2xx arrived */
-                            delivered_at: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
             /** @description bad request */
@@ -10617,20 +7307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -10641,20 +7318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -10673,20 +7337,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10723,20 +7374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -10747,20 +7385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -10779,20 +7404,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10838,36 +7450,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        results: {
-                            id: string;
-                            company_id: string;
-                            /**
-                             * @description the event field the value was matched on (user_key is its alias)
-                             * @enum {string}
-                             */
-                            field: "user_id";
-                            /** @description HMAC-SHA256 of the company, field and value under a key derived from WRS_ENCRYPTION_KEY; never the value */
-                            subject_hash: string;
-                            /** @description running until every batch is removed (a restarted service continues it), then done */
-                            state: "running" | "done";
-                            /** @description who asked: the operator API or the wrs command */
-                            requested_by: "operator_api" | "cli";
-                            /** Format: date-time */
-                            requested_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            finished_at: string | null;
-                            /** @description rows removed so far: events whose user_id is the value, record tokens minted by that user */
-                            removed: {
-                                events: number;
-                                record_tokens: number;
-                            };
-                            /** @description transactions that removed rows */
-                            batches: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErasureList"];
                 };
             };
             /** @description bad request */
@@ -10876,20 +7459,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -10900,20 +7470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -10932,20 +7489,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10998,33 +7542,7 @@ export interface operations {
                      *       "batches": 0
                      *     }
                      */
-                    "application/json": {
-                        id: string;
-                        company_id: string;
-                        /**
-                         * @description the event field the value was matched on (user_key is its alias)
-                         * @enum {string}
-                         */
-                        field: "user_id";
-                        /** @description HMAC-SHA256 of the company, field and value under a key derived from WRS_ENCRYPTION_KEY; never the value */
-                        subject_hash: string;
-                        /** @description running until every batch is removed (a restarted service continues it), then done */
-                        state: "running" | "done";
-                        /** @description who asked: the operator API or the wrs command */
-                        requested_by: "operator_api" | "cli";
-                        /** Format: date-time */
-                        requested_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        finished_at: string | null;
-                        /** @description rows removed so far: events whose user_id is the value, record tokens minted by that user */
-                        removed: {
-                            events: number;
-                            record_tokens: number;
-                        };
-                        /** @description transactions that removed rows */
-                        batches: number;
-                    };
+                    "application/json": components["schemas"]["Erasure"];
                 };
             };
             /** @description bad request */
@@ -11033,20 +7551,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -11057,20 +7562,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -11079,20 +7571,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
@@ -11101,20 +7580,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -11133,20 +7599,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11188,33 +7641,7 @@ export interface operations {
                      *       "batches": 13
                      *     }
                      */
-                    "application/json": {
-                        id: string;
-                        company_id: string;
-                        /**
-                         * @description the event field the value was matched on (user_key is its alias)
-                         * @enum {string}
-                         */
-                        field: "user_id";
-                        /** @description HMAC-SHA256 of the company, field and value under a key derived from WRS_ENCRYPTION_KEY; never the value */
-                        subject_hash: string;
-                        /** @description running until every batch is removed (a restarted service continues it), then done */
-                        state: "running" | "done";
-                        /** @description who asked: the operator API or the wrs command */
-                        requested_by: "operator_api" | "cli";
-                        /** Format: date-time */
-                        requested_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        finished_at: string | null;
-                        /** @description rows removed so far: events whose user_id is the value, record tokens minted by that user */
-                        removed: {
-                            events: number;
-                            record_tokens: number;
-                        };
-                        /** @description transactions that removed rows */
-                        batches: number;
-                    };
+                    "application/json": components["schemas"]["Erasure"];
                 };
             };
             /** @description bad request */
@@ -11223,20 +7650,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -11247,20 +7661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -11269,20 +7670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -11301,20 +7689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11354,24 +7729,7 @@ export interface operations {
                      *       "batches": 205
                      *     }
                      */
-                    "application/json": {
-                        company_id: string;
-                        /** @description running until every batch is removed (a restarted service continues it), then done */
-                        state: "running" | "done";
-                        /** @description who asked: the operator API or the wrs command */
-                        requested_by: "operator_api" | "cli";
-                        /** Format: date-time */
-                        requested_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        finished_at: string | null;
-                        /** @description rows removed per table, in the order the tables are emptied */
-                        removed: {
-                            [key: string]: number;
-                        };
-                        /** @description transactions that removed rows */
-                        batches: number;
-                    };
+                    "application/json": components["schemas"]["Offboarding"];
                 };
             };
             /** @description bad request */
@@ -11380,20 +7738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -11404,20 +7749,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -11426,20 +7758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -11458,20 +7777,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11509,24 +7815,7 @@ export interface operations {
                      *       "batches": 0
                      *     }
                      */
-                    "application/json": {
-                        company_id: string;
-                        /** @description running until every batch is removed (a restarted service continues it), then done */
-                        state: "running" | "done";
-                        /** @description who asked: the operator API or the wrs command */
-                        requested_by: "operator_api" | "cli";
-                        /** Format: date-time */
-                        requested_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        finished_at: string | null;
-                        /** @description rows removed per table, in the order the tables are emptied */
-                        removed: {
-                            [key: string]: number;
-                        };
-                        /** @description transactions that removed rows */
-                        batches: number;
-                    };
+                    "application/json": components["schemas"]["Offboarding"];
                 };
             };
             /** @description bad request */
@@ -11535,20 +7824,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -11559,20 +7835,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -11581,20 +7844,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
@@ -11603,20 +7853,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -11635,21 +7872,458 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    recordCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery ID: the same on every attempt and on a redelivery, so a receiver drops what it already has
+                 * @example msg_019aa5d1-2c3d-7e4f-9051-6b7c8d9e0f1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from your clock
+                 * @example 1795191000
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description space-separated `v1,<base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{body}>`, keyed with the secret after whsec_; two of them while a rotated secret overlaps the new one. Verify with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "record.created",
+                 *       "timestamp": "2026-11-21T16:10:00.123Z",
+                 *       "data": {
+                 *         "id": "019aa5c2-7f3e-7b21-9c4d-3e5f6a7b8c9d",
+                 *         "record_type": "custom",
+                 *         "uid": "loan",
+                 *         "status": "new",
+                 *         "parent_record": null,
+                 *         "child_records": [],
+                 *         "fields": {
+                 *           "Borrower": "Ada Lovelace",
+                 *           "Amount": 12500,
+                 *           "Approved": false,
+                 *           "Due date": "2026-12-31"
+                 *         },
+                 *         "linked": {},
+                 *         "views": [
+                 *           "open",
+                 *           "all"
+                 *         ],
+                 *         "created_at": "2026-11-21T15:04:05.123Z",
+                 *         "updated_at": "2026-11-21T16:10:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecordCreatedWebhook"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within the timeout: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the delivery fails at once and the webhook is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description any other status, no answer in time or a redirect: the attempt failed and is retried later */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recordUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery ID: the same on every attempt and on a redelivery, so a receiver drops what it already has
+                 * @example msg_019aa5d1-2c3d-7e4f-9051-6b7c8d9e0f1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from your clock
+                 * @example 1795191000
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description space-separated `v1,<base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{body}>`, keyed with the secret after whsec_; two of them while a rotated secret overlaps the new one. Verify with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "record.updated",
+                 *       "timestamp": "2026-11-21T16:10:00.123Z",
+                 *       "data": {
+                 *         "id": "019aa5c2-7f3e-7b21-9c4d-3e5f6a7b8c9d",
+                 *         "record_type": "custom",
+                 *         "uid": "loan",
+                 *         "status": "approved",
+                 *         "parent_record": null,
+                 *         "child_records": [],
+                 *         "fields": {
+                 *           "Borrower": "Ada Lovelace",
+                 *           "Amount": 12500,
+                 *           "Approved": false,
+                 *           "Due date": "2026-12-31"
+                 *         },
+                 *         "linked": {},
+                 *         "views": [
+                 *           "open",
+                 *           "all"
+                 *         ],
+                 *         "created_at": "2026-11-21T15:04:05.123Z",
+                 *         "updated_at": "2026-11-21T16:10:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecordUpdatedWebhook"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within the timeout: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the delivery fails at once and the webhook is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description any other status, no answer in time or a redirect: the attempt failed and is retried later */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recordDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery ID: the same on every attempt and on a redelivery, so a receiver drops what it already has
+                 * @example msg_019aa5d1-2c3d-7e4f-9051-6b7c8d9e0f1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from your clock
+                 * @example 1795191000
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description space-separated `v1,<base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{body}>`, keyed with the secret after whsec_; two of them while a rotated secret overlaps the new one. Verify with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "record.deleted",
+                 *       "timestamp": "2026-11-21T16:10:00.123Z",
+                 *       "data": {
+                 *         "id": "019aa5c2-7f3e-7b21-9c4d-3e5f6a7b8c9d",
+                 *         "record_type": "custom",
+                 *         "uid": "loan",
+                 *         "deleted_at": "2026-11-21T16:10:00.123Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecordDeletedWebhook"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within the timeout: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the delivery fails at once and the webhook is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description any other status, no answer in time or a redirect: the attempt failed and is retried later */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recordTokenCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery ID: the same on every attempt and on a redelivery, so a receiver drops what it already has
+                 * @example msg_019aa5d1-2c3d-7e4f-9051-6b7c8d9e0f1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from your clock
+                 * @example 1795191000
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description space-separated `v1,<base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{body}>`, keyed with the secret after whsec_; two of them while a rotated secret overlaps the new one. Verify with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "record_token.created",
+                 *       "timestamp": "2026-11-21T16:10:00.123Z",
+                 *       "data": {
+                 *         "company_id": "demo-company",
+                 *         "companyId": "demo-company",
+                 *         "created_at": "2026-11-21T15:04:05Z",
+                 *         "createdAt": {
+                 *           "_seconds": 1795359845,
+                 *           "_nanoseconds": 0
+                 *         },
+                 *         "expires_at": "2026-11-22T15:04:05Z",
+                 *         "expires": 86400,
+                 *         "key": "019aa5c3-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *         "record_id": "019aa5c2-7f3e-7b21-9c4d-3e5f6a7b8c9d",
+                 *         "recordId": "019aa5c2-7f3e-7b21-9c4d-3e5f6a7b8c9d",
+                 *         "type": "record",
+                 *         "user_id": "user-1",
+                 *         "userId": "user-1",
+                 *         "label": "sent to J. Smith, borrower",
+                 *         "fields": [
+                 *           "borrower",
+                 *           "amount"
+                 *         ],
+                 *         "status_editable": false,
+                 *         "access": {
+                 *           "fields": [
+                 *             {
+                 *               "uid": "borrower",
+                 *               "editable": false
+                 *             },
+                 *             {
+                 *               "uid": "amount",
+                 *               "editable": true
+                 *             }
+                 *           ],
+                 *           "status_editable": false
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecordTokenCreatedWebhook"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within the timeout: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the delivery fails at once and the webhook is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description any other status, no answer in time or a redirect: the attempt failed and is retried later */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    stepCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery ID: the same on every attempt and on a redelivery, so a receiver drops what it already has
+                 * @example msg_019aa5d1-2c3d-7e4f-9051-6b7c8d9e0f1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from your clock
+                 * @example 1795191000
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description space-separated `v1,<base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{body}>`, keyed with the secret after whsec_; two of them while a rotated secret overlaps the new one. Verify with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "step.completed",
+                 *       "timestamp": "2026-11-21T16:10:00.123Z",
+                 *       "data": {
+                 *         "record_id": "019aa5c2-7f3e-7b21-9c4d-3e5f6a7b8c9d",
+                 *         "type": "pdf_create",
+                 *         "details": {
+                 *           "file_id": "019aa5c4-2b3c-7d4e-9f50-6a7b8c9d0e1f",
+                 *           "pdf_filename": "invoice.pdf",
+                 *           "content_type": "application/pdf",
+                 *           "size_bytes": 18342,
+                 *           "pages": 1,
+                 *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                 *           "download_url": "https://wrs.example.org/v1/records/019aa5c2-7f3e-7b21-9c4d-3e5f6a7b8c9d/files/019aa5c4-2b3c-7d4e-9f50-6a7b8c9d0e1f",
+                 *           "created_at": "2026-11-21T15:04:05.123Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["StepCompletedWebhook"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within the timeout: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the delivery fails at once and the webhook is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description any other status, no answer in time or a redirect: the attempt failed and is retried later */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventsIngestedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery ID: the same on every attempt and on a redelivery, so a receiver drops what it already has
+                 * @example msg_019aa5d1-2c3d-7e4f-9051-6b7c8d9e0f1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from your clock
+                 * @example 1795191000
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description space-separated `v1,<base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{body}>`, keyed with the secret after whsec_; two of them while a rotated secret overlaps the new one. Verify with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "events.ingested",
+                 *       "timestamp": "2026-11-21T16:10:00.123Z",
+                 *       "data": {
+                 *         "count": 250,
+                 *         "cursor": "48LPEsD_fp2YKPctUE8Q68ljrwE5SoJH"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["EventsIngestedWebhook"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within the timeout: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the delivery fails at once and the webhook is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description any other status, no answer in time or a redirect: the attempt failed and is retried later */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

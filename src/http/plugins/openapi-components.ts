@@ -44,25 +44,29 @@ export class NamedSchemas {
 
   /** Registers a shape that no route uses (a webhook's payload) and answers its `$ref`. */
   reference(schema: object): JsonObject {
-    return this.hoist(JSON.parse(JSON.stringify(schema)) as Json) as JsonObject;
+    return this.hoist(asSwaggerWritesIt(JSON.parse(JSON.stringify(schema)) as Json), true) as JsonObject;
   }
 
-  /** Replaces every titled schema inside `value` (children first) with a `$ref` to its component. */
-  hoist(value: Json): Json {
-    if (Array.isArray(value)) return value.map((item) => this.hoist(item));
+  /**
+   * Replaces every titled schema inside `value` (children first) with a `$ref` to its component.
+   * `routesWroteIt`: a shape a route already registered is taken as the route wrote it (a
+   * schema given by hand may keep keywords @fastify/swagger rewrites).
+   */
+  hoist(value: Json, routesWroteIt = false): Json {
+    if (Array.isArray(value)) return value.map((item) => this.hoist(item, routesWroteIt));
     if (!isObject(value)) return value;
     const hoisted: JsonObject = {};
-    for (const [key, child] of Object.entries(value)) hoisted[key] = DATA_KEYS.has(key) ? child : this.hoist(child);
+    for (const [key, child] of Object.entries(value)) hoisted[key] = DATA_KEYS.has(key) ? child : this.hoist(child, routesWroteIt);
     const name = hoisted.title;
     if (typeof name !== 'string' || !looksLikeSchema(hoisted)) return hoisted;
-    return this.register(name, withoutId(hoisted));
+    return this.register(name, withoutId(hoisted), routesWroteIt);
   }
 
-  private register(name: string, schema: JsonObject): JsonObject {
+  private register(name: string, schema: JsonObject, routesWroteIt: boolean): JsonObject {
     if (!/^[A-Z][A-Za-z0-9]*$/.test(name)) throw new Error(`OpenAPI schema title ${JSON.stringify(name)} is not a PascalCase name`);
     const known = this.schemas[name];
     if (known === undefined) this.schemas[name] = schema;
-    else if (!isDeepStrictEqual(withoutAnnotations(known), withoutAnnotations(schema))) {
+    else if (!routesWroteIt && !isDeepStrictEqual(withoutAnnotations(known), withoutAnnotations(schema))) {
       throw new Error(`two different schemas are titled ${name}: give one of them another title\n${JSON.stringify(known)}\n${JSON.stringify(schema)}`);
     }
     const reference: JsonObject = { $ref: `${SCHEMA_REF}${name}` };
@@ -73,6 +77,26 @@ export class NamedSchemas {
     }
     return reference;
   }
+}
+
+const ANY_KEY = '^(.*)$';
+
+/**
+ * A schema as @fastify/swagger writes a route's: TypeBox's `Type.Record(Type.String(), V)` is
+ * `patternProperties: {"^(.*)$": V}`, which it writes as `additionalProperties: V`, and a
+ * `const` it writes as a one-value `enum`.
+ */
+function asSwaggerWritesIt(value: Json): Json {
+  if (Array.isArray(value)) return value.map(asSwaggerWritesIt);
+  if (!isObject(value)) return value;
+  const written: JsonObject = {};
+  for (const [key, child] of Object.entries(value)) {
+    const pattern = key === 'patternProperties' && isObject(child) ? Object.keys(child) : [];
+    if (pattern.length === 1 && pattern[0] === ANY_KEY) written.additionalProperties = asSwaggerWritesIt((child as JsonObject)[ANY_KEY]);
+    else if (key === 'const') written.enum = [child];
+    else written[key] = DATA_KEYS.has(key) ? child : asSwaggerWritesIt(child);
+  }
+  return written;
 }
 
 const SCHEMA_KEYWORDS = ['type', 'properties', 'anyOf', 'oneOf', 'allOf', 'items', '$ref', 'const', 'enum'];

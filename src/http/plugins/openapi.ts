@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { withAccessAnswers } from '../schemas/access-answers.js';
 import { nameSharedSchemas, sortComponents } from './openapi-components.js';
+import { webhookOperations } from './openapi-webhooks.js';
 
 interface OpenApiOperation {
   operationId?: string;
@@ -111,7 +112,8 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string | 
           if (operation?.requestBody && operation.operationId && optionalBodies.has(operation.operationId)) operation.requestBody.required = false;
         }
       }
-      nameSharedSchemas(openapiObject);
+      const named = nameSharedSchemas(openapiObject);
+      (openapiObject as { webhooks?: unknown }).webhooks = webhookOperations(named);
       sortComponents(openapiObject);
       return openapiObject;
     },
