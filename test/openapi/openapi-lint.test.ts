@@ -49,19 +49,41 @@ function lint(document: string): Finding[] {
       run([join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--config', join(root, 'redocly.yaml'), '--format', 'json', 'openapi.json'], folder),
     ) as { problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] };
     const spectral = JSON.parse(
-      run([join(root, 'node_modules/@stoplight/spectral-cli/dist/index.js'), 'lint', '--ruleset', '.spectral.yaml', '--format', 'json', '--quiet', 'openapi.json'], folder),
+      run(
+        [
+          join(root, 'node_modules/@stoplight/spectral-cli/dist/index.js'),
+          'lint',
+          '--ruleset',
+          '.spectral.yaml',
+          '--format',
+          'json',
+          '--quiet',
+          'openapi.json',
+        ],
+        folder,
+      ),
     ) as { code: string; severity: number; message: string; path: (string | number)[] }[];
     return [
-      ...redocly.problems.map((p): Finding => ({
-        linter: 'Redocly',
-        severity: p.severity === 'error' ? 'error' : 'warning',
-        rule: p.ruleId,
-        pointer: p.location[0]?.pointer ?? '#',
-        message: p.message,
-      })),
+      ...redocly.problems.map(
+        (p): Finding => ({
+          linter: 'Redocly',
+          severity: p.severity === 'error' ? 'error' : 'warning',
+          rule: p.ruleId,
+          pointer: p.location[0]?.pointer ?? '#',
+          message: p.message,
+        }),
+      ),
       ...spectral
         .filter((p) => p.severity <= 1)
-        .map((p): Finding => ({ linter: 'Spectral', severity: p.severity === 0 ? 'error' : 'warning', rule: p.code, pointer: pointerOf(p.path), message: p.message })),
+        .map(
+          (p): Finding => ({
+            linter: 'Spectral',
+            severity: p.severity === 0 ? 'error' : 'warning',
+            rule: p.code,
+            pointer: pointerOf(p.path),
+            message: p.message,
+          }),
+        ),
     ];
   } finally {
     rmSync(folder, { recursive: true, force: true });

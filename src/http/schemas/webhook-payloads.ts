@@ -57,7 +57,7 @@ export const WEBHOOK_PAYLOADS: Readonly<Record<WebhookEventType, WebhookPayload>
   },
   'record.updated': {
     name: 'RecordUpdatedWebhook',
-    summary: "A record was changed (PATCH, or a reference to a deleted record removed); data is the record after the change",
+    summary: 'A record was changed (PATCH, or a reference to a deleted record removed); data is the record after the change',
     data: RecordSchema,
     example: { ...exampleRecord, status: 'approved' },
   },

@@ -63,10 +63,13 @@ export const RecordTokenResponse = Type.Object(
 
 export const RecordTokenSummary = Type.Object(tokenProperties, { title: 'RecordToken' });
 
-export const RecordTokenList = Type.Object({
-  count: Type.Integer(),
-  results: Type.Array(RecordTokenSummary, { description: 'live tokens (neither revoked nor expired), oldest first' }),
-}, { title: 'RecordTokenList' });
+export const RecordTokenList = Type.Object(
+  {
+    count: Type.Integer(),
+    results: Type.Array(RecordTokenSummary, { description: 'live tokens (neither revoked nor expired), oldest first' }),
+  },
+  { title: 'RecordTokenList' },
+);
 
 export const TokenKeyParams = Type.Object({
   record: Type.String({ maxLength: 200, description: 'record ID' }),

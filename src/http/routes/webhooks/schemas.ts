@@ -52,10 +52,13 @@ export const WebhookList = Type.Object(
   { title: 'WebhookList' },
 );
 
-export const DeliveryList = Type.Object({
-  count: Type.Integer(),
-  results: Type.Array(WebhookDeliverySchema, { description: 'newest first, at most 100' }),
-}, { title: 'WebhookDeliveryList' });
+export const DeliveryList = Type.Object(
+  {
+    count: Type.Integer(),
+    results: Type.Array(WebhookDeliverySchema, { description: 'newest first, at most 100' }),
+  },
+  { title: 'WebhookDeliveryList' },
+);
 
 export const AdminDeliveriesQuery = Type.Object(
   {
