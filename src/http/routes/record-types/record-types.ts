@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { errorResponses } from '../../schemas/errors.js';
