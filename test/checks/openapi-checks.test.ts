@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { withSchemasInline } from '../helpers/openapi-refs.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -9,7 +10,7 @@ before(async () => {
 after(() => t.close());
 
 it('documents GET /v1/checks and the operator routes in the OpenAPI document', async () => {
-  const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+  const document = withSchemasInline((await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json());
   const list = document.paths['/v1/checks'].get;
   const params = new Map(list.parameters.map((p: { name: string; schema: unknown }) => [p.name, p.schema]));
   for (const name of [

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { describeEachDatabase } from '../helpers/databases.js';
+import { withSchemasInline } from '../helpers/openapi-refs.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 const KEY_OPERATORS = ['', '__contains', '__gt', '__gte', '__lt', '__lte'];
@@ -28,7 +29,7 @@ describeEachDatabase('OpenAPI of the events routes', (kind) => {
   after(() => t.close());
 
   it('documents every parameter of GET /v1/events with its limits', async () => {
-    const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const document = withSchemasInline((await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json());
     const operation = document.paths['/v1/events'].get;
     assert.deepEqual(operation.security, [{ bearer: [] }]);
     const query = operation.parameters.filter((p: { in: string }) => p.in === 'query');
@@ -52,7 +53,7 @@ describeEachDatabase('OpenAPI of the events routes', (kind) => {
   });
 
   it('documents the ingest route as an operator route with both body formats', async () => {
-    const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const document = withSchemasInline((await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json());
     const operation = document.paths['/admin/v1/companies/{company}/events'].post;
     assert.deepEqual(operation.security, [{ operator: [] }]);
     assert.deepEqual(Object.keys(operation.requestBody.content).sort(), [

@@ -1,6 +1,8 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { withAccessAnswers } from '../schemas/access-answers.js';
+import { nameSharedSchemas, sortComponents } from './openapi-components.js';
+import { webhookOperations } from './openapi-webhooks.js';
 
 interface OpenApiOperation {
   operationId?: string;
@@ -110,6 +112,9 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string | 
           if (operation?.requestBody && operation.operationId && optionalBodies.has(operation.operationId)) operation.requestBody.required = false;
         }
       }
+      const named = nameSharedSchemas(openapiObject);
+      (openapiObject as { webhooks?: unknown }).webhooks = webhookOperations(named);
+      sortComponents(openapiObject);
       return openapiObject;
     },
   });

@@ -9,7 +9,7 @@ export const ErrorResponse = Type.Object(
     request_id: Type.Optional(Type.String({ description: 'the x-request-id of a failed request (500)' })),
     accepted: Type.Optional(Type.Array(Type.String(), { description: 'the media types the route reads (415)' })),
   },
-  { additionalProperties: true, $id: 'ErrorResponse', title: 'ErrorResponse' },
+  { additionalProperties: true, $id: 'ErrorResponse', title: 'Error' },
 );
 
 /** The generic description of each error status (an operation may say more). */

@@ -9,7 +9,7 @@ import { withExample } from '../../schemas/examples.js';
 import { exampleErasure, exampleErasureStarted } from '../../schemas/lifecycle-examples.js';
 
 const ErasureParams = Type.Object({ company: CompanyId(), id: Type.String({ minLength: 1, maxLength: 200 }) });
-const ErasureList = Type.Object({ count: Type.Integer(), results: Type.Array(ErasureSchema) });
+const ErasureList = Type.Object({ count: Type.Integer(), results: Type.Array(ErasureSchema) }, { title: 'ErasureList' });
 
 /** Operator API: erasing a person's data (docs/data-lifecycle.md, "Erasing a person's data"). */
 export const adminErasureRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -51,6 +51,9 @@ export const adminErasureRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       schema: {
         operationId: 'adminListErasures',
         summary: "List a company's erasures: running jobs and the audit entries of finished ones, newest first",
+        description:
+          'Every erasure of the company, newest first: a running job with its progress, a finished one as its audit entry ' +
+          '(the counts removed, the batches, the keyed hash of the person; never the value in clear).',
         tags: ['operator'],
         params: CompanyParams,
         response: { 200: withExample(ErasureList, { count: 1, results: [exampleErasure] }, "the company's erasures"), ...errorResponses(400, 401) },
@@ -68,6 +71,9 @@ export const adminErasureRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       schema: {
         operationId: 'adminGetErasure',
         summary: 'Read one erasure: its progress while it runs, its audit entry once done',
+        description:
+          'One erasure of the company by the ID its POST answered: GET it until its state is done, then read the events and ' +
+          'record tokens removed. 404 when the company has no erasure by that ID.',
         tags: ['operator'],
         params: ErasureParams,
         response: { 200: withExample(ErasureSchema, exampleErasure, 'the job, or its audit entry once done'), ...errorResponses(400, 401, 404) },

@@ -46,6 +46,9 @@ export const adminOffboardingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
       schema: {
         operationId: 'adminGetOffboarding',
         summary: "Read a company's offboarding: its progress, then its final report",
+        description:
+          "The company's latest offboarding: while it runs, its state and the rows removed so far per table; once done, the " +
+          'final report. 404 when the company was never offboarded.',
         tags: ['operator'],
         params: CompanyParams,
         response: { 200: withExample(OffboardingSchema, exampleOffboarding, 'its progress, or its final report once done'), ...errorResponses(400, 401, 404) },

@@ -70,12 +70,15 @@ export const CheckObject = Type.Object(
   { additionalProperties: true, title: 'Check' },
 );
 
-export const CheckList = Type.Object({
-  count: Type.Integer({ minimum: 0, description: 'checks in this response' }),
-  results: Type.Array(CheckObject),
-  next_url: nullable(Type.String({ description: 'this service, with an after cursor' })),
-  previous_url: nullable(Type.String({ description: 'this service, with a before cursor' })),
-});
+export const CheckList = Type.Object(
+  {
+    count: Type.Integer({ minimum: 0, description: 'checks in this response' }),
+    results: Type.Array(CheckObject),
+    next_url: nullable(Type.String({ description: 'this service, with an after cursor' })),
+    previous_url: nullable(Type.String({ description: 'this service, with a before cursor' })),
+  },
+  { title: 'CheckList' },
+);
 
 export { CompanyParams } from '../../schemas/company.js';
 

@@ -75,7 +75,7 @@ export const EventsListResponse = Type.Object(
     count: Type.Integer({ description: 'number of events returned in this request' }),
     results: Type.Array(EventSchema, { description: 'matching events' }),
   },
-  { title: 'EventsListResponse' },
+  { title: 'EventList' },
 );
 
 export { CompanyParams as IngestParams } from '../../schemas/company.js';
@@ -111,7 +111,7 @@ export const EventsChangesResponse = Type.Object(
     results: Type.Array(EventSchema, { description: 'events in the order they were stored; a replaced event only at its latest store' }),
     next_cursor: Type.String({ description: 'pass back as `after` to continue exactly here; equals `after` when nothing is new' }),
   },
-  { title: 'EventsChangesResponse' },
+  { title: 'EventChangesPage' },
 );
 
 /** GET /v1/events/stream: where to start and what to follow. */

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { publicBaseUrl } from '../../public-base-url.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { PdfCreateDetails, RecordParams } from '../steps/schemas.js';
+import { RecordParams, StoredFileList } from '../steps/schemas.js';
 import { fileDetails } from './file-details.js';
 
 const FILE_EXAMPLE = {
@@ -32,10 +31,7 @@ export const listFileRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         tags: ['files'],
         params: RecordParams,
         response: {
-          200: Type.Object(
-            { count: Type.Integer(), results: Type.Array(PdfCreateDetails) },
-            { examples: [{ count: 1, results: [FILE_EXAMPLE] }], description: "the record's files, newest first" },
-          ),
+          200: { ...StoredFileList, examples: [{ count: 1, results: [FILE_EXAMPLE] }], description: "the record's files, newest first" },
           ...errorResponses(401, 403, 404),
         },
       },

@@ -58,15 +58,18 @@ const tokenProperties = {
 
 export const RecordTokenResponse = Type.Object(
   { ...tokenProperties, token: Type.String({ description: 'the signed JWT: send it as "Authorization: Bearer <token>"' }) },
-  { title: 'RecordTokenResponse' },
+  { title: 'MintedRecordToken' },
 );
 
-export const RecordTokenSummary = Type.Object(tokenProperties, { title: 'RecordTokenSummary' });
+export const RecordTokenSummary = Type.Object(tokenProperties, { title: 'RecordToken' });
 
-export const RecordTokenList = Type.Object({
-  count: Type.Integer(),
-  results: Type.Array(RecordTokenSummary, { description: 'live tokens (neither revoked nor expired), oldest first' }),
-});
+export const RecordTokenList = Type.Object(
+  {
+    count: Type.Integer(),
+    results: Type.Array(RecordTokenSummary, { description: 'live tokens (neither revoked nor expired), oldest first' }),
+  },
+  { title: 'RecordTokenList' },
+);
 
 export const TokenKeyParams = Type.Object({
   record: Type.String({ maxLength: 200, description: 'record ID' }),

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { recordAccessOf, typeAsSeen } from '../../../domain/records/record-access.js';
-import { RECORD_TYPE_EXAMPLE, RecordType, TypeIdParams } from './schemas.js';
+import { RECORD_TYPE_EXAMPLE, RecordType, RecordTypeList, TypeIdParams } from './schemas.js';
 
 /** Discovery: the company's custom record types, so a client learns the field UIDs of create and update bodies. */
 export const recordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -19,10 +18,7 @@ export const recordTypeRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
           'bodies use), statuses and views, by ID. Record tokens are refused with 403.',
         tags: ['record-types'],
         response: {
-          200: Type.Object(
-            { count: Type.Integer(), results: Type.Array(RecordType) },
-            { examples: [{ count: 1, results: [RECORD_TYPE_EXAMPLE] }], description: "the company's record types" },
-          ),
+          200: { ...RecordTypeList, examples: [{ count: 1, results: [RECORD_TYPE_EXAMPLE] }], description: "the company's record types" },
           ...errorResponses(401, 403),
         },
       },

@@ -55,6 +55,8 @@ export const RecordType = Type.Object(
   { title: 'RecordType' },
 );
 
+export const RecordTypeList = Type.Object({ count: Type.Integer(), results: Type.Array(RecordType) }, { title: 'RecordTypeList' });
+
 export const RECORD_TYPE_EXAMPLE = {
   id: 'loan',
   name: 'Loan',

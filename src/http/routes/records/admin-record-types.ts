@@ -7,7 +7,7 @@ import { resourceUrl } from '../../public-base-url.js';
 import { createdWithLocation } from '../../schemas/created.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { objectBodyValidator } from './object-body.js';
-import { FormSchema, RecordType } from '../record-types/schemas.js';
+import { FormSchema, RecordType, RecordTypeList } from '../record-types/schemas.js';
 import { exampleRecord, exampleRecordType, exampleRecordTypeList, withExample } from '../../schemas/examples.js';
 import { RecordSchema } from '../../../domain/records/record.js';
 
@@ -43,8 +43,6 @@ const RecordTypeBody = Type.Object(
   },
   { additionalProperties: false },
 );
-
-const RecordTypeList = Type.Object({ count: Type.Integer(), results: Type.Array(RecordType) });
 
 const Params = Type.Object({ company: CompanyId(), typeId: Type.String({ maxLength: 200 }) });
 

@@ -36,14 +36,14 @@ export const CreateRecordValidationError = Type.Object(
     type_errors: Type.Array(FieldTypeError, { description: 'fields whose value had the wrong type (at most 100 listed)' }),
     error_count: Type.Integer({ description: 'the number of problems in all three lists, including those not listed' }),
   },
-  { title: 'CreateRecordValidationError' },
+  { title: 'ValidationError' },
 );
 
-const PlainError = Type.Object({ message: Type.String(), code: Type.String() }, { additionalProperties: true, title: 'ErrorResponse' });
+const PlainError = Type.Object({ message: Type.String(), code: Type.String() }, { additionalProperties: true });
 
 /** 400 of the routes that validate records: the validation lists, or a plain error (a body that is not an object). */
 export const RecordBadRequest = Type.Union([CreateRecordValidationError, PlainError], {
-  description: 'CreateRecordValidationError (code validation_failed), or ErrorResponse (code invalid_body)',
+  description: 'ValidationError (code validation_failed), or an Error (code invalid_body)',
 });
 
 const filter = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 200, description }));
@@ -86,5 +86,5 @@ export const RecordsListResponse = Type.Object(
     prev: Type.Union([Type.String(), Type.Null()], { description: 'URL of the previous batch, null at the start' }),
     results: Type.Array(RecordSchema),
   },
-  { title: 'RecordsListResponse' },
+  { title: 'RecordList' },
 );

@@ -24,18 +24,26 @@ export const StepBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const PdfCreateDetails = Type.Object({
-  file_id: Type.String(),
-  pdf_filename: Type.String(),
-  content_type: Type.Literal('application/pdf'),
-  size_bytes: Type.Integer(),
-  pages: Type.Integer(),
-  sha256: Type.String({ description: 'hex SHA-256 of the PDF bytes' }),
-  download_url: Type.String({ format: 'uri', description: 'GET it with the same bearer, or a record token for this record' }),
-  created_at: Type.String({ format: 'date-time' }),
-});
+export const PdfCreateDetails = Type.Object(
+  {
+    file_id: Type.String(),
+    pdf_filename: Type.String(),
+    content_type: Type.Literal('application/pdf'),
+    size_bytes: Type.Integer(),
+    pages: Type.Integer(),
+    sha256: Type.String({ description: 'hex SHA-256 of the PDF bytes' }),
+    download_url: Type.String({ format: 'uri', description: 'GET it with the same bearer, or a record token for this record' }),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'StoredFile' },
+);
 
-export const StepResponse = Type.Object({
-  message: Type.String({ description: 'step execution result message' }),
-  details: PdfCreateDetails,
-});
+export const StoredFileList = Type.Object({ count: Type.Integer(), results: Type.Array(PdfCreateDetails) }, { title: 'StoredFileList' });
+
+export const StepResponse = Type.Object(
+  {
+    message: Type.String({ description: 'step execution result message' }),
+    details: PdfCreateDetails,
+  },
+  { title: 'StepResult' },
+);

@@ -6,7 +6,7 @@ import { resourceUrl } from '../../public-base-url.js';
 import { createdWithLocation } from '../../schemas/created.js';
 import { errorResponses } from '../../schemas/errors.js';
 import { CompanyParams } from '../../schemas/company.js';
-import { TEMPLATE_SUMMARY_EXAMPLE, TemplateParams, TemplateSummary } from './schemas.js';
+import { TEMPLATE_SUMMARY_EXAMPLE, TemplateList, TemplateParams, TemplateSummary } from './schemas.js';
 import { examplePdfTemplate, exampleTemplate, withExample } from '../../schemas/examples.js';
 
 /** Operator routes: a company's pdfme templates for the pdf_create step. */
@@ -28,8 +28,8 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
         params: TemplateParams,
         body: PdfTemplate,
         response: {
-          200: withExample(Type.Object({ ...TemplateSummary.properties }), exampleTemplate, 'template replaced'),
-          201: createdWithLocation(withExample(Type.Object({ ...TemplateSummary.properties }), exampleTemplate), 'template created'),
+          200: withExample(TemplateSummary, exampleTemplate, 'template replaced'),
+          201: createdWithLocation(withExample(TemplateSummary, exampleTemplate), 'template created'),
           ...errorResponses(400, 401, 413, 503, 504),
         },
       },
@@ -52,10 +52,7 @@ export const adminTemplateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
         tags: ['operator'],
         params: CompanyParams,
         response: {
-          200: Type.Object(
-            { count: Type.Integer(), results: Type.Array(TemplateSummary) },
-            { examples: [{ count: 1, results: [TEMPLATE_SUMMARY_EXAMPLE] }], description: "the company's templates, without bodies" },
-          ),
+          200: { ...TemplateList, examples: [{ count: 1, results: [TEMPLATE_SUMMARY_EXAMPLE] }], description: "the company's templates, without bodies" },
           ...errorResponses(400, 401),
         },
       },

@@ -6,14 +6,19 @@ export const TemplateParams = Type.Object({
   templateId: Type.String({ minLength: 1, maxLength: 128, description: 'letters, digits and . _ ~ -' }),
 });
 
-export const TemplateSummary = Type.Object({
-  id: Type.String(),
-  company_id: Type.String(),
-  size_bytes: Type.Integer({ description: 'stored size of the template JSON' }),
-  pages: Type.Integer({ description: 'pages of the trial render at upload' }),
-  created_at: Type.String({ format: 'date-time' }),
-  updated_at: Type.String({ format: 'date-time' }),
-});
+export const TemplateSummary = Type.Object(
+  {
+    id: Type.String(),
+    company_id: Type.String(),
+    size_bytes: Type.Integer({ description: 'stored size of the template JSON' }),
+    pages: Type.Integer({ description: 'pages of the trial render at upload' }),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'TemplateSummary' },
+);
+
+export const TemplateList = Type.Object({ count: Type.Integer(), results: Type.Array(TemplateSummary) }, { title: 'TemplateList' });
 
 export const TEMPLATE_SUMMARY_EXAMPLE = {
   id: 'loan-summary',

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../app-context.js';
 import { identityOf } from '../../plugins/authenticate.js';
 import { errorResponses } from '../../schemas/errors.js';
-import { TEMPLATE_SUMMARY_EXAMPLE, TemplateSummary } from './schemas.js';
+import { TEMPLATE_SUMMARY_EXAMPLE, TemplateList } from './schemas.js';
 
 /** Discovery: the templates a company user may name in a `pdf_create` step (the operator stores them). */
 export const templateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -18,10 +17,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
           '`pdf_create` step may name. Templates are stored through the operator API. Record tokens are refused with 403.',
         tags: ['steps'],
         response: {
-          200: Type.Object(
-            { count: Type.Integer(), results: Type.Array(TemplateSummary) },
-            { examples: [{ count: 1, results: [TEMPLATE_SUMMARY_EXAMPLE] }], description: "the company's templates, without bodies" },
-          ),
+          200: { ...TemplateList, examples: [{ count: 1, results: [TEMPLATE_SUMMARY_EXAMPLE] }], description: "the company's templates, without bodies" },
           ...errorResponses(401, 403),
         },
       },

@@ -47,12 +47,18 @@ export const DeliveryParams = Type.Object({
   delivery: Type.String({ maxLength: 200, description: 'delivery ID (the webhook-id header)' }),
 });
 
-export const WebhookList = Type.Object({ count: Type.Integer(), results: Type.Array(WebhookSchema, { description: 'oldest first' }) });
+export const WebhookList = Type.Object(
+  { count: Type.Integer(), results: Type.Array(WebhookSchema, { description: 'oldest first' }) },
+  { title: 'WebhookList' },
+);
 
-export const DeliveryList = Type.Object({
-  count: Type.Integer(),
-  results: Type.Array(WebhookDeliverySchema, { description: 'newest first, at most 100' }),
-});
+export const DeliveryList = Type.Object(
+  {
+    count: Type.Integer(),
+    results: Type.Array(WebhookDeliverySchema, { description: 'newest first, at most 100' }),
+  },
+  { title: 'WebhookDeliveryList' },
+);
 
 export const AdminDeliveriesQuery = Type.Object(
   {
