@@ -15,7 +15,7 @@ import { changes } from './feed-fixtures.js';
 const MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../src/storage/migrations');
 const COMPANY = 'partition-co';
 const OTHER = 'partition-other';
-/** Spread over four months of 2025, and one far ahead (the default partition's). */
+/** Spread over four months of 2025, and one far ahead. */
 const MONTHS = ['2025-09', '2025-10', '2025-11', '2025-12'];
 
 const events = Array.from({ length: 2400 }, (_, i) =>
@@ -94,8 +94,9 @@ describeEachDatabase('events partitioned by month, migrated from one table', (ki
     // Both companies' events of each month (the first event of each is the one of 2099).
     const expected = { '2025-09': 599 + 12, '2025-10': 600 + 13, '2025-11': 600 + 12, '2025-12': 600 + 12 };
     for (const [month, count] of Object.entries(expected)) assert.equal(held[`events_p${month.replace('-', '_')}`], count, month);
-    assert.equal(held.events_default, 2, 'the events of 2099 wait in the default partition');
-    const identities = await sql<{ n: string }>`select count(*) as n from event_ids`.execute(db);
+    assert.equal(held.events_p2099_05, 2, 'every month the table held gets its partition, even one far ahead');
+    assert.equal(held.events_default, 0);
+    const identities = await sql<{ n: string }>`select count(*) as n from event_partitions.event_ids`.execute(db);
     assert.equal(Number(identities.rows[0]!.n), events.length + 50);
   });
 
