@@ -59,7 +59,8 @@ async function sizeBench(database: Database, options: PartitionBenchOptions): Pr
   const now = new Date();
   // The generated months get their partitions first, as the service makes them ahead.
   const partitions = createPostgresPartitions(db);
-  for (let month = -options.months; month < 0; month++) await partitions.makeMonthsAhead(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + month, 15)));
+  for (let month = -options.months; month < 0; month++)
+    await partitions.makeMonthsAhead(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + month, 15)));
   const empty = await ingestRate(database, 'ingest-empty', now);
   console.log(`ingest into an empty table: ${empty.toFixed(0)} events/s`);
   const generated = await timed(() => generateEvents(db, options.events, options.months, now));

@@ -21,7 +21,8 @@ const MONTHS = ['2025-09', '2025-10', '2025-11', '2025-12'];
 const events = Array.from({ length: 2400 }, (_, i) =>
   anEvent({
     id: `pe-${String(i).padStart(5, '0')}`,
-    created_at: i === 0 ? '2099-05-01T00:00:00.000Z' : `${MONTHS[i % 4]}-${String(1 + (i % 28)).padStart(2, '0')}T${String(i % 24).padStart(2, '0')}:00:00.000Z`,
+    created_at:
+      i === 0 ? '2099-05-01T00:00:00.000Z' : `${MONTHS[i % 4]}-${String(1 + (i % 28)).padStart(2, '0')}T${String(i % 24).padStart(2, '0')}:00:00.000Z`,
     flow_session: i,
   }),
 );

@@ -167,9 +167,7 @@ export function createRetentionService({
       if (timer !== undefined) return;
       stopped = false;
       // Storage's upkeep at once (the coming months' partitions on PostgreSQL), by one process at a time.
-      startingUpkeep = repository
-        .exclusively(() => repository.upkeep(clock.now()))
-        .then(() => undefined, onError);
+      startingUpkeep = repository.exclusively(() => repository.upkeep(clock.now())).then(() => undefined, onError);
       schedule(onError);
     },
 

@@ -61,8 +61,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
   // Rows first, indexes after: one sort per index instead of an index insert per row.
   await sql.raw(`insert into events_next (${COLUMNS_KEPT}) select ${COLUMNS_KEPT} from events`).execute(db);
-  await sql.raw(`create table ${SCHEMA}.event_ids (
-    company_id text collate "C" not null, id text collate "C" not null, created_at text collate "C" not null)`).execute(db);
+  await sql
+    .raw(`create table ${SCHEMA}.event_ids (
+    company_id text collate "C" not null, id text collate "C" not null, created_at text collate "C" not null)`)
+    .execute(db);
   await sql.raw(`insert into ${SCHEMA}.event_ids (company_id, id, created_at) select company_id, id, created_at from events`).execute(db);
   await sql.raw(`alter table ${SCHEMA}.event_ids add constraint event_ids_pk primary key (company_id, id)`).execute(db);
   await sql`drop table events`.execute(db);
@@ -76,7 +78,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 async function identityTriggers(db: Kysely<any>): Promise<void> {
   // Two statements, so that the delete's snapshot sees what a concurrent writer of the same id
   // committed while the upsert waited for its lock.
-  await sql.raw(`create function ${SCHEMA}.events_identity_stored() returns trigger language plpgsql as $$
+  await sql
+    .raw(`create function ${SCHEMA}.events_identity_stored() returns trigger language plpgsql as $$
     declare
       companies text[];
       ids text[];
@@ -99,17 +102,24 @@ async function identityTriggers(db: Kysely<any>): Promise<void> {
           where events.company_id = moved.company_id and events.id = moved.id and events.created_at <> moved.created_at;
       end if;
       return null;
-    end $$`).execute(db);
-  await sql.raw(`create function ${SCHEMA}.events_identity_removed() returns trigger language plpgsql as $$
+    end $$`)
+    .execute(db);
+  await sql
+    .raw(`create function ${SCHEMA}.events_identity_removed() returns trigger language plpgsql as $$
     begin
       delete from ${SCHEMA}.event_ids as event_ids using removed
         where event_ids.company_id = removed.company_id and event_ids.id = removed.id and event_ids.created_at = removed.created_at;
       return null;
-    end $$`).execute(db);
-  await sql.raw(`create trigger events_identity_stored after insert on events
-    referencing new table as stored for each statement execute function ${SCHEMA}.events_identity_stored()`).execute(db);
-  await sql.raw(`create trigger events_identity_removed after delete on events
-    referencing old table as removed for each statement execute function ${SCHEMA}.events_identity_removed()`).execute(db);
+    end $$`)
+    .execute(db);
+  await sql
+    .raw(`create trigger events_identity_stored after insert on events
+    referencing new table as stored for each statement execute function ${SCHEMA}.events_identity_stored()`)
+    .execute(db);
+  await sql
+    .raw(`create trigger events_identity_removed after delete on events
+    referencing old table as removed for each statement execute function ${SCHEMA}.events_identity_removed()`)
+    .execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
