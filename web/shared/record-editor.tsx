@@ -103,7 +103,6 @@ export function RecordEditorForm({ editor, statusEditable, readOnlyFields, saveD
   );
 }
 
-
 /** The type's statuses, plus the record's own if the type no longer lists it (so the select shows the truth). */
 const statusesFor = (statuses: readonly string[], current: string) => (statuses.includes(current) ? statuses : [current, ...statuses]);
 

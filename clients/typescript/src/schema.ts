@@ -889,7 +889,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a company's erasures: running jobs and the audit entries of finished ones, newest first */
+        /**
+         * List a company's erasures: running jobs and the audit entries of finished ones, newest first
+         * @description Every erasure of the company, newest first: a running job with its progress, a finished one as its audit entry (the counts removed, the batches, the keyed hash of the person; never the value in clear).
+         */
         get: operations["adminListErasures"];
         put?: never;
         /**
@@ -910,7 +913,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one erasure: its progress while it runs, its audit entry once done */
+        /**
+         * Read one erasure: its progress while it runs, its audit entry once done
+         * @description One erasure of the company by the ID its POST answered: GET it until its state is done, then read the events and record tokens removed. 404 when the company has no erasure by that ID.
+         */
         get: operations["adminGetErasure"];
         put?: never;
         post?: never;
@@ -927,7 +933,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a company's offboarding: its progress, then its final report */
+        /**
+         * Read a company's offboarding: its progress, then its final report
+         * @description The company's latest offboarding: while it runs, its state and the rows removed so far per table; once done, the final report. 404 when the company was never offboarded.
+         */
         get: operations["adminGetOffboarding"];
         put?: never;
         /**
@@ -942,9 +951,1174 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "record.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * record.created
+         * @description A record was created (POST /v1/records/{typeId}); data is the record as GET answers it. Sent to each enabled webhook subscribed to `record.created` (or `*`), signed as Standard Webhooks says.
+         */
+        post: operations["recordCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "record.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * record.updated
+         * @description A record was changed (PATCH, or a reference to a deleted record removed); data is the record after the change. Sent to each enabled webhook subscribed to `record.updated` (or `*`), signed as Standard Webhooks says.
+         */
+        post: operations["recordUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "record.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * record.deleted
+         * @description A record was deleted (by a company user or the operator); data names it, never its content. Sent to each enabled webhook subscribed to `record.deleted` (or `*`), signed as Standard Webhooks says.
+         */
+        post: operations["recordDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "record_token.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * record_token.created
+         * @description A record token was minted; data is the token as listed, without the JWT itself. Sent to each enabled webhook subscribed to `record_token.created` (or `*`), signed as Standard Webhooks says.
+         */
+        post: operations["recordTokenCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "step.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * step.completed
+         * @description A step stored its result (pdf_create: the PDF). Sent to each enabled webhook subscribed to `step.completed` (or `*`), signed as Standard Webhooks says.
+         */
+        post: operations["stepCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "events.ingested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * events.ingested
+         * @description The operator ingested a batch of events; read them from the change feed at cursor. Sent to each enabled webhook subscribed to `events.ingested` (or `*`), signed as Standard Webhooks says.
+         */
+        post: operations["eventsIngestedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
-    schemas: never;
+    schemas: {
+        /** BlankPage */
+        BlankPage: {
+            /** @description mm */
+            width: number;
+            /** @description mm */
+            height: number;
+            /** @description mm: top, right, bottom, left */
+            padding: number[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** Check */
+        Check: {
+            /** @description chk_... */
+            id?: string;
+            description?: null | string;
+            metadata?: {
+                [key: string]: string;
+            };
+            check_number?: number;
+            memo?: null | string;
+            /** @description US dollars */
+            amount?: number;
+            url?: string;
+            /** @description address object */
+            to?: {
+                [key: string]: unknown;
+            };
+            /** @description address object */
+            from?: {
+                [key: string]: unknown;
+            };
+            /** @description bank_account object (or its id) */
+            bank_account?: unknown;
+            carrier?: string;
+            tracking_events?: null | {
+                [key: string]: unknown;
+            }[];
+            thumbnails?: {
+                [key: string]: unknown;
+            }[];
+            expected_delivery_date?: null | string;
+            /** @description usps_first_class or ups_next_day_air */
+            mail_type?: string;
+            /** Format: date-time */
+            date_created?: string;
+            /** Format: date-time */
+            date_modified?: string;
+            send_date?: string;
+            message?: null | string;
+            /** @enum {string} */
+            object?: "check";
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * CheckAddress
+         * @description Lob's US address object
+         */
+        CheckAddress: {
+            /** @description an address id (adr_ followed by letters and digits) */
+            id?: string;
+            /** @enum {string} */
+            object?: "address";
+            description?: string | null;
+            name?: string | null;
+            company?: string | null;
+            phone?: string | null;
+            email?: string | null;
+            address_line1: string;
+            address_line2?: string | null;
+            address_city: string;
+            /** @description a 2-letter state code */
+            address_state: string;
+            /** @description a ZIP code, 12345 or 12345-1234 */
+            address_zip: string;
+            address_country?: "US" | "UNITED STATES";
+            /** @description an object of up to 20 text values (keys at most 40 characters, values at most 500, neither with " or \) */
+            metadata?: {
+                [key: string]: string;
+            };
+            recipient_moved?: boolean | null;
+            /** @description ISO 8601 date-time */
+            date_created?: string;
+            /** @description ISO 8601 date-time */
+            date_modified?: string;
+            deleted?: boolean;
+        };
+        /** CheckInput */
+        CheckInput: {
+            /** @description a check id (chk_ followed by 1 to 64 letters and digits); generated when absent */
+            id?: string;
+            /** @enum {string} */
+            object?: "check";
+            description?: string | null;
+            /** @description an object of up to 20 text values (keys at most 40 characters, values at most 500, neither with " or \) */
+            metadata?: {
+                [key: string]: string;
+            };
+            check_number?: number;
+            memo?: string | null;
+            message?: string | null;
+            /** @description US dollars in whole cents */
+            amount: number;
+            to: components["schemas"]["CheckAddress"];
+            from: components["schemas"]["CheckAddress"];
+            /** @description a bank account id (bank_...) or Lob's bank account object */
+            bank_account: string | ({
+                /** @description a bank account id (bank_ followed by letters and digits) */
+                id: string;
+                /** @enum {string} */
+                object?: "bank_account";
+                description?: string | null;
+                routing_number?: string;
+                account_number?: string;
+                account_type?: "company" | "individual";
+                signatory?: string;
+                check_template?: "common" | "jpm";
+                fractional_routing_number?: string;
+                city?: string;
+                state?: string;
+                zipcode?: string;
+                bank_name?: string;
+                verified?: boolean;
+                microdeposit_type?: ("amounts" | "descriptor_code") | null;
+                signature_url?: string | null;
+                /** @description an object of up to 20 text values (keys at most 40 characters, values at most 500, neither with " or \) */
+                metadata?: {
+                    [key: string]: string;
+                };
+                /** @description ISO 8601 date-time */
+                date_created?: string;
+                /** @description ISO 8601 date-time */
+                date_modified?: string;
+                deleted?: boolean;
+            } & {
+                [key: string]: unknown;
+            });
+            /** @description usps_first_class or ups_next_day_air; default usps_first_class */
+            mail_type?: "usps_first_class" | "ups_next_day_air";
+            /** @description ISO 8601 date or date-time; default date_created */
+            send_date?: string;
+            /** @description ISO 8601 date or date-time; default now */
+            date_created?: string;
+            /** @description ISO 8601 date or date-time; default date_created */
+            date_modified?: string;
+            expected_delivery_date?: string | null;
+            /** @description an https:// link */
+            url?: string;
+            /** @description the carrier Lob names; default USPS */
+            carrier?: string;
+            tracking_events?: ({
+                /** @description a tracking event id (evnt_ followed by letters and digits) */
+                id?: string;
+                type?: string;
+                name?: string;
+                details?: {
+                    [key: string]: unknown;
+                } | null;
+                location?: string | null;
+                /** @description ISO 8601 date-time */
+                time?: string;
+                /** @description ISO 8601 date-time */
+                date_created?: string;
+                /** @description ISO 8601 date-time */
+                date_modified?: string;
+                /** @enum {string} */
+                object?: "tracking_event";
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            thumbnails?: ({
+                small?: string;
+                medium?: string;
+                large?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            merge_variables?: {
+                [key: string]: unknown;
+            } | null;
+            check_bottom_template_id?: string | null;
+            attachment_template_id?: string | null;
+            check_bottom_template_version_id?: string | null;
+            attachment_template_version_id?: string | null;
+            use_type?: ("marketing" | "operational") | null;
+            status?: "processed" | "rendered" | "failed";
+            failure_reason?: ({
+                remediation?: string | null;
+                failure_reason?: string | null;
+                errors?: {
+                    [key: string]: unknown;
+                }[] | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            sla?: string | null;
+            deleted?: boolean;
+        };
+        /**
+         * CheckList
+         * @description a page of checks
+         */
+        CheckList: {
+            /** @description checks in this response */
+            count: number;
+            results: components["schemas"]["Check"][];
+            next_url: null | string;
+            previous_url: null | string;
+        };
+        /**
+         * CompanyProfile
+         * @description the company's profile
+         */
+        CompanyProfile: {
+            company_id: string;
+            /** @description the name the hosted form shows ("Acme Equipment Finance"); null: not set */
+            display_name: string | null;
+            /** @description where the person may write with questions; null: not set */
+            support_email: string | null;
+        };
+        /**
+         * CreatedWebhook
+         * @description webhook registered; keep its secret
+         */
+        CreatedWebhook: {
+            /** @description webhook ID */
+            id: string;
+            /**
+             * Format: uri
+             * @description where deliveries are POSTed
+             */
+            url: string;
+            /** @description the event types delivered */
+            events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
+            /** @description free text, null if none */
+            description: string | null;
+            /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+            /** @description signing secret: "whsec_" + base64 of 32 random bytes. Shown only in this answer; keep it to verify webhook-signature */
+            secret: string;
+        };
+        /**
+         * DeletedRecord
+         * @description what is left of a deleted record: never its content
+         */
+        DeletedRecord: {
+            /** @description the deleted record */
+            id: string;
+            record_type: string;
+            /** @description the record's uid as it was (the typeId of a custom record); null when it had none */
+            uid: unknown;
+            /**
+             * Format: date-time
+             * @description when it was deleted
+             */
+            deleted_at: string;
+        };
+        /**
+         * Erasure
+         * @description the job, started (or the same running job)
+         */
+        Erasure: {
+            id: string;
+            company_id: string;
+            /**
+             * @description the event field the value was matched on (user_key is its alias)
+             * @enum {string}
+             */
+            field: "user_id";
+            /** @description HMAC-SHA256 of the company, field and value under a key derived from WRS_ENCRYPTION_KEY; never the value */
+            subject_hash: string;
+            /** @description running until every batch is removed (a restarted service continues it), then done */
+            state: "running" | "done";
+            /** @description who asked: the operator API or the wrs command */
+            requested_by: "operator_api" | "cli";
+            /** Format: date-time */
+            requested_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            finished_at: string | null;
+            /** @description rows removed so far: events whose user_id is the value, record tokens minted by that user */
+            removed: {
+                events: number;
+                record_tokens: number;
+            };
+            /** @description transactions that removed rows */
+            batches: number;
+        };
+        /**
+         * ErasureList
+         * @description the company's erasures
+         */
+        ErasureList: {
+            count: number;
+            results: components["schemas"]["Erasure"][];
+        };
+        /**
+         * Error
+         * @description unavailable
+         */
+        Error: {
+            /** @description human-readable description */
+            message: string;
+            /** @description stable machine-readable code, snake_case */
+            code: string;
+            /** @description query parameters at fault (400 on queries) */
+            invalid_params?: string[];
+            /** @description the x-request-id of a failed request (500) */
+            request_id?: string;
+            /** @description the media types the route reads (415) */
+            accepted?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** Event */
+        Event: {
+            /** @description unique event identifier */
+            id: string;
+            /** @description company the event belongs to */
+            company_id: string;
+            /** @description ID of the associated connection */
+            connection_id: string | null;
+            /** @description key of the associated connection */
+            connection_key: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 creation timestamp (UTC, ms)
+             */
+            created_at: string;
+            /** @description whether the event is excluded from reporting */
+            excluded: boolean;
+            /** @description ID of the associated flow */
+            flow_id: string | null;
+            /** @description key of the associated flow */
+            flow_key: string | null;
+            /** @description flow session number */
+            flow_session: number | null;
+            /** @description like value of the event */
+            like_value: number | null;
+            /** @description seconds the user was active during the event */
+            seconds_active: number | null;
+            /** @description total seconds the event was running */
+            seconds_running: number | null;
+            /** @description title of the decision branch selected on a Decision step */
+            selected_decision: string | null;
+            /** @description key of the associated step */
+            step_key: string | null;
+            /** @description text content associated with the event */
+            text: string | null;
+            /** @description event type, for example user_flow_session_started */
+            type: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 last-updated timestamp (UTC, ms)
+             */
+            updated_at: string;
+            /** @description UUID of the user the event relates to */
+            user_id: string | null;
+            /** @description ID of the associated flow version */
+            version_id: string | null;
+            /** @description key of the associated flow version */
+            version_key: string | null;
+            /** @description snapshot of the flow version at the time of the event */
+            version_object?: unknown;
+        };
+        /**
+         * EventChangesPage
+         * @description the next events of the feed
+         */
+        EventChangesPage: {
+            /** @description number of events returned in this request */
+            count: number;
+            /** @description events in the order they were stored; a replaced event only at its latest store */
+            results: components["schemas"]["Event"][];
+            /** @description pass back as `after` to continue exactly here; equals `after` when nothing is new */
+            next_cursor: string;
+        };
+        /**
+         * EventList
+         * @description the matching events of this page
+         */
+        EventList: {
+            /** @description number of events returned in this request */
+            count: number;
+            /** @description matching events */
+            results: components["schemas"]["Event"][];
+        };
+        /**
+         * EventRetention
+         * @description the effective retention period
+         */
+        EventRetention: {
+            company_id: string;
+            /** @description days of events kept, counted back from now by each event's created_at; null: kept forever */
+            retention_days: number | null;
+            /** @description company: set for this company (a number, or null to keep forever); deployment: WRS_EVENT_RETENTION_DAYS; none: neither is set, so events are kept forever */
+            source: "company" | "deployment" | "none";
+            /** @description WRS_EVENT_RETENTION_DAYS; null when unset */
+            deployment_default_days: number | null;
+        };
+        /** EventTypeCount */
+        EventTypeCount: {
+            /** @description the event type, as events carry it in `type` */
+            type: string;
+            /** @description how many events of the type the company has stored */
+            count: number;
+        };
+        /**
+         * EventTypesListResponse
+         * @description the company's event types
+         */
+        EventTypesListResponse: {
+            /** @description number of event types listed */
+            count: number;
+            /** @description every event type of the company, by type */
+            results: components["schemas"]["EventTypeCount"][];
+        };
+        /**
+         * EventsIngested
+         * @description one operator ingest request; the events themselves are read from the change feed
+         */
+        EventsIngested: {
+            /** @description events the ingest request stored */
+            count: number;
+            /** @description GET /v1/events/changes?after=<cursor> reads the batch */
+            cursor: string;
+        };
+        /**
+         * EventsIngestedWebhook
+         * @description The operator ingested a batch of events; read them from the change feed at cursor
+         */
+        EventsIngestedWebhook: {
+            /** @enum {string} */
+            type: "events.ingested";
+            /**
+             * Format: date-time
+             * @description when the change committed
+             */
+            timestamp: string;
+            data: components["schemas"]["EventsIngested"];
+        };
+        /**
+         * FormCompany
+         * @description only in a record token's read of its record's type: the company's profile as the hosted form shows it (set by the operator, PATCH /admin/v1/companies/{company}/profile), and nothing else of the company
+         */
+        FormCompany: {
+            /** @description the name the hosted form shows ("Acme Equipment Finance"); null: not set */
+            display_name: string | null;
+            /** @description where the person may write with questions; null: not set */
+            support_email: string | null;
+        };
+        /**
+         * ImportedRecord
+         * @description A record in the Record shape; record_type is required, status too unless the record is of a defined custom type. id is kept when given; timestamps default to now; absent keys stay absent.
+         */
+        ImportedRecord: {
+            /** @description unique record identifier */
+            id?: string;
+            /** @description record type: custom, uccfiling, infoleaseasset, ... */
+            record_type?: string;
+            /** @description UID of the record type definition (the typeId of a custom record) */
+            uid?: unknown;
+            /** @description current status */
+            status?: string;
+            /** @description parent record, null if none */
+            parent_record?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description child record objects */
+            child_records?: unknown[];
+            /** @description underlying instance object, when applicable */
+            instance?: unknown;
+            /** @description custom field values keyed by field name */
+            fields?: {
+                [key: string]: unknown;
+            };
+            /** @description linked external objects: keyed by source name, each value keyed by object name */
+            linked?: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description IDs of the views (buckets) the record is in */
+            views?: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at?: string;
+        };
+        /** IngestedEvent */
+        IngestedEvent: {
+            /** @description default: a new UUIDv7 */
+            id?: string;
+            /** @description must be the company of the path when given */
+            company_id?: string;
+            connection_id?: string | null;
+            connection_key?: string | null;
+            /** @description ISO 8601 date-time with Z or an offset; default: now */
+            created_at?: string;
+            /** @description default: false */
+            excluded?: boolean;
+            flow_id?: string | null;
+            flow_key?: string | null;
+            flow_session?: number | null;
+            like_value?: number | null;
+            seconds_active?: number | null;
+            seconds_running?: number | null;
+            selected_decision?: string | null;
+            step_key?: string | null;
+            text?: string | null;
+            type: string;
+            /** @description ISO 8601 date-time with Z or an offset; default: now */
+            updated_at?: string;
+            user_id?: string | null;
+            version_id?: string | null;
+            version_key?: string | null;
+            /** @description any JSON, kept verbatim; absent stays absent */
+            version_object?: unknown;
+        };
+        /**
+         * MintedRecordToken
+         * @description token minted
+         */
+        MintedRecordToken: {
+            /** @description company of the token */
+            company_id: string;
+            /** @description alias of company_id */
+            companyId: string;
+            /**
+             * Format: date-time
+             * @description issue time (whole seconds, the JWT iat)
+             */
+            created_at: string;
+            /** @description created_at in the datastore-native form */
+            createdAt: {
+                _seconds: number;
+                _nanoseconds: number;
+            };
+            /**
+             * Format: date-time
+             * @description expiry time (the JWT exp)
+             */
+            expires_at: string;
+            /** @description lifetime in seconds: expires_at - created_at */
+            expires: number;
+            /** @description the token document ID (the JWT jti) */
+            key: string;
+            /** @description the record the token may read and update */
+            record_id: string;
+            /** @description alias of record_id */
+            recordId: string;
+            /** @enum {string} */
+            type: "record";
+            /** @description the user who minted the token */
+            user_id: string;
+            /** @description alias of user_id */
+            userId: string;
+            /** @description the note given at minting, null when none */
+            label: string | null;
+            /** @description the field UIDs the mint narrowed the token to; null when it did not */
+            fields: string[] | null;
+            /** @description false when the mint forbade setting the status; null when it said nothing */
+            status_editable: boolean | null;
+            /** @description what the token may do: its record type's form (absent: every field and the status) narrowed by the mint. A PATCH naming anything else is 403 forbidden naming each such field, and changes nothing. */
+            access: {
+                /** @description the fields GET /records/{record} shows the token (no other key of fields); editable false: a PATCH of it is 403 */
+                fields: {
+                    uid: string;
+                    editable: boolean;
+                }[];
+                /** @description false: a PATCH of status is 403 */
+                status_editable: boolean;
+            };
+            /** @description the signed JWT: send it as "Authorization: Bearer <token>" */
+            token: string;
+        };
+        /**
+         * Offboarding
+         * @description the offboarding, started (or the same running one)
+         */
+        Offboarding: {
+            company_id: string;
+            /** @description running until every batch is removed (a restarted service continues it), then done */
+            state: "running" | "done";
+            /** @description who asked: the operator API or the wrs command */
+            requested_by: "operator_api" | "cli";
+            /** Format: date-time */
+            requested_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            finished_at: string | null;
+            /** @description rows removed per table, in the order the tables are emptied */
+            removed: {
+                [key: string]: number;
+            };
+            /** @description transactions that removed rows */
+            batches: number;
+        };
+        /**
+         * PdfTemplate
+         * @description a pdfme template
+         */
+        PdfTemplate: {
+            basePdf: components["schemas"]["BlankPage"] | string;
+            /** @description one array of pdfme schemas (name, type, position, width, height, ...) per page */
+            schemas: {
+                [key: string]: unknown;
+            }[][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** Record */
+        Record: {
+            /** @description unique record identifier */
+            id: string;
+            /** @description record type: custom, uccfiling, infoleaseasset, ... */
+            record_type: string;
+            /** @description UID of the record type definition (the typeId of a custom record) */
+            uid?: unknown;
+            /** @description current status */
+            status: string;
+            /** @description parent record, null if none */
+            parent_record?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description child record objects */
+            child_records: unknown[];
+            /** @description underlying instance object, when applicable */
+            instance?: unknown;
+            /** @description custom field values keyed by field name */
+            fields?: {
+                [key: string]: unknown;
+            };
+            /** @description linked external objects: keyed by source name, each value keyed by object name */
+            linked?: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description IDs of the views (buckets) the record is in */
+            views: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+        };
+        /**
+         * RecordCreatedWebhook
+         * @description A record was created (POST /v1/records/{typeId}); data is the record as GET answers it
+         */
+        RecordCreatedWebhook: {
+            /** @enum {string} */
+            type: "record.created";
+            /**
+             * Format: date-time
+             * @description when the change committed
+             */
+            timestamp: string;
+            data: components["schemas"]["Record"];
+        };
+        /**
+         * RecordDeletedWebhook
+         * @description A record was deleted (by a company user or the operator); data names it, never its content
+         */
+        RecordDeletedWebhook: {
+            /** @enum {string} */
+            type: "record.deleted";
+            /**
+             * Format: date-time
+             * @description when the change committed
+             */
+            timestamp: string;
+            data: components["schemas"]["DeletedRecord"];
+        };
+        /**
+         * RecordList
+         * @description a batch of records
+         */
+        RecordList: {
+            /** @description number of records returned; at most 100 */
+            count: number;
+            /** @description URL of the next batch, null at the end */
+            next: string | null;
+            /** @description URL of the previous batch, null at the start */
+            prev: string | null;
+            results: components["schemas"]["Record"][];
+        };
+        /** RecordToken */
+        RecordToken: {
+            /** @description company of the token */
+            company_id: string;
+            /** @description alias of company_id */
+            companyId: string;
+            /**
+             * Format: date-time
+             * @description issue time (whole seconds, the JWT iat)
+             */
+            created_at: string;
+            /** @description created_at in the datastore-native form */
+            createdAt: {
+                _seconds: number;
+                _nanoseconds: number;
+            };
+            /**
+             * Format: date-time
+             * @description expiry time (the JWT exp)
+             */
+            expires_at: string;
+            /** @description lifetime in seconds: expires_at - created_at */
+            expires: number;
+            /** @description the token document ID (the JWT jti) */
+            key: string;
+            /** @description the record the token may read and update */
+            record_id: string;
+            /** @description alias of record_id */
+            recordId: string;
+            /** @enum {string} */
+            type: "record";
+            /** @description the user who minted the token */
+            user_id: string;
+            /** @description alias of user_id */
+            userId: string;
+            /** @description the note given at minting, null when none */
+            label: string | null;
+            /** @description the field UIDs the mint narrowed the token to; null when it did not */
+            fields: string[] | null;
+            /** @description false when the mint forbade setting the status; null when it said nothing */
+            status_editable: boolean | null;
+            /** @description what the token may do: its record type's form (absent: every field and the status) narrowed by the mint. A PATCH naming anything else is 403 forbidden naming each such field, and changes nothing. */
+            access: {
+                /** @description the fields GET /records/{record} shows the token (no other key of fields); editable false: a PATCH of it is 403 */
+                fields: {
+                    uid: string;
+                    editable: boolean;
+                }[];
+                /** @description false: a PATCH of status is 403 */
+                status_editable: boolean;
+            };
+        };
+        /**
+         * RecordTokenCreatedWebhook
+         * @description A record token was minted; data is the token as listed, without the JWT itself
+         */
+        RecordTokenCreatedWebhook: {
+            /** @enum {string} */
+            type: "record_token.created";
+            /**
+             * Format: date-time
+             * @description when the change committed
+             */
+            timestamp: string;
+            data: components["schemas"]["RecordToken"];
+        };
+        /**
+         * RecordTokenList
+         * @description the live tokens of the record
+         */
+        RecordTokenList: {
+            count: number;
+            /** @description live tokens (neither revoked nor expired), oldest first */
+            results: components["schemas"]["RecordToken"][];
+        };
+        /** RecordType */
+        RecordType: {
+            id: string;
+            name: string;
+            fields: {
+                /** @description the key of the field in create and update bodies */
+                uid: string;
+                /** @description the key of the field in a record's fields */
+                field_name: string;
+                type: string;
+                required: boolean;
+            }[];
+            /** @description the first is the initial status */
+            statuses: string[];
+            views: {
+                id: string;
+                name: string;
+                statuses: string[];
+            }[];
+            form?: components["schemas"]["RecordTypeForm"];
+            company?: components["schemas"]["FormCompany"];
+            /** @description bumped on every replacement */
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * RecordTypeForm
+         * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
+         */
+        RecordTypeForm: {
+            /** @description the heading of the hosted form */
+            title?: string;
+            /** @description shown above the form's fields */
+            instructions?: string;
+            /** @description the fields a record token sees, in the form's order */
+            fields: {
+                /** @description a field UID of the type */
+                uid: string;
+                /**
+                 * @description false: shown, not changeable
+                 * @default true
+                 */
+                editable: boolean;
+            }[];
+            /**
+             * @description whether a record token may set the status
+             * @default false
+             */
+            status_editable: boolean;
+        };
+        /**
+         * RecordTypeList
+         * @description the company's record types
+         */
+        RecordTypeList: {
+            count: number;
+            results: components["schemas"]["RecordType"][];
+        };
+        /**
+         * RecordUpdatedWebhook
+         * @description A record was changed (PATCH, or a reference to a deleted record removed); data is the record after the change
+         */
+        RecordUpdatedWebhook: {
+            /** @enum {string} */
+            type: "record.updated";
+            /**
+             * Format: date-time
+             * @description when the change committed
+             */
+            timestamp: string;
+            data: components["schemas"]["Record"];
+        };
+        /**
+         * RotatedWebhookSecret
+         * @description the new secret; keep it
+         */
+        RotatedWebhookSecret: {
+            /** @description the new signing secret: "whsec_" + base64 of 32 random bytes. Shown only in this answer; it signs every delivery from now on */
+            secret: string;
+            /** @description until when the previous secret signs deliveries too (a second v1 signature); null when it stopped at once (overlap 0) */
+            previous_secret_expires_at: string | null;
+        };
+        /**
+         * StepCompleted
+         * @description a step that stored its result: details as PUT /v1/records/{record}/steps answered them
+         */
+        StepCompleted: {
+            record_id: string;
+            /** @enum {string} */
+            type: "pdf_create";
+            details: components["schemas"]["StoredFile"];
+        };
+        /**
+         * StepCompletedWebhook
+         * @description A step stored its result (pdf_create: the PDF)
+         */
+        StepCompletedWebhook: {
+            /** @enum {string} */
+            type: "step.completed";
+            /**
+             * Format: date-time
+             * @description when the change committed
+             */
+            timestamp: string;
+            data: components["schemas"]["StepCompleted"];
+        };
+        /**
+         * StepResult
+         * @description the step ran; pdf_create stored the PDF on the record
+         */
+        StepResult: {
+            /** @description step execution result message */
+            message: string;
+            details: components["schemas"]["StoredFile"];
+        };
+        /** StoredFile */
+        StoredFile: {
+            file_id: string;
+            pdf_filename: string;
+            /** @enum {string} */
+            content_type: "application/pdf";
+            size_bytes: number;
+            pages: number;
+            /** @description hex SHA-256 of the PDF bytes */
+            sha256: string;
+            /**
+             * Format: uri
+             * @description GET it with the same bearer, or a record token for this record
+             */
+            download_url: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * StoredFileList
+         * @description the record's files, newest first
+         */
+        StoredFileList: {
+            count: number;
+            results: components["schemas"]["StoredFile"][];
+        };
+        /**
+         * TemplateList
+         * @description the company's templates, without bodies
+         */
+        TemplateList: {
+            count: number;
+            results: components["schemas"]["TemplateSummary"][];
+        };
+        /** TemplateSummary */
+        TemplateSummary: {
+            id: string;
+            company_id: string;
+            /** @description stored size of the template JSON */
+            size_bytes: number;
+            /** @description pages of the trial render at upload */
+            pages: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** ValidationError */
+        ValidationError: {
+            message: string;
+            /** @enum {string} */
+            code: "validation_failed";
+            /** @description field IDs not recognised for the record type (at most 100 listed) */
+            invalid_fields: string[];
+            /** @description required fields not provided (at most 100 listed) */
+            required_fields: {
+                uid: string;
+                field_name: string;
+            }[];
+            /** @description fields whose value had the wrong type (at most 100 listed) */
+            type_errors: {
+                uid: string;
+                field_name: string;
+                /** @description boolean, number, string, date (date is YYYY-MM-DD); for status: the allowed statuses */
+                expected: string;
+            }[];
+            /** @description the number of problems in all three lists, including those not listed */
+            error_count: number;
+        };
+        /** Webhook */
+        Webhook: {
+            /** @description webhook ID */
+            id: string;
+            /**
+             * Format: uri
+             * @description where deliveries are POSTed
+             */
+            url: string;
+            /** @description the event types delivered */
+            events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
+            /** @description free text, null if none */
+            description: string | null;
+            /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+        };
+        /** WebhookDelivery */
+        WebhookDelivery: {
+            /** @description delivery ID: the webhook-id header, the same on every attempt */
+            id: string;
+            /** @description the webhook it is for */
+            webhook_id: string;
+            /** @description the event type */
+            event_type: string;
+            status: "pending" | "delivered" | "failed";
+            /** @description attempts made so far */
+            attempts: number;
+            /** @description the receiver's status of the last attempt, null if it gave none */
+            last_status_code: number | null;
+            /** @description why the last attempt failed, null if it did not */
+            last_error: string | null;
+            /** @description the start of the receiver's answer body to the last attempt: at most 64 KiB, read within the timeout, as UTF-8 (invalid bytes and NUL replaced by U+FFFD); null if no answer was read */
+            last_response_body: string | null;
+            /** @description when the next attempt is due (pending only) */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /** @description when a 2xx arrived */
+            delivered_at: string | null;
+        };
+        /**
+         * WebhookDeliveryList
+         * @description the deliveries
+         */
+        WebhookDeliveryList: {
+            count: number;
+            /** @description newest first, at most 100 */
+            results: components["schemas"]["WebhookDelivery"][];
+        };
+        /**
+         * WebhookList
+         * @description the webhooks
+         */
+        WebhookList: {
+            count: number;
+            /** @description oldest first */
+            results: components["schemas"]["Webhook"][];
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -1011,20 +2185,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1159,61 +2320,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        /** @description number of events returned in this request */
-                        count: number;
-                        /** @description matching events */
-                        results: {
-                            /** @description unique event identifier */
-                            id: string;
-                            /** @description company the event belongs to */
-                            company_id: string;
-                            /** @description ID of the associated connection */
-                            connection_id: string | null;
-                            /** @description key of the associated connection */
-                            connection_key: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 creation timestamp (UTC, ms)
-                             */
-                            created_at: string;
-                            /** @description whether the event is excluded from reporting */
-                            excluded: boolean;
-                            /** @description ID of the associated flow */
-                            flow_id: string | null;
-                            /** @description key of the associated flow */
-                            flow_key: string | null;
-                            /** @description flow session number */
-                            flow_session: number | null;
-                            /** @description like value of the event */
-                            like_value: number | null;
-                            /** @description seconds the user was active during the event */
-                            seconds_active: number | null;
-                            /** @description total seconds the event was running */
-                            seconds_running: number | null;
-                            /** @description title of the decision branch selected on a Decision step */
-                            selected_decision: string | null;
-                            /** @description key of the associated step */
-                            step_key: string | null;
-                            /** @description text content associated with the event */
-                            text: string | null;
-                            /** @description event type, for example user_flow_session_started */
-                            type: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 last-updated timestamp (UTC, ms)
-                             */
-                            updated_at: string;
-                            /** @description UUID of the user the event relates to */
-                            user_id: string | null;
-                            /** @description ID of the associated flow version */
-                            version_id: string | null;
-                            /** @description key of the associated flow version */
-                            version_key: string | null;
-                            /** @description snapshot of the flow version at the time of the event */
-                            version_object?: unknown;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["EventList"];
                 };
             };
             /** @description Not Modified: If-None-Match names the current ETag; no body (the ETag header repeats it) */
@@ -1229,20 +2336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -1253,20 +2347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -1275,20 +2356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -1307,20 +2375,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable */
@@ -1329,20 +2384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1402,63 +2444,7 @@ export interface operations {
                      *       "next_cursor": "48LPEsD_fp2YKPctUE8Q68ljrwE5SoJH"
                      *     }
                      */
-                    "application/json": {
-                        /** @description number of events returned in this request */
-                        count: number;
-                        /** @description events in the order they were stored; a replaced event only at its latest store */
-                        results: {
-                            /** @description unique event identifier */
-                            id: string;
-                            /** @description company the event belongs to */
-                            company_id: string;
-                            /** @description ID of the associated connection */
-                            connection_id: string | null;
-                            /** @description key of the associated connection */
-                            connection_key: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 creation timestamp (UTC, ms)
-                             */
-                            created_at: string;
-                            /** @description whether the event is excluded from reporting */
-                            excluded: boolean;
-                            /** @description ID of the associated flow */
-                            flow_id: string | null;
-                            /** @description key of the associated flow */
-                            flow_key: string | null;
-                            /** @description flow session number */
-                            flow_session: number | null;
-                            /** @description like value of the event */
-                            like_value: number | null;
-                            /** @description seconds the user was active during the event */
-                            seconds_active: number | null;
-                            /** @description total seconds the event was running */
-                            seconds_running: number | null;
-                            /** @description title of the decision branch selected on a Decision step */
-                            selected_decision: string | null;
-                            /** @description key of the associated step */
-                            step_key: string | null;
-                            /** @description text content associated with the event */
-                            text: string | null;
-                            /** @description event type, for example user_flow_session_started */
-                            type: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 last-updated timestamp (UTC, ms)
-                             */
-                            updated_at: string;
-                            /** @description UUID of the user the event relates to */
-                            user_id: string | null;
-                            /** @description ID of the associated flow version */
-                            version_id: string | null;
-                            /** @description key of the associated flow version */
-                            version_key: string | null;
-                            /** @description snapshot of the flow version at the time of the event */
-                            version_object?: unknown;
-                        }[];
-                        /** @description pass back as `after` to continue exactly here; equals `after` when nothing is new */
-                        next_cursor: string;
-                    };
+                    "application/json": components["schemas"]["EventChangesPage"];
                 };
             };
             /** @description bad request */
@@ -1467,20 +2453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -1491,20 +2464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -1513,20 +2473,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description gone: a change-feed cursor from before events the retention period removed (feed_cursor_expired); start again from the beginning or from now */
@@ -1535,20 +2482,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -1567,20 +2501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable */
@@ -1589,20 +2510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1649,20 +2557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -1673,20 +2568,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -1695,20 +2577,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description gone: a change-feed cursor from before events the retention period removed (feed_cursor_expired); start again from the beginning or from now */
@@ -1717,20 +2586,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited with Retry-After: the company is over its request rate, or already holds 50 streams open at once per company and process (WRS_STREAMS_PER_COMPANY) */
@@ -1749,20 +2605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable */
@@ -1771,20 +2614,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1819,17 +2649,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        /** @description number of event types listed */
-                        count: number;
-                        /** @description every event type of the company, by type */
-                        results: {
-                            /** @description the event type, as events carry it in `type` */
-                            type: string;
-                            /** @description how many events of the type the company has stored */
-                            count: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["EventTypesListResponse"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -1840,20 +2660,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -1862,20 +2669,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -1894,20 +2688,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1993,54 +2774,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        /** @description number of records returned; at most 100 */
-                        count: number;
-                        /** @description URL of the next batch, null at the end */
-                        next: string | null;
-                        /** @description URL of the previous batch, null at the start */
-                        prev: string | null;
-                        results: {
-                            /** @description unique record identifier */
-                            id: string;
-                            /** @description record type: custom, uccfiling, infoleaseasset, ... */
-                            record_type: string;
-                            /** @description UID of the record type definition (the typeId of a custom record) */
-                            uid?: unknown;
-                            /** @description current status */
-                            status: string;
-                            /** @description parent record, null if none */
-                            parent_record?: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description child record objects */
-                            child_records: unknown[];
-                            /** @description underlying instance object, when applicable */
-                            instance?: unknown;
-                            /** @description custom field values keyed by field name */
-                            fields?: {
-                                [key: string]: unknown;
-                            };
-                            /** @description linked external objects: keyed by source name, each value keyed by object name */
-                            linked?: {
-                                [key: string]: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            /** @description IDs of the views (buckets) the record is in */
-                            views: string[];
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["RecordList"];
                 };
             };
             /** @description Not Modified: If-None-Match names the current ETag; no body (the ETag header repeats it) */
@@ -2056,20 +2790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -2080,20 +2801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -2102,20 +2810,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -2134,20 +2829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2207,75 +2889,16 @@ export interface operations {
                      *       "updated_at": "2026-11-21T16:10:00.000Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description unique record identifier */
-                        id: string;
-                        /** @description record type: custom, uccfiling, infoleaseasset, ... */
-                        record_type: string;
-                        /** @description UID of the record type definition (the typeId of a custom record) */
-                        uid?: unknown;
-                        /** @description current status */
-                        status: string;
-                        /** @description parent record, null if none */
-                        parent_record?: {
-                            [key: string]: unknown;
-                        } | null;
-                        /** @description child record objects */
-                        child_records: unknown[];
-                        /** @description underlying instance object, when applicable */
-                        instance?: unknown;
-                        /** @description custom field values keyed by field name */
-                        fields?: {
-                            [key: string]: unknown;
-                        };
-                        /** @description linked external objects: keyed by source name, each value keyed by object name */
-                        linked?: {
-                            [key: string]: {
-                                [key: string]: unknown;
-                            };
-                        };
-                        /** @description IDs of the views (buckets) the record is in */
-                        views: string[];
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Record"];
                 };
             };
-            /** @description CreateRecordValidationError (code validation_failed), or ErrorResponse (code invalid_body) */
+            /** @description ValidationError (code validation_failed), or an Error (code invalid_body) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                        /** @enum {string} */
-                        code: "validation_failed";
-                        /** @description field IDs not recognised for the record type (at most 100 listed) */
-                        invalid_fields: string[];
-                        /** @description required fields not provided (at most 100 listed) */
-                        required_fields: {
-                            uid: string;
-                            field_name: string;
-                        }[];
-                        /** @description fields whose value had the wrong type (at most 100 listed) */
-                        type_errors: {
-                            uid: string;
-                            field_name: string;
-                            /** @description boolean, number, string, date (date is YYYY-MM-DD); for status: the allowed statuses */
-                            expected: string;
-                        }[];
-                        /** @description the number of problems in all three lists, including those not listed */
-                        error_count: number;
-                    } | ({
+                    "application/json": components["schemas"]["ValidationError"] | ({
                         message: string;
                         code: string;
                     } & {
@@ -2291,20 +2914,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -2313,20 +2923,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -2335,20 +2932,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -2357,20 +2941,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
@@ -2379,20 +2950,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -2411,20 +2969,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2475,46 +3020,7 @@ export interface operations {
                      *       "updated_at": "2026-11-21T16:10:00.000Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description unique record identifier */
-                        id: string;
-                        /** @description record type: custom, uccfiling, infoleaseasset, ... */
-                        record_type: string;
-                        /** @description UID of the record type definition (the typeId of a custom record) */
-                        uid?: unknown;
-                        /** @description current status */
-                        status: string;
-                        /** @description parent record, null if none */
-                        parent_record?: {
-                            [key: string]: unknown;
-                        } | null;
-                        /** @description child record objects */
-                        child_records: unknown[];
-                        /** @description underlying instance object, when applicable */
-                        instance?: unknown;
-                        /** @description custom field values keyed by field name */
-                        fields?: {
-                            [key: string]: unknown;
-                        };
-                        /** @description linked external objects: keyed by source name, each value keyed by object name */
-                        linked?: {
-                            [key: string]: {
-                                [key: string]: unknown;
-                            };
-                        };
-                        /** @description IDs of the views (buckets) the record is in */
-                        views: string[];
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Record"];
                 };
             };
             /** @description Not Modified: If-None-Match names the current ETag; no body (the ETag header repeats it) */
@@ -2530,20 +3036,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -2554,20 +3047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may call this for its own record only */
@@ -2576,20 +3056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -2598,20 +3065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -2630,20 +3084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2676,20 +3117,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -2700,20 +3128,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -2722,20 +3137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -2744,20 +3146,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description precondition failed: If-Match names no current tag; nothing was changed */
@@ -2766,20 +3155,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -2798,20 +3174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2869,75 +3232,16 @@ export interface operations {
                      *       "updated_at": "2026-11-21T16:10:00.000Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description unique record identifier */
-                        id: string;
-                        /** @description record type: custom, uccfiling, infoleaseasset, ... */
-                        record_type: string;
-                        /** @description UID of the record type definition (the typeId of a custom record) */
-                        uid?: unknown;
-                        /** @description current status */
-                        status: string;
-                        /** @description parent record, null if none */
-                        parent_record?: {
-                            [key: string]: unknown;
-                        } | null;
-                        /** @description child record objects */
-                        child_records: unknown[];
-                        /** @description underlying instance object, when applicable */
-                        instance?: unknown;
-                        /** @description custom field values keyed by field name */
-                        fields?: {
-                            [key: string]: unknown;
-                        };
-                        /** @description linked external objects: keyed by source name, each value keyed by object name */
-                        linked?: {
-                            [key: string]: {
-                                [key: string]: unknown;
-                            };
-                        };
-                        /** @description IDs of the views (buckets) the record is in */
-                        views: string[];
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Record"];
                 };
             };
-            /** @description CreateRecordValidationError (code validation_failed), or ErrorResponse (code invalid_body) */
+            /** @description ValidationError (code validation_failed), or an Error (code invalid_body) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                        /** @enum {string} */
-                        code: "validation_failed";
-                        /** @description field IDs not recognised for the record type (at most 100 listed) */
-                        invalid_fields: string[];
-                        /** @description required fields not provided (at most 100 listed) */
-                        required_fields: {
-                            uid: string;
-                            field_name: string;
-                        }[];
-                        /** @description fields whose value had the wrong type (at most 100 listed) */
-                        type_errors: {
-                            uid: string;
-                            field_name: string;
-                            /** @description boolean, number, string, date (date is YYYY-MM-DD); for status: the allowed statuses */
-                            expected: string;
-                        }[];
-                        /** @description the number of problems in all three lists, including those not listed */
-                        error_count: number;
-                    } | ({
+                    "application/json": components["schemas"]["ValidationError"] | ({
                         message: string;
                         code: string;
                     } & {
@@ -2953,20 +3257,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token for another record, or one whose form does not let it see or change a field, or the status, that the body sets (the message names each); nothing is changed */
@@ -2975,20 +3266,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -2997,20 +3275,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description precondition failed: If-Match names no current tag; nothing was changed */
@@ -3019,20 +3284,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -3051,20 +3303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3130,61 +3369,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        /** @description live tokens (neither revoked nor expired), oldest first */
-                        results: {
-                            /** @description company of the token */
-                            company_id: string;
-                            /** @description alias of company_id */
-                            companyId: string;
-                            /**
-                             * Format: date-time
-                             * @description issue time (whole seconds, the JWT iat)
-                             */
-                            created_at: string;
-                            /** @description created_at in the datastore-native form */
-                            createdAt: {
-                                _seconds: number;
-                                _nanoseconds: number;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description expiry time (the JWT exp)
-                             */
-                            expires_at: string;
-                            /** @description lifetime in seconds: expires_at - created_at */
-                            expires: number;
-                            /** @description the token document ID (the JWT jti) */
-                            key: string;
-                            /** @description the record the token may read and update */
-                            record_id: string;
-                            /** @description alias of record_id */
-                            recordId: string;
-                            /** @enum {string} */
-                            type: "record";
-                            /** @description the user who minted the token */
-                            user_id: string;
-                            /** @description alias of user_id */
-                            userId: string;
-                            /** @description the note given at minting, null when none */
-                            label: string | null;
-                            /** @description the field UIDs the mint narrowed the token to; null when it did not */
-                            fields: string[] | null;
-                            /** @description false when the mint forbade setting the status; null when it said nothing */
-                            status_editable: boolean | null;
-                            /** @description what the token may do: its record type's form (absent: every field and the status) narrowed by the mint. A PATCH naming anything else is 403 forbidden naming each such field, and changes nothing. */
-                            access: {
-                                /** @description the fields GET /records/{record} shows the token (no other key of fields); editable false: a PATCH of it is 403 */
-                                fields: {
-                                    uid: string;
-                                    editable: boolean;
-                                }[];
-                                /** @description false: a PATCH of status is 403 */
-                                status_editable: boolean;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["RecordTokenList"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -3195,20 +3380,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -3217,20 +3389,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -3239,20 +3398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -3271,20 +3417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3377,59 +3510,7 @@ export interface operations {
                      *       "token": "eyJhbGciOiJIUzI1NiJ9.eyJ0eXBlIjoicmVjb3JkIn0.c2lnbmF0dXJl"
                      *     }
                      */
-                    "application/json": {
-                        /** @description company of the token */
-                        company_id: string;
-                        /** @description alias of company_id */
-                        companyId: string;
-                        /**
-                         * Format: date-time
-                         * @description issue time (whole seconds, the JWT iat)
-                         */
-                        created_at: string;
-                        /** @description created_at in the datastore-native form */
-                        createdAt: {
-                            _seconds: number;
-                            _nanoseconds: number;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description expiry time (the JWT exp)
-                         */
-                        expires_at: string;
-                        /** @description lifetime in seconds: expires_at - created_at */
-                        expires: number;
-                        /** @description the token document ID (the JWT jti) */
-                        key: string;
-                        /** @description the record the token may read and update */
-                        record_id: string;
-                        /** @description alias of record_id */
-                        recordId: string;
-                        /** @enum {string} */
-                        type: "record";
-                        /** @description the user who minted the token */
-                        user_id: string;
-                        /** @description alias of user_id */
-                        userId: string;
-                        /** @description the note given at minting, null when none */
-                        label: string | null;
-                        /** @description the field UIDs the mint narrowed the token to; null when it did not */
-                        fields: string[] | null;
-                        /** @description false when the mint forbade setting the status; null when it said nothing */
-                        status_editable: boolean | null;
-                        /** @description what the token may do: its record type's form (absent: every field and the status) narrowed by the mint. A PATCH naming anything else is 403 forbidden naming each such field, and changes nothing. */
-                        access: {
-                            /** @description the fields GET /records/{record} shows the token (no other key of fields); editable false: a PATCH of it is 403 */
-                            fields: {
-                                uid: string;
-                                editable: boolean;
-                            }[];
-                            /** @description false: a PATCH of status is 403 */
-                            status_editable: boolean;
-                        };
-                        /** @description the signed JWT: send it as "Authorization: Bearer <token>" */
-                        token: string;
-                    };
+                    "application/json": components["schemas"]["MintedRecordToken"];
                 };
             };
             /** @description bad request */
@@ -3438,20 +3519,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -3462,20 +3530,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -3484,20 +3539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -3506,20 +3548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -3528,20 +3557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
@@ -3550,20 +3566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -3582,20 +3585,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3688,59 +3678,7 @@ export interface operations {
                      *       "token": "eyJhbGciOiJIUzI1NiJ9.eyJ0eXBlIjoicmVjb3JkIn0.c2lnbmF0dXJl"
                      *     }
                      */
-                    "application/json": {
-                        /** @description company of the token */
-                        company_id: string;
-                        /** @description alias of company_id */
-                        companyId: string;
-                        /**
-                         * Format: date-time
-                         * @description issue time (whole seconds, the JWT iat)
-                         */
-                        created_at: string;
-                        /** @description created_at in the datastore-native form */
-                        createdAt: {
-                            _seconds: number;
-                            _nanoseconds: number;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description expiry time (the JWT exp)
-                         */
-                        expires_at: string;
-                        /** @description lifetime in seconds: expires_at - created_at */
-                        expires: number;
-                        /** @description the token document ID (the JWT jti) */
-                        key: string;
-                        /** @description the record the token may read and update */
-                        record_id: string;
-                        /** @description alias of record_id */
-                        recordId: string;
-                        /** @enum {string} */
-                        type: "record";
-                        /** @description the user who minted the token */
-                        user_id: string;
-                        /** @description alias of user_id */
-                        userId: string;
-                        /** @description the note given at minting, null when none */
-                        label: string | null;
-                        /** @description the field UIDs the mint narrowed the token to; null when it did not */
-                        fields: string[] | null;
-                        /** @description false when the mint forbade setting the status; null when it said nothing */
-                        status_editable: boolean | null;
-                        /** @description what the token may do: its record type's form (absent: every field and the status) narrowed by the mint. A PATCH naming anything else is 403 forbidden naming each such field, and changes nothing. */
-                        access: {
-                            /** @description the fields GET /records/{record} shows the token (no other key of fields); editable false: a PATCH of it is 403 */
-                            fields: {
-                                uid: string;
-                                editable: boolean;
-                            }[];
-                            /** @description false: a PATCH of status is 403 */
-                            status_editable: boolean;
-                        };
-                        /** @description the signed JWT: send it as "Authorization: Bearer <token>" */
-                        token: string;
-                    };
+                    "application/json": components["schemas"]["MintedRecordToken"];
                 };
             };
             /** @description bad request */
@@ -3749,20 +3687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -3773,20 +3698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -3795,20 +3707,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -3817,20 +3716,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -3839,20 +3725,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
@@ -3861,20 +3734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -3893,20 +3753,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3940,20 +3787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -3962,20 +3796,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -3984,20 +3805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -4016,20 +3824,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4123,55 +3918,7 @@ export interface operations {
                      *       "previous_url": null
                      *     }
                      */
-                    "application/json": {
-                        /** @description checks in this response */
-                        count: number;
-                        results: ({
-                            /** @description chk_... */
-                            id?: string;
-                            description?: null | string;
-                            metadata?: {
-                                [key: string]: string;
-                            };
-                            check_number?: number;
-                            memo?: null | string;
-                            /** @description US dollars */
-                            amount?: number;
-                            url?: string;
-                            /** @description address object */
-                            to?: {
-                                [key: string]: unknown;
-                            };
-                            /** @description address object */
-                            from?: {
-                                [key: string]: unknown;
-                            };
-                            /** @description bank_account object (or its id) */
-                            bank_account?: unknown;
-                            carrier?: string;
-                            tracking_events?: null | {
-                                [key: string]: unknown;
-                            }[];
-                            thumbnails?: {
-                                [key: string]: unknown;
-                            }[];
-                            expected_delivery_date?: null | string;
-                            /** @description usps_first_class or ups_next_day_air */
-                            mail_type?: string;
-                            /** Format: date-time */
-                            date_created?: string;
-                            /** Format: date-time */
-                            date_modified?: string;
-                            send_date?: string;
-                            message?: null | string;
-                            /** @enum {string} */
-                            object?: "check";
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                        next_url: null | string;
-                        previous_url: null | string;
-                    };
+                    "application/json": components["schemas"]["CheckList"];
                 };
             };
             /** @description bad request */
@@ -4180,20 +3927,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -4204,20 +3938,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -4226,20 +3947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -4258,20 +3966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description provider error */
@@ -4280,20 +3975,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable */
@@ -4302,20 +3984,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description provider timeout */
@@ -4324,20 +3993,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4393,27 +4049,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": {
-                        /** @description step execution result message */
-                        message: string;
-                        details: {
-                            file_id: string;
-                            pdf_filename: string;
-                            /** @enum {string} */
-                            content_type: "application/pdf";
-                            size_bytes: number;
-                            pages: number;
-                            /** @description hex SHA-256 of the PDF bytes */
-                            sha256: string;
-                            /**
-                             * Format: uri
-                             * @description GET it with the same bearer, or a record token for this record
-                             */
-                            download_url: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["StepResult"];
                 };
             };
             /** @description bad request */
@@ -4422,20 +4058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -4446,20 +4069,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -4468,20 +4078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -4490,20 +4087,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -4512,20 +4096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description payload too large */
@@ -4534,20 +4105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description understood but cannot be processed */
@@ -4556,20 +4114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -4588,20 +4133,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable */
@@ -4610,20 +4142,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description provider timeout */
@@ -4632,20 +4151,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4712,20 +4218,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -4736,20 +4229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may call this for its own record only */
@@ -4758,20 +4238,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -4780,20 +4247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -4812,20 +4266,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4864,26 +4305,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        results: {
-                            file_id: string;
-                            pdf_filename: string;
-                            /** @enum {string} */
-                            content_type: "application/pdf";
-                            size_bytes: number;
-                            pages: number;
-                            /** @description hex SHA-256 of the PDF bytes */
-                            sha256: string;
-                            /**
-                             * Format: uri
-                             * @description GET it with the same bearer, or a record token for this record
-                             */
-                            download_url: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["StoredFileList"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -4894,20 +4316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may call this for its own record only */
@@ -4916,20 +4325,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -4938,20 +4334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -4970,20 +4353,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5046,69 +4416,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        results: {
-                            id: string;
-                            name: string;
-                            fields: {
-                                /** @description the key of the field in create and update bodies */
-                                uid: string;
-                                /** @description the key of the field in a record's fields */
-                                field_name: string;
-                                type: string;
-                                required: boolean;
-                            }[];
-                            /** @description the first is the initial status */
-                            statuses: string[];
-                            views: {
-                                id: string;
-                                name: string;
-                                statuses: string[];
-                            }[];
-                            /**
-                             * RecordTypeForm
-                             * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
-                             */
-                            form?: {
-                                /** @description the heading of the hosted form */
-                                title?: string;
-                                /** @description shown above the form's fields */
-                                instructions?: string;
-                                /** @description the fields a record token sees, in the form's order */
-                                fields: {
-                                    /** @description a field UID of the type */
-                                    uid: string;
-                                    /**
-                                     * @description false: shown, not changeable
-                                     * @default true
-                                     */
-                                    editable: boolean;
-                                }[];
-                                /**
-                                 * @description whether a record token may set the status
-                                 * @default false
-                                 */
-                                status_editable: boolean;
-                            };
-                            /**
-                             * FormCompany
-                             * @description only in a record token's read of its record's type: the company's profile as the hosted form shows it (set by the operator, PATCH /admin/v1/companies/{company}/profile), and nothing else of the company
-                             */
-                            company?: {
-                                /** @description the name the hosted form shows ("Acme Equipment Finance"); null: not set */
-                                display_name: string | null;
-                                /** @description where the person may write with questions; null: not set */
-                                support_email: string | null;
-                            };
-                            /** @description bumped on every replacement */
-                            version: number;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["RecordTypeList"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -5119,20 +4427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -5141,20 +4436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -5173,20 +4455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5247,66 +4516,7 @@ export interface operations {
                      *       "updated_at": "2026-11-22T14:05:12.345Z"
                      *     }
                      */
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        fields: {
-                            /** @description the key of the field in create and update bodies */
-                            uid: string;
-                            /** @description the key of the field in a record's fields */
-                            field_name: string;
-                            type: string;
-                            required: boolean;
-                        }[];
-                        /** @description the first is the initial status */
-                        statuses: string[];
-                        views: {
-                            id: string;
-                            name: string;
-                            statuses: string[];
-                        }[];
-                        /**
-                         * RecordTypeForm
-                         * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
-                         */
-                        form?: {
-                            /** @description the heading of the hosted form */
-                            title?: string;
-                            /** @description shown above the form's fields */
-                            instructions?: string;
-                            /** @description the fields a record token sees, in the form's order */
-                            fields: {
-                                /** @description a field UID of the type */
-                                uid: string;
-                                /**
-                                 * @description false: shown, not changeable
-                                 * @default true
-                                 */
-                                editable: boolean;
-                            }[];
-                            /**
-                             * @description whether a record token may set the status
-                             * @default false
-                             */
-                            status_editable: boolean;
-                        };
-                        /**
-                         * FormCompany
-                         * @description only in a record token's read of its record's type: the company's profile as the hosted form shows it (set by the operator, PATCH /admin/v1/companies/{company}/profile), and nothing else of the company
-                         */
-                        company?: {
-                            /** @description the name the hosted form shows ("Acme Equipment Finance"); null: not set */
-                            display_name: string | null;
-                            /** @description where the person may write with questions; null: not set */
-                            support_email: string | null;
-                        };
-                        /** @description bumped on every replacement */
-                        version: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["RecordType"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -5317,20 +4527,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may read its own record's type only */
@@ -5339,20 +4536,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -5361,20 +4545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -5393,20 +4564,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5441,21 +4599,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        results: {
-                            id: string;
-                            company_id: string;
-                            /** @description stored size of the template JSON */
-                            size_bytes: number;
-                            /** @description pages of the trial render at upload */
-                            pages: number;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["TemplateList"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -5466,20 +4610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -5488,20 +4619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -5520,20 +4638,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5572,35 +4677,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        /** @description oldest first */
-                        results: {
-                            /** @description webhook ID */
-                            id: string;
-                            /**
-                             * Format: uri
-                             * @description where deliveries are POSTed
-                             */
-                            url: string;
-                            /** @description the event types delivered */
-                            events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
-                            /** @description free text, null if none */
-                            description: string | null;
-                            /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
-                            enabled: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookList"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -5611,20 +4688,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -5633,20 +4697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -5665,20 +4716,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5731,33 +4769,7 @@ export interface operations {
                      *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwq0o2m0aQnqE="
                      *     }
                      */
-                    "application/json": {
-                        /** @description webhook ID */
-                        id: string;
-                        /**
-                         * Format: uri
-                         * @description where deliveries are POSTed
-                         */
-                        url: string;
-                        /** @description the event types delivered */
-                        events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
-                        /** @description free text, null if none */
-                        description: string | null;
-                        /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
-                        enabled: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        updated_at: string;
-                        /** @description signing secret: "whsec_" + base64 of 32 random bytes. Shown only in this answer; keep it to verify webhook-signature */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["CreatedWebhook"];
                 };
             };
             /** @description bad request */
@@ -5766,20 +4778,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -5790,20 +4789,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -5812,20 +4798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description webhook_limit_reached: the company has WRS_WEBHOOK_MAX_PER_COMPANY webhooks already (`limit` says how many); or idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -5834,20 +4807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
@@ -5856,20 +4816,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -5888,20 +4835,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5938,31 +4872,7 @@ export interface operations {
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description webhook ID */
-                        id: string;
-                        /**
-                         * Format: uri
-                         * @description where deliveries are POSTed
-                         */
-                        url: string;
-                        /** @description the event types delivered */
-                        events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
-                        /** @description free text, null if none */
-                        description: string | null;
-                        /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
-                        enabled: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -5973,20 +4883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -5995,20 +4892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -6017,20 +4901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -6049,20 +4920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6094,20 +4952,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -6116,20 +4961,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -6138,20 +4970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -6170,20 +4989,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6234,31 +5040,7 @@ export interface operations {
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description webhook ID */
-                        id: string;
-                        /**
-                         * Format: uri
-                         * @description where deliveries are POSTed
-                         */
-                        url: string;
-                        /** @description the event types delivered */
-                        events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
-                        /** @description free text, null if none */
-                        description: string | null;
-                        /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
-                        enabled: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             /** @description bad request */
@@ -6267,20 +5049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -6291,20 +5060,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -6313,20 +5069,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -6335,20 +5078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -6367,20 +5097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6419,12 +5136,7 @@ export interface operations {
                      *       "previous_secret_expires_at": "2026-11-22T15:04:05.123Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description the new signing secret: "whsec_" + base64 of 32 random bytes. Shown only in this answer; it signs every delivery from now on */
-                        secret: string;
-                        /** @description until when the previous secret signs deliveries too (a second v1 signature); null when it stopped at once (overlap 0) */
-                        previous_secret_expires_at: string | null;
-                    };
+                    "application/json": components["schemas"]["RotatedWebhookSecret"];
                 };
             };
             /** @description bad request */
@@ -6433,20 +5145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -6457,20 +5156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -6479,20 +5165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -6501,20 +5174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -6523,20 +5183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
@@ -6545,20 +5192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -6577,20 +5211,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6633,36 +5254,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        /** @description newest first, at most 100 */
-                        results: {
-                            /** @description delivery ID: the webhook-id header, the same on every attempt */
-                            id: string;
-                            /** @description the webhook it is for */
-                            webhook_id: string;
-                            /** @description the event type */
-                            event_type: string;
-                            status: "pending" | "delivered" | "failed";
-                            /** @description attempts made so far */
-                            attempts: number;
-                            /** @description the receiver's status of the last attempt, null if it gave none */
-                            last_status_code: number | null;
-                            /** @description why the last attempt failed, null if it did not */
-                            last_error: string | null;
-                            /** @description the start of the receiver's answer body to the last attempt: at most 64 KiB, read within the timeout, as UTF-8 (invalid bytes and NUL replaced by U+FFFD); null if no answer was read */
-                            last_response_body: string | null;
-                            /** @description when the next attempt is due (pending only) */
-                            next_attempt_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                            /** @description when a 2xx arrived */
-                            delivered_at: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -6673,20 +5265,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -6695,20 +5274,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -6717,20 +5283,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -6749,20 +5302,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6802,32 +5342,7 @@ export interface operations {
                      *       "delivered_at": null
                      *     }
                      */
-                    "application/json": {
-                        /** @description delivery ID: the webhook-id header, the same on every attempt */
-                        id: string;
-                        /** @description the webhook it is for */
-                        webhook_id: string;
-                        /** @description the event type */
-                        event_type: string;
-                        status: "pending" | "delivered" | "failed";
-                        /** @description attempts made so far */
-                        attempts: number;
-                        /** @description the receiver's status of the last attempt, null if it gave none */
-                        last_status_code: number | null;
-                        /** @description why the last attempt failed, null if it did not */
-                        last_error: string | null;
-                        /** @description the start of the receiver's answer body to the last attempt: at most 64 KiB, read within the timeout, as UTF-8 (invalid bytes and NUL replaced by U+FFFD); null if no answer was read */
-                        last_response_body: string | null;
-                        /** @description when the next attempt is due (pending only) */
-                        next_attempt_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC with milliseconds
-                         */
-                        created_at: string;
-                        /** @description when a 2xx arrived */
-                        delivered_at: string | null;
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description unauthorized: the bearer JWT or record token is missing, malformed, badly signed, expired or revoked */
@@ -6838,20 +5353,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description forbidden: a record token may not call this operation; only a company user may */
@@ -6860,20 +5362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -6882,20 +5371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: over the request rate of the company (a user JWT), of the record token, or of the client address (no valid credential); Retry-After says when to retry, the RateLimit headers give the budget */
@@ -6914,20 +5390,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6983,20 +5446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -7007,20 +5457,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -7039,20 +5476,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7072,122 +5496,10 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description default: a new UUIDv7 */
-                    id?: string;
-                    /** @description must be the company of the path when given */
-                    company_id?: string;
-                    connection_id?: string | null;
-                    connection_key?: string | null;
-                    /** @description ISO 8601 date-time with Z or an offset; default: now */
-                    created_at?: string;
-                    /** @description default: false */
-                    excluded?: boolean;
-                    flow_id?: string | null;
-                    flow_key?: string | null;
-                    flow_session?: number | null;
-                    like_value?: number | null;
-                    seconds_active?: number | null;
-                    seconds_running?: number | null;
-                    selected_decision?: string | null;
-                    step_key?: string | null;
-                    text?: string | null;
-                    type: string;
-                    /** @description ISO 8601 date-time with Z or an offset; default: now */
-                    updated_at?: string;
-                    user_id?: string | null;
-                    version_id?: string | null;
-                    version_key?: string | null;
-                    /** @description any JSON, kept verbatim; absent stays absent */
-                    version_object?: unknown;
-                }[];
-                "application/x-ndjson": {
-                    /** @description default: a new UUIDv7 */
-                    id?: string;
-                    /** @description must be the company of the path when given */
-                    company_id?: string;
-                    connection_id?: string | null;
-                    connection_key?: string | null;
-                    /** @description ISO 8601 date-time with Z or an offset; default: now */
-                    created_at?: string;
-                    /** @description default: false */
-                    excluded?: boolean;
-                    flow_id?: string | null;
-                    flow_key?: string | null;
-                    flow_session?: number | null;
-                    like_value?: number | null;
-                    seconds_active?: number | null;
-                    seconds_running?: number | null;
-                    selected_decision?: string | null;
-                    step_key?: string | null;
-                    text?: string | null;
-                    type: string;
-                    /** @description ISO 8601 date-time with Z or an offset; default: now */
-                    updated_at?: string;
-                    user_id?: string | null;
-                    version_id?: string | null;
-                    version_key?: string | null;
-                    /** @description any JSON, kept verbatim; absent stays absent */
-                    version_object?: unknown;
-                }[];
-                "application/ndjson": {
-                    /** @description default: a new UUIDv7 */
-                    id?: string;
-                    /** @description must be the company of the path when given */
-                    company_id?: string;
-                    connection_id?: string | null;
-                    connection_key?: string | null;
-                    /** @description ISO 8601 date-time with Z or an offset; default: now */
-                    created_at?: string;
-                    /** @description default: false */
-                    excluded?: boolean;
-                    flow_id?: string | null;
-                    flow_key?: string | null;
-                    flow_session?: number | null;
-                    like_value?: number | null;
-                    seconds_active?: number | null;
-                    seconds_running?: number | null;
-                    selected_decision?: string | null;
-                    step_key?: string | null;
-                    text?: string | null;
-                    type: string;
-                    /** @description ISO 8601 date-time with Z or an offset; default: now */
-                    updated_at?: string;
-                    user_id?: string | null;
-                    version_id?: string | null;
-                    version_key?: string | null;
-                    /** @description any JSON, kept verbatim; absent stays absent */
-                    version_object?: unknown;
-                }[];
-                "application/jsonl": {
-                    /** @description default: a new UUIDv7 */
-                    id?: string;
-                    /** @description must be the company of the path when given */
-                    company_id?: string;
-                    connection_id?: string | null;
-                    connection_key?: string | null;
-                    /** @description ISO 8601 date-time with Z or an offset; default: now */
-                    created_at?: string;
-                    /** @description default: false */
-                    excluded?: boolean;
-                    flow_id?: string | null;
-                    flow_key?: string | null;
-                    flow_session?: number | null;
-                    like_value?: number | null;
-                    seconds_active?: number | null;
-                    seconds_running?: number | null;
-                    selected_decision?: string | null;
-                    step_key?: string | null;
-                    text?: string | null;
-                    type: string;
-                    /** @description ISO 8601 date-time with Z or an offset; default: now */
-                    updated_at?: string;
-                    user_id?: string | null;
-                    version_id?: string | null;
-                    version_key?: string | null;
-                    /** @description any JSON, kept verbatim; absent stays absent */
-                    version_object?: unknown;
-                }[];
+                "application/json": components["schemas"]["IngestedEvent"][];
+                "application/x-ndjson": components["schemas"]["IngestedEvent"][];
+                "application/ndjson": components["schemas"]["IngestedEvent"][];
+                "application/jsonl": components["schemas"]["IngestedEvent"][];
             };
         };
         responses: {
@@ -7214,20 +5526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -7238,20 +5537,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -7260,20 +5546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type, content encoding or charset */
@@ -7282,20 +5555,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
@@ -7304,20 +5564,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -7336,20 +5583,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7367,180 +5601,7 @@ export interface operations {
         /** @description Lob-shaped checks, added all or none; the service checks them and lists every problem at once */
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description a check id (chk_ followed by 1 to 64 letters and digits); generated when absent */
-                    id?: string;
-                    /** @enum {string} */
-                    object?: "check";
-                    description?: string | null;
-                    /** @description an object of up to 20 text values (keys at most 40 characters, values at most 500, neither with " or \) */
-                    metadata?: {
-                        [key: string]: string;
-                    };
-                    check_number?: number;
-                    memo?: string | null;
-                    message?: string | null;
-                    /** @description US dollars in whole cents */
-                    amount: number;
-                    /**
-                     * CheckAddress
-                     * @description Lob's US address object
-                     */
-                    to: {
-                        /** @description an address id (adr_ followed by letters and digits) */
-                        id?: string;
-                        /** @enum {string} */
-                        object?: "address";
-                        description?: string | null;
-                        name?: string | null;
-                        company?: string | null;
-                        phone?: string | null;
-                        email?: string | null;
-                        address_line1: string;
-                        address_line2?: string | null;
-                        address_city: string;
-                        /** @description a 2-letter state code */
-                        address_state: string;
-                        /** @description a ZIP code, 12345 or 12345-1234 */
-                        address_zip: string;
-                        address_country?: "US" | "UNITED STATES";
-                        /** @description an object of up to 20 text values (keys at most 40 characters, values at most 500, neither with " or \) */
-                        metadata?: {
-                            [key: string]: string;
-                        };
-                        recipient_moved?: boolean | null;
-                        /** @description ISO 8601 date-time */
-                        date_created?: string;
-                        /** @description ISO 8601 date-time */
-                        date_modified?: string;
-                        deleted?: boolean;
-                    };
-                    /**
-                     * CheckAddress
-                     * @description Lob's US address object
-                     */
-                    from: {
-                        /** @description an address id (adr_ followed by letters and digits) */
-                        id?: string;
-                        /** @enum {string} */
-                        object?: "address";
-                        description?: string | null;
-                        name?: string | null;
-                        company?: string | null;
-                        phone?: string | null;
-                        email?: string | null;
-                        address_line1: string;
-                        address_line2?: string | null;
-                        address_city: string;
-                        /** @description a 2-letter state code */
-                        address_state: string;
-                        /** @description a ZIP code, 12345 or 12345-1234 */
-                        address_zip: string;
-                        address_country?: "US" | "UNITED STATES";
-                        /** @description an object of up to 20 text values (keys at most 40 characters, values at most 500, neither with " or \) */
-                        metadata?: {
-                            [key: string]: string;
-                        };
-                        recipient_moved?: boolean | null;
-                        /** @description ISO 8601 date-time */
-                        date_created?: string;
-                        /** @description ISO 8601 date-time */
-                        date_modified?: string;
-                        deleted?: boolean;
-                    };
-                    /** @description a bank account id (bank_...) or Lob's bank account object */
-                    bank_account: string | ({
-                        /** @description a bank account id (bank_ followed by letters and digits) */
-                        id: string;
-                        /** @enum {string} */
-                        object?: "bank_account";
-                        description?: string | null;
-                        routing_number?: string;
-                        account_number?: string;
-                        account_type?: "company" | "individual";
-                        signatory?: string;
-                        check_template?: "common" | "jpm";
-                        fractional_routing_number?: string;
-                        city?: string;
-                        state?: string;
-                        zipcode?: string;
-                        bank_name?: string;
-                        verified?: boolean;
-                        microdeposit_type?: ("amounts" | "descriptor_code") | null;
-                        signature_url?: string | null;
-                        /** @description an object of up to 20 text values (keys at most 40 characters, values at most 500, neither with " or \) */
-                        metadata?: {
-                            [key: string]: string;
-                        };
-                        /** @description ISO 8601 date-time */
-                        date_created?: string;
-                        /** @description ISO 8601 date-time */
-                        date_modified?: string;
-                        deleted?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    });
-                    /** @description usps_first_class or ups_next_day_air; default usps_first_class */
-                    mail_type?: "usps_first_class" | "ups_next_day_air";
-                    /** @description ISO 8601 date or date-time; default date_created */
-                    send_date?: string;
-                    /** @description ISO 8601 date or date-time; default now */
-                    date_created?: string;
-                    /** @description ISO 8601 date or date-time; default date_created */
-                    date_modified?: string;
-                    expected_delivery_date?: string | null;
-                    /** @description an https:// link */
-                    url?: string;
-                    /** @description the carrier Lob names; default USPS */
-                    carrier?: string;
-                    tracking_events?: ({
-                        /** @description a tracking event id (evnt_ followed by letters and digits) */
-                        id?: string;
-                        type?: string;
-                        name?: string;
-                        details?: {
-                            [key: string]: unknown;
-                        } | null;
-                        location?: string | null;
-                        /** @description ISO 8601 date-time */
-                        time?: string;
-                        /** @description ISO 8601 date-time */
-                        date_created?: string;
-                        /** @description ISO 8601 date-time */
-                        date_modified?: string;
-                        /** @enum {string} */
-                        object?: "tracking_event";
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                    thumbnails?: ({
-                        small?: string;
-                        medium?: string;
-                        large?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
-                    merge_variables?: {
-                        [key: string]: unknown;
-                    } | null;
-                    check_bottom_template_id?: string | null;
-                    attachment_template_id?: string | null;
-                    check_bottom_template_version_id?: string | null;
-                    attachment_template_version_id?: string | null;
-                    use_type?: ("marketing" | "operational") | null;
-                    status?: "processed" | "rendered" | "failed";
-                    failure_reason?: ({
-                        remediation?: string | null;
-                        failure_reason?: string | null;
-                        errors?: {
-                            [key: string]: unknown;
-                        }[] | null;
-                    } & {
-                        [key: string]: unknown;
-                    }) | null;
-                    sla?: string | null;
-                    deleted?: boolean;
-                }[];
+                "application/json": components["schemas"]["CheckInput"][];
             };
         };
         responses: {
@@ -7582,20 +5643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -7606,20 +5654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description payload too large */
@@ -7628,20 +5663,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -7660,20 +5682,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7731,20 +5740,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -7755,20 +5751,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -7787,20 +5770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7865,20 +5835,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -7889,20 +5846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -7921,20 +5865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7992,20 +5923,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -8016,20 +5934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -8048,20 +5953,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8114,24 +6006,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        basePdf: ({
-                            /** @description mm */
-                            width: number;
-                            /** @description mm */
-                            height: number;
-                            /** @description mm: top, right, bottom, left */
-                            padding: number[];
-                        } & {
-                            [key: string]: unknown;
-                        }) | string;
-                        /** @description one array of pdfme schemas (name, type, position, width, height, ...) per page */
-                        schemas: {
-                            [key: string]: unknown;
-                        }[][];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["PdfTemplate"];
                 };
             };
             /** @description bad request */
@@ -8140,20 +6015,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -8164,20 +6026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -8186,20 +6035,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -8218,20 +6054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8251,24 +6074,7 @@ export interface operations {
         /** @description a pdfme template */
         requestBody: {
             content: {
-                "application/json": {
-                    basePdf: ({
-                        /** @description mm */
-                        width: number;
-                        /** @description mm */
-                        height: number;
-                        /** @description mm: top, right, bottom, left */
-                        padding: number[];
-                    } & {
-                        [key: string]: unknown;
-                    }) | string;
-                    /** @description one array of pdfme schemas (name, type, position, width, height, ...) per page */
-                    schemas: {
-                        [key: string]: unknown;
-                    }[][];
-                } & {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["PdfTemplate"];
             };
         };
         responses: {
@@ -8288,18 +6094,7 @@ export interface operations {
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
                      *     }
                      */
-                    "application/json": {
-                        id: string;
-                        company_id: string;
-                        /** @description stored size of the template JSON */
-                        size_bytes: number;
-                        /** @description pages of the trial render at upload */
-                        pages: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["TemplateSummary"];
                 };
             };
             /** @description template created */
@@ -8320,18 +6115,7 @@ export interface operations {
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
                      *     }
                      */
-                    "application/json": {
-                        id: string;
-                        company_id: string;
-                        /** @description stored size of the template JSON */
-                        size_bytes: number;
-                        /** @description pages of the trial render at upload */
-                        pages: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["TemplateSummary"];
                 };
             };
             /** @description bad request */
@@ -8340,20 +6124,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -8364,20 +6135,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description payload too large */
@@ -8386,20 +6144,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -8418,20 +6163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unavailable */
@@ -8440,20 +6172,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description provider timeout */
@@ -8462,20 +6181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8507,20 +6213,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -8531,20 +6224,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -8553,20 +6233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -8585,20 +6252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8636,21 +6290,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        results: {
-                            id: string;
-                            company_id: string;
-                            /** @description stored size of the template JSON */
-                            size_bytes: number;
-                            /** @description pages of the trial render at upload */
-                            pages: number;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["TemplateList"];
                 };
             };
             /** @description bad request */
@@ -8659,20 +6299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -8683,20 +6310,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -8715,20 +6329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8824,66 +6425,7 @@ export interface operations {
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
                      *     }
                      */
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        fields: {
-                            /** @description the key of the field in create and update bodies */
-                            uid: string;
-                            /** @description the key of the field in a record's fields */
-                            field_name: string;
-                            type: string;
-                            required: boolean;
-                        }[];
-                        /** @description the first is the initial status */
-                        statuses: string[];
-                        views: {
-                            id: string;
-                            name: string;
-                            statuses: string[];
-                        }[];
-                        /**
-                         * RecordTypeForm
-                         * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
-                         */
-                        form?: {
-                            /** @description the heading of the hosted form */
-                            title?: string;
-                            /** @description shown above the form's fields */
-                            instructions?: string;
-                            /** @description the fields a record token sees, in the form's order */
-                            fields: {
-                                /** @description a field UID of the type */
-                                uid: string;
-                                /**
-                                 * @description false: shown, not changeable
-                                 * @default true
-                                 */
-                                editable: boolean;
-                            }[];
-                            /**
-                             * @description whether a record token may set the status
-                             * @default false
-                             */
-                            status_editable: boolean;
-                        };
-                        /**
-                         * FormCompany
-                         * @description only in a record token's read of its record's type: the company's profile as the hosted form shows it (set by the operator, PATCH /admin/v1/companies/{company}/profile), and nothing else of the company
-                         */
-                        company?: {
-                            /** @description the name the hosted form shows ("Acme Equipment Finance"); null: not set */
-                            display_name: string | null;
-                            /** @description where the person may write with questions; null: not set */
-                            support_email: string | null;
-                        };
-                        /** @description bumped on every replacement */
-                        version: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["RecordType"];
                 };
             };
             /** @description bad request */
@@ -8892,20 +6434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -8916,20 +6445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -8938,20 +6454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -8970,20 +6473,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9022,31 +6512,7 @@ export interface operations {
                         /** @description statuses of the records in the view; empty or absent: every record of the type */
                         statuses?: string[];
                     }[];
-                    /**
-                     * RecordTypeForm
-                     * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
-                     */
-                    form?: {
-                        /** @description the heading of the hosted form */
-                        title?: string;
-                        /** @description shown above the form's fields */
-                        instructions?: string;
-                        /** @description the fields a record token sees, in the form's order */
-                        fields: {
-                            /** @description a field UID of the type */
-                            uid: string;
-                            /**
-                             * @description false: shown, not changeable
-                             * @default true
-                             */
-                            editable?: boolean;
-                        }[];
-                        /**
-                         * @description whether a record token may set the status
-                         * @default false
-                         */
-                        status_editable?: boolean;
-                    };
+                    form?: components["schemas"]["RecordTypeForm"];
                 };
             };
         };
@@ -9129,66 +6595,7 @@ export interface operations {
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
                      *     }
                      */
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        fields: {
-                            /** @description the key of the field in create and update bodies */
-                            uid: string;
-                            /** @description the key of the field in a record's fields */
-                            field_name: string;
-                            type: string;
-                            required: boolean;
-                        }[];
-                        /** @description the first is the initial status */
-                        statuses: string[];
-                        views: {
-                            id: string;
-                            name: string;
-                            statuses: string[];
-                        }[];
-                        /**
-                         * RecordTypeForm
-                         * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
-                         */
-                        form?: {
-                            /** @description the heading of the hosted form */
-                            title?: string;
-                            /** @description shown above the form's fields */
-                            instructions?: string;
-                            /** @description the fields a record token sees, in the form's order */
-                            fields: {
-                                /** @description a field UID of the type */
-                                uid: string;
-                                /**
-                                 * @description false: shown, not changeable
-                                 * @default true
-                                 */
-                                editable: boolean;
-                            }[];
-                            /**
-                             * @description whether a record token may set the status
-                             * @default false
-                             */
-                            status_editable: boolean;
-                        };
-                        /**
-                         * FormCompany
-                         * @description only in a record token's read of its record's type: the company's profile as the hosted form shows it (set by the operator, PATCH /admin/v1/companies/{company}/profile), and nothing else of the company
-                         */
-                        company?: {
-                            /** @description the name the hosted form shows ("Acme Equipment Finance"); null: not set */
-                            display_name: string | null;
-                            /** @description where the person may write with questions; null: not set */
-                            support_email: string | null;
-                        };
-                        /** @description bumped on every replacement */
-                        version: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["RecordType"];
                 };
             };
             /** @description record type created */
@@ -9271,66 +6678,7 @@ export interface operations {
                      *       "updated_at": "2026-11-21T15:04:05.123Z"
                      *     }
                      */
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        fields: {
-                            /** @description the key of the field in create and update bodies */
-                            uid: string;
-                            /** @description the key of the field in a record's fields */
-                            field_name: string;
-                            type: string;
-                            required: boolean;
-                        }[];
-                        /** @description the first is the initial status */
-                        statuses: string[];
-                        views: {
-                            id: string;
-                            name: string;
-                            statuses: string[];
-                        }[];
-                        /**
-                         * RecordTypeForm
-                         * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
-                         */
-                        form?: {
-                            /** @description the heading of the hosted form */
-                            title?: string;
-                            /** @description shown above the form's fields */
-                            instructions?: string;
-                            /** @description the fields a record token sees, in the form's order */
-                            fields: {
-                                /** @description a field UID of the type */
-                                uid: string;
-                                /**
-                                 * @description false: shown, not changeable
-                                 * @default true
-                                 */
-                                editable: boolean;
-                            }[];
-                            /**
-                             * @description whether a record token may set the status
-                             * @default false
-                             */
-                            status_editable: boolean;
-                        };
-                        /**
-                         * FormCompany
-                         * @description only in a record token's read of its record's type: the company's profile as the hosted form shows it (set by the operator, PATCH /admin/v1/companies/{company}/profile), and nothing else of the company
-                         */
-                        company?: {
-                            /** @description the name the hosted form shows ("Acme Equipment Finance"); null: not set */
-                            display_name: string | null;
-                            /** @description where the person may write with questions; null: not set */
-                            support_email: string | null;
-                        };
-                        /** @description bumped on every replacement */
-                        version: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["RecordType"];
                 };
             };
             /** @description bad request */
@@ -9339,20 +6687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -9363,20 +6698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -9395,20 +6717,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9439,20 +6748,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -9463,20 +6759,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -9485,20 +6768,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -9517,20 +6787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9630,69 +6887,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        results: {
-                            id: string;
-                            name: string;
-                            fields: {
-                                /** @description the key of the field in create and update bodies */
-                                uid: string;
-                                /** @description the key of the field in a record's fields */
-                                field_name: string;
-                                type: string;
-                                required: boolean;
-                            }[];
-                            /** @description the first is the initial status */
-                            statuses: string[];
-                            views: {
-                                id: string;
-                                name: string;
-                                statuses: string[];
-                            }[];
-                            /**
-                             * RecordTypeForm
-                             * @description what a record token of the type sees and may change (absent: every field and the status). A token sees only the fields listed, may change only those with editable true, and may set the status only when status_editable is true; minting may narrow this further.
-                             */
-                            form?: {
-                                /** @description the heading of the hosted form */
-                                title?: string;
-                                /** @description shown above the form's fields */
-                                instructions?: string;
-                                /** @description the fields a record token sees, in the form's order */
-                                fields: {
-                                    /** @description a field UID of the type */
-                                    uid: string;
-                                    /**
-                                     * @description false: shown, not changeable
-                                     * @default true
-                                     */
-                                    editable: boolean;
-                                }[];
-                                /**
-                                 * @description whether a record token may set the status
-                                 * @default false
-                                 */
-                                status_editable: boolean;
-                            };
-                            /**
-                             * FormCompany
-                             * @description only in a record token's read of its record's type: the company's profile as the hosted form shows it (set by the operator, PATCH /admin/v1/companies/{company}/profile), and nothing else of the company
-                             */
-                            company?: {
-                                /** @description the name the hosted form shows ("Acme Equipment Finance"); null: not set */
-                                display_name: string | null;
-                                /** @description where the person may write with questions; null: not set */
-                                support_email: string | null;
-                            };
-                            /** @description bumped on every replacement */
-                            version: number;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["RecordTypeList"];
                 };
             };
             /** @description bad request */
@@ -9701,20 +6896,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -9725,20 +6907,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -9757,20 +6926,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9829,46 +6985,7 @@ export interface operations {
                         /** @description how many records of the company follow the type (all of them, not only those listed) */
                         count: number;
                         /** @description the most recently created of them, at most limit */
-                        results: {
-                            /** @description unique record identifier */
-                            id: string;
-                            /** @description record type: custom, uccfiling, infoleaseasset, ... */
-                            record_type: string;
-                            /** @description UID of the record type definition (the typeId of a custom record) */
-                            uid?: unknown;
-                            /** @description current status */
-                            status: string;
-                            /** @description parent record, null if none */
-                            parent_record?: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** @description child record objects */
-                            child_records: unknown[];
-                            /** @description underlying instance object, when applicable */
-                            instance?: unknown;
-                            /** @description custom field values keyed by field name */
-                            fields?: {
-                                [key: string]: unknown;
-                            };
-                            /** @description linked external objects: keyed by source name, each value keyed by object name */
-                            linked?: {
-                                [key: string]: {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            /** @description IDs of the views (buckets) the record is in */
-                            views: string[];
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            updated_at: string;
-                        }[];
+                        results: components["schemas"]["Record"][];
                     };
                 };
             };
@@ -9878,20 +6995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -9902,20 +7006,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -9934,20 +7025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9967,166 +7045,10 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description unique record identifier */
-                    id?: string;
-                    /** @description record type: custom, uccfiling, infoleaseasset, ... */
-                    record_type?: string;
-                    /** @description UID of the record type definition (the typeId of a custom record) */
-                    uid?: unknown;
-                    /** @description current status */
-                    status?: string;
-                    /** @description parent record, null if none */
-                    parent_record?: {
-                        [key: string]: unknown;
-                    } | null;
-                    /** @description child record objects */
-                    child_records?: unknown[];
-                    /** @description underlying instance object, when applicable */
-                    instance?: unknown;
-                    /** @description custom field values keyed by field name */
-                    fields?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description linked external objects: keyed by source name, each value keyed by object name */
-                    linked?: {
-                        [key: string]: {
-                            [key: string]: unknown;
-                        };
-                    };
-                    /** @description IDs of the views (buckets) the record is in */
-                    views?: string[];
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds
-                     */
-                    created_at?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds
-                     */
-                    updated_at?: string;
-                }[];
-                "application/x-ndjson": {
-                    /** @description unique record identifier */
-                    id?: string;
-                    /** @description record type: custom, uccfiling, infoleaseasset, ... */
-                    record_type?: string;
-                    /** @description UID of the record type definition (the typeId of a custom record) */
-                    uid?: unknown;
-                    /** @description current status */
-                    status?: string;
-                    /** @description parent record, null if none */
-                    parent_record?: {
-                        [key: string]: unknown;
-                    } | null;
-                    /** @description child record objects */
-                    child_records?: unknown[];
-                    /** @description underlying instance object, when applicable */
-                    instance?: unknown;
-                    /** @description custom field values keyed by field name */
-                    fields?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description linked external objects: keyed by source name, each value keyed by object name */
-                    linked?: {
-                        [key: string]: {
-                            [key: string]: unknown;
-                        };
-                    };
-                    /** @description IDs of the views (buckets) the record is in */
-                    views?: string[];
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds
-                     */
-                    created_at?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds
-                     */
-                    updated_at?: string;
-                }[];
-                "application/ndjson": {
-                    /** @description unique record identifier */
-                    id?: string;
-                    /** @description record type: custom, uccfiling, infoleaseasset, ... */
-                    record_type?: string;
-                    /** @description UID of the record type definition (the typeId of a custom record) */
-                    uid?: unknown;
-                    /** @description current status */
-                    status?: string;
-                    /** @description parent record, null if none */
-                    parent_record?: {
-                        [key: string]: unknown;
-                    } | null;
-                    /** @description child record objects */
-                    child_records?: unknown[];
-                    /** @description underlying instance object, when applicable */
-                    instance?: unknown;
-                    /** @description custom field values keyed by field name */
-                    fields?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description linked external objects: keyed by source name, each value keyed by object name */
-                    linked?: {
-                        [key: string]: {
-                            [key: string]: unknown;
-                        };
-                    };
-                    /** @description IDs of the views (buckets) the record is in */
-                    views?: string[];
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds
-                     */
-                    created_at?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds
-                     */
-                    updated_at?: string;
-                }[];
-                "application/jsonl": {
-                    /** @description unique record identifier */
-                    id?: string;
-                    /** @description record type: custom, uccfiling, infoleaseasset, ... */
-                    record_type?: string;
-                    /** @description UID of the record type definition (the typeId of a custom record) */
-                    uid?: unknown;
-                    /** @description current status */
-                    status?: string;
-                    /** @description parent record, null if none */
-                    parent_record?: {
-                        [key: string]: unknown;
-                    } | null;
-                    /** @description child record objects */
-                    child_records?: unknown[];
-                    /** @description underlying instance object, when applicable */
-                    instance?: unknown;
-                    /** @description custom field values keyed by field name */
-                    fields?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description linked external objects: keyed by source name, each value keyed by object name */
-                    linked?: {
-                        [key: string]: {
-                            [key: string]: unknown;
-                        };
-                    };
-                    /** @description IDs of the views (buckets) the record is in */
-                    views?: string[];
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds
-                     */
-                    created_at?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 UTC with milliseconds
-                     */
-                    updated_at?: string;
-                }[];
+                "application/json": components["schemas"]["ImportedRecord"][];
+                "application/x-ndjson": components["schemas"]["ImportedRecord"][];
+                "application/ndjson": components["schemas"]["ImportedRecord"][];
+                "application/jsonl": components["schemas"]["ImportedRecord"][];
             };
         };
         responses: {
@@ -10168,20 +7090,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -10192,20 +7101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -10214,20 +7110,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unsupported media type, content encoding or charset */
@@ -10236,20 +7119,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
@@ -10258,20 +7128,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -10290,20 +7147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10338,20 +7182,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -10362,20 +7193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -10384,20 +7202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description precondition failed: If-Match names no current tag; nothing was changed */
@@ -10406,20 +7211,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -10438,20 +7230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10482,15 +7261,7 @@ export interface operations {
                      *       "deployment_default_days": null
                      *     }
                      */
-                    "application/json": {
-                        company_id: string;
-                        /** @description days of events kept, counted back from now by each event's created_at; null: kept forever */
-                        retention_days: number | null;
-                        /** @description company: set for this company (a number, or null to keep forever); deployment: WRS_EVENT_RETENTION_DAYS; none: neither is set, so events are kept forever */
-                        source: "company" | "deployment" | "none";
-                        /** @description WRS_EVENT_RETENTION_DAYS; null when unset */
-                        deployment_default_days: number | null;
-                    };
+                    "application/json": components["schemas"]["EventRetention"];
                 };
             };
             /** @description bad request */
@@ -10499,20 +7270,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -10523,20 +7281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -10555,20 +7300,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10606,15 +7338,7 @@ export interface operations {
                      *       "deployment_default_days": null
                      *     }
                      */
-                    "application/json": {
-                        company_id: string;
-                        /** @description days of events kept, counted back from now by each event's created_at; null: kept forever */
-                        retention_days: number | null;
-                        /** @description company: set for this company (a number, or null to keep forever); deployment: WRS_EVENT_RETENTION_DAYS; none: neither is set, so events are kept forever */
-                        source: "company" | "deployment" | "none";
-                        /** @description WRS_EVENT_RETENTION_DAYS; null when unset */
-                        deployment_default_days: number | null;
-                    };
+                    "application/json": components["schemas"]["EventRetention"];
                 };
             };
             /** @description bad request */
@@ -10623,20 +7347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -10647,20 +7358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -10679,20 +7377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10723,15 +7408,7 @@ export interface operations {
                      *       "deployment_default_days": null
                      *     }
                      */
-                    "application/json": {
-                        company_id: string;
-                        /** @description days of events kept, counted back from now by each event's created_at; null: kept forever */
-                        retention_days: number | null;
-                        /** @description company: set for this company (a number, or null to keep forever); deployment: WRS_EVENT_RETENTION_DAYS; none: neither is set, so events are kept forever */
-                        source: "company" | "deployment" | "none";
-                        /** @description WRS_EVENT_RETENTION_DAYS; null when unset */
-                        deployment_default_days: number | null;
-                    };
+                    "application/json": components["schemas"]["EventRetention"];
                 };
             };
             /** @description bad request */
@@ -10740,20 +7417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -10764,20 +7428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -10796,20 +7447,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10839,13 +7477,7 @@ export interface operations {
                      *       "support_email": "loans@acme.example"
                      *     }
                      */
-                    "application/json": {
-                        company_id: string;
-                        /** @description the name the hosted form shows ("Acme Equipment Finance"); null: not set */
-                        display_name: string | null;
-                        /** @description where the person may write with questions; null: not set */
-                        support_email: string | null;
-                    };
+                    "application/json": components["schemas"]["CompanyProfile"];
                 };
             };
             /** @description bad request */
@@ -10854,20 +7486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -10878,20 +7497,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -10910,20 +7516,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10962,13 +7555,7 @@ export interface operations {
                      *       "support_email": "loans@acme.example"
                      *     }
                      */
-                    "application/json": {
-                        company_id: string;
-                        /** @description the name the hosted form shows ("Acme Equipment Finance"); null: not set */
-                        display_name: string | null;
-                        /** @description where the person may write with questions; null: not set */
-                        support_email: string | null;
-                    };
+                    "application/json": components["schemas"]["CompanyProfile"];
                 };
             };
             /** @description bad request */
@@ -10977,20 +7564,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -11001,20 +7575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -11033,20 +7594,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11088,35 +7636,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        /** @description oldest first */
-                        results: {
-                            /** @description webhook ID */
-                            id: string;
-                            /**
-                             * Format: uri
-                             * @description where deliveries are POSTed
-                             */
-                            url: string;
-                            /** @description the event types delivered */
-                            events: ("record.created" | "record.updated" | "record.deleted" | "record_token.created" | "step.completed" | "events.ingested" | "*")[];
-                            /** @description free text, null if none */
-                            description: string | null;
-                            /** @description false: nothing is delivered (set by PATCH, or by the receiver answering 410 Gone) */
-                            enabled: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            updated_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookList"];
                 };
             };
             /** @description bad request */
@@ -11125,20 +7645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -11149,20 +7656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -11181,20 +7675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11240,36 +7721,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        /** @description newest first, at most 100 */
-                        results: {
-                            /** @description delivery ID: the webhook-id header, the same on every attempt */
-                            id: string;
-                            /** @description the webhook it is for */
-                            webhook_id: string;
-                            /** @description the event type */
-                            event_type: string;
-                            status: "pending" | "delivered" | "failed";
-                            /** @description attempts made so far */
-                            attempts: number;
-                            /** @description the receiver's status of the last attempt, null if it gave none */
-                            last_status_code: number | null;
-                            /** @description why the last attempt failed, null if it did not */
-                            last_error: string | null;
-                            /** @description the start of the receiver's answer body to the last attempt: at most 64 KiB, read within the timeout, as UTF-8 (invalid bytes and NUL replaced by U+FFFD); null if no answer was read */
-                            last_response_body: string | null;
-                            /** @description when the next attempt is due (pending only) */
-                            next_attempt_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            created_at: string;
-                            /** @description when a 2xx arrived */
-                            delivered_at: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
             /** @description bad request */
@@ -11278,20 +7730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -11302,20 +7741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -11334,20 +7760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11384,20 +7797,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -11408,20 +7808,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -11440,20 +7827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11499,36 +7873,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        count: number;
-                        results: {
-                            id: string;
-                            company_id: string;
-                            /**
-                             * @description the event field the value was matched on (user_key is its alias)
-                             * @enum {string}
-                             */
-                            field: "user_id";
-                            /** @description HMAC-SHA256 of the company, field and value under a key derived from WRS_ENCRYPTION_KEY; never the value */
-                            subject_hash: string;
-                            /** @description running until every batch is removed (a restarted service continues it), then done */
-                            state: "running" | "done";
-                            /** @description who asked: the operator API or the wrs command */
-                            requested_by: "operator_api" | "cli";
-                            /** Format: date-time */
-                            requested_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            finished_at: string | null;
-                            /** @description rows removed so far: events whose user_id is the value, record tokens minted by that user */
-                            removed: {
-                                events: number;
-                                record_tokens: number;
-                            };
-                            /** @description transactions that removed rows */
-                            batches: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ErasureList"];
                 };
             };
             /** @description bad request */
@@ -11537,20 +7882,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -11561,20 +7893,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -11593,20 +7912,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11659,33 +7965,7 @@ export interface operations {
                      *       "batches": 0
                      *     }
                      */
-                    "application/json": {
-                        id: string;
-                        company_id: string;
-                        /**
-                         * @description the event field the value was matched on (user_key is its alias)
-                         * @enum {string}
-                         */
-                        field: "user_id";
-                        /** @description HMAC-SHA256 of the company, field and value under a key derived from WRS_ENCRYPTION_KEY; never the value */
-                        subject_hash: string;
-                        /** @description running until every batch is removed (a restarted service continues it), then done */
-                        state: "running" | "done";
-                        /** @description who asked: the operator API or the wrs command */
-                        requested_by: "operator_api" | "cli";
-                        /** Format: date-time */
-                        requested_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        finished_at: string | null;
-                        /** @description rows removed so far: events whose user_id is the value, record tokens minted by that user */
-                        removed: {
-                            events: number;
-                            record_tokens: number;
-                        };
-                        /** @description transactions that removed rows */
-                        batches: number;
-                    };
+                    "application/json": components["schemas"]["Erasure"];
                 };
             };
             /** @description bad request */
@@ -11694,20 +7974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -11718,20 +7985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -11740,20 +7994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
@@ -11762,20 +8003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -11794,20 +8022,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -11849,33 +8064,7 @@ export interface operations {
                      *       "batches": 13
                      *     }
                      */
-                    "application/json": {
-                        id: string;
-                        company_id: string;
-                        /**
-                         * @description the event field the value was matched on (user_key is its alias)
-                         * @enum {string}
-                         */
-                        field: "user_id";
-                        /** @description HMAC-SHA256 of the company, field and value under a key derived from WRS_ENCRYPTION_KEY; never the value */
-                        subject_hash: string;
-                        /** @description running until every batch is removed (a restarted service continues it), then done */
-                        state: "running" | "done";
-                        /** @description who asked: the operator API or the wrs command */
-                        requested_by: "operator_api" | "cli";
-                        /** Format: date-time */
-                        requested_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        finished_at: string | null;
-                        /** @description rows removed so far: events whose user_id is the value, record tokens minted by that user */
-                        removed: {
-                            events: number;
-                            record_tokens: number;
-                        };
-                        /** @description transactions that removed rows */
-                        batches: number;
-                    };
+                    "application/json": components["schemas"]["Erasure"];
                 };
             };
             /** @description bad request */
@@ -11884,20 +8073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -11908,20 +8084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -11930,20 +8093,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -11962,20 +8112,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12015,24 +8152,7 @@ export interface operations {
                      *       "batches": 205
                      *     }
                      */
-                    "application/json": {
-                        company_id: string;
-                        /** @description running until every batch is removed (a restarted service continues it), then done */
-                        state: "running" | "done";
-                        /** @description who asked: the operator API or the wrs command */
-                        requested_by: "operator_api" | "cli";
-                        /** Format: date-time */
-                        requested_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        finished_at: string | null;
-                        /** @description rows removed per table, in the order the tables are emptied */
-                        removed: {
-                            [key: string]: number;
-                        };
-                        /** @description transactions that removed rows */
-                        batches: number;
-                    };
+                    "application/json": components["schemas"]["Offboarding"];
                 };
             };
             /** @description bad request */
@@ -12041,20 +8161,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -12065,20 +8172,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description not found */
@@ -12087,20 +8181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -12119,20 +8200,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -12170,24 +8238,7 @@ export interface operations {
                      *       "batches": 0
                      *     }
                      */
-                    "application/json": {
-                        company_id: string;
-                        /** @description running until every batch is removed (a restarted service continues it), then done */
-                        state: "running" | "done";
-                        /** @description who asked: the operator API or the wrs command */
-                        requested_by: "operator_api" | "cli";
-                        /** Format: date-time */
-                        requested_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        finished_at: string | null;
-                        /** @description rows removed per table, in the order the tables are emptied */
-                        removed: {
-                            [key: string]: number;
-                        };
-                        /** @description transactions that removed rows */
-                        batches: number;
-                    };
+                    "application/json": components["schemas"]["Offboarding"];
                 };
             };
             /** @description bad request */
@@ -12196,20 +8247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthorized: the operator token (WRS_ADMIN_TOKEN) is missing or wrong */
@@ -12220,20 +8258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running (Retry-After) */
@@ -12242,20 +8267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description idempotency_key_reused: this Idempotency-Key was used with another request */
@@ -12264,20 +8276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description rate_limited: a request without a valid operator token is counted against its client address and refused over that budget (the operator itself is not limited); Retry-After says when to retry */
@@ -12296,21 +8295,458 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description human-readable description */
-                        message: string;
-                        /** @description stable machine-readable code, snake_case */
-                        code: string;
-                        /** @description query parameters at fault (400 on queries) */
-                        invalid_params?: string[];
-                        /** @description the x-request-id of a failed request (500) */
-                        request_id?: string;
-                        /** @description the media types the route reads (415) */
-                        accepted?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    recordCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery ID: the same on every attempt and on a redelivery, so a receiver drops what it already has
+                 * @example msg_019aa5d1-2c3d-7e4f-9051-6b7c8d9e0f1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from your clock
+                 * @example 1795191000
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description space-separated `v1,<base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{body}>`, keyed with the secret after whsec_; two of them while a rotated secret overlaps the new one. Verify with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "record.created",
+                 *       "timestamp": "2026-11-21T16:10:00.123Z",
+                 *       "data": {
+                 *         "id": "019aa5c2-7f3e-7b21-9c4d-3e5f6a7b8c9d",
+                 *         "record_type": "custom",
+                 *         "uid": "loan",
+                 *         "status": "new",
+                 *         "parent_record": null,
+                 *         "child_records": [],
+                 *         "fields": {
+                 *           "Borrower": "Ada Lovelace",
+                 *           "Amount": 12500,
+                 *           "Approved": false,
+                 *           "Due date": "2026-12-31"
+                 *         },
+                 *         "linked": {},
+                 *         "views": [
+                 *           "open",
+                 *           "all"
+                 *         ],
+                 *         "created_at": "2026-11-21T15:04:05.123Z",
+                 *         "updated_at": "2026-11-21T16:10:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecordCreatedWebhook"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within the timeout: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the delivery fails at once and the webhook is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description any other status, no answer in time or a redirect: the attempt failed and is retried later */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recordUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery ID: the same on every attempt and on a redelivery, so a receiver drops what it already has
+                 * @example msg_019aa5d1-2c3d-7e4f-9051-6b7c8d9e0f1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from your clock
+                 * @example 1795191000
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description space-separated `v1,<base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{body}>`, keyed with the secret after whsec_; two of them while a rotated secret overlaps the new one. Verify with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "record.updated",
+                 *       "timestamp": "2026-11-21T16:10:00.123Z",
+                 *       "data": {
+                 *         "id": "019aa5c2-7f3e-7b21-9c4d-3e5f6a7b8c9d",
+                 *         "record_type": "custom",
+                 *         "uid": "loan",
+                 *         "status": "approved",
+                 *         "parent_record": null,
+                 *         "child_records": [],
+                 *         "fields": {
+                 *           "Borrower": "Ada Lovelace",
+                 *           "Amount": 12500,
+                 *           "Approved": false,
+                 *           "Due date": "2026-12-31"
+                 *         },
+                 *         "linked": {},
+                 *         "views": [
+                 *           "open",
+                 *           "all"
+                 *         ],
+                 *         "created_at": "2026-11-21T15:04:05.123Z",
+                 *         "updated_at": "2026-11-21T16:10:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecordUpdatedWebhook"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within the timeout: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the delivery fails at once and the webhook is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description any other status, no answer in time or a redirect: the attempt failed and is retried later */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recordDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery ID: the same on every attempt and on a redelivery, so a receiver drops what it already has
+                 * @example msg_019aa5d1-2c3d-7e4f-9051-6b7c8d9e0f1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from your clock
+                 * @example 1795191000
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description space-separated `v1,<base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{body}>`, keyed with the secret after whsec_; two of them while a rotated secret overlaps the new one. Verify with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "record.deleted",
+                 *       "timestamp": "2026-11-21T16:10:00.123Z",
+                 *       "data": {
+                 *         "id": "019aa5c2-7f3e-7b21-9c4d-3e5f6a7b8c9d",
+                 *         "record_type": "custom",
+                 *         "uid": "loan",
+                 *         "deleted_at": "2026-11-21T16:10:00.123Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecordDeletedWebhook"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within the timeout: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the delivery fails at once and the webhook is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description any other status, no answer in time or a redirect: the attempt failed and is retried later */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recordTokenCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery ID: the same on every attempt and on a redelivery, so a receiver drops what it already has
+                 * @example msg_019aa5d1-2c3d-7e4f-9051-6b7c8d9e0f1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from your clock
+                 * @example 1795191000
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description space-separated `v1,<base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{body}>`, keyed with the secret after whsec_; two of them while a rotated secret overlaps the new one. Verify with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "record_token.created",
+                 *       "timestamp": "2026-11-21T16:10:00.123Z",
+                 *       "data": {
+                 *         "company_id": "demo-company",
+                 *         "companyId": "demo-company",
+                 *         "created_at": "2026-11-21T15:04:05Z",
+                 *         "createdAt": {
+                 *           "_seconds": 1795359845,
+                 *           "_nanoseconds": 0
+                 *         },
+                 *         "expires_at": "2026-11-22T15:04:05Z",
+                 *         "expires": 86400,
+                 *         "key": "019aa5c3-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+                 *         "record_id": "019aa5c2-7f3e-7b21-9c4d-3e5f6a7b8c9d",
+                 *         "recordId": "019aa5c2-7f3e-7b21-9c4d-3e5f6a7b8c9d",
+                 *         "type": "record",
+                 *         "user_id": "user-1",
+                 *         "userId": "user-1",
+                 *         "label": "sent to J. Smith, borrower",
+                 *         "fields": [
+                 *           "borrower",
+                 *           "amount"
+                 *         ],
+                 *         "status_editable": false,
+                 *         "access": {
+                 *           "fields": [
+                 *             {
+                 *               "uid": "borrower",
+                 *               "editable": false
+                 *             },
+                 *             {
+                 *               "uid": "amount",
+                 *               "editable": true
+                 *             }
+                 *           ],
+                 *           "status_editable": false
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecordTokenCreatedWebhook"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within the timeout: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the delivery fails at once and the webhook is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description any other status, no answer in time or a redirect: the attempt failed and is retried later */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    stepCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery ID: the same on every attempt and on a redelivery, so a receiver drops what it already has
+                 * @example msg_019aa5d1-2c3d-7e4f-9051-6b7c8d9e0f1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from your clock
+                 * @example 1795191000
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description space-separated `v1,<base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{body}>`, keyed with the secret after whsec_; two of them while a rotated secret overlaps the new one. Verify with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "step.completed",
+                 *       "timestamp": "2026-11-21T16:10:00.123Z",
+                 *       "data": {
+                 *         "record_id": "019aa5c2-7f3e-7b21-9c4d-3e5f6a7b8c9d",
+                 *         "type": "pdf_create",
+                 *         "details": {
+                 *           "file_id": "019aa5c4-2b3c-7d4e-9f50-6a7b8c9d0e1f",
+                 *           "pdf_filename": "invoice.pdf",
+                 *           "content_type": "application/pdf",
+                 *           "size_bytes": 18342,
+                 *           "pages": 1,
+                 *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                 *           "download_url": "https://wrs.example.org/v1/records/019aa5c2-7f3e-7b21-9c4d-3e5f6a7b8c9d/files/019aa5c4-2b3c-7d4e-9f50-6a7b8c9d0e1f",
+                 *           "created_at": "2026-11-21T15:04:05.123Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["StepCompletedWebhook"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within the timeout: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the delivery fails at once and the webhook is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description any other status, no answer in time or a redirect: the attempt failed and is retried later */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventsIngestedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery ID: the same on every attempt and on a redelivery, so a receiver drops what it already has
+                 * @example msg_019aa5d1-2c3d-7e4f-9051-6b7c8d9e0f1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt; refuse one too far from your clock
+                 * @example 1795191000
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description space-separated `v1,<base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{body}>`, keyed with the secret after whsec_; two of them while a rotated secret overlaps the new one. Verify with any Standard Webhooks library.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "events.ingested",
+                 *       "timestamp": "2026-11-21T16:10:00.123Z",
+                 *       "data": {
+                 *         "count": 250,
+                 *         "cursor": "48LPEsD_fp2YKPctUE8Q68ljrwE5SoJH"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["EventsIngestedWebhook"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within the timeout: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the delivery fails at once and the webhook is disabled */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description any other status, no answer in time or a redirect: the attempt failed and is retried later */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
