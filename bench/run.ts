@@ -17,7 +17,6 @@ import { runScenarios } from './lib/scenarios.js';
 import type { BenchSettings } from './lib/settings.js';
 import { formatSoak, soak, type SoakResult } from './lib/soak.js';
 import { webhookScenarios } from './lib/webhooks.js';
-import { runPartitionBench } from './partitions.js';
 import { consoleFirstLoad } from './lib/console-size.js';
 import { currentPhase, enterPhase, phaseSpans } from './lib/phase.js';
 
@@ -39,22 +38,8 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     // KEY=VALUE for the service process alone (NODE_OPTIONS, MALLOC_* ...), repeatable; named in the results.
     'service-env': { type: 'string', multiple: true },
-    // PostgreSQL's partitioned events at --events N (bench/partitions.ts), over --months M; alone.
-    partitions: { type: 'boolean', default: false },
-    months: { type: 'string' },
-    'compare-delete': { type: 'boolean', default: false },
-    migration: { type: 'boolean', default: false },
   },
 });
-if (values.partitions) {
-  await runPartitionBench({
-    events: Number(values.events ?? 200_000),
-    months: Number(values.months ?? 12),
-    compareDelete: values['compare-delete'] ?? false,
-    migration: values.migration ?? false,
-  });
-  process.exit(0);
-}
 if (values.db !== 'sqlite' && values.db !== 'postgres') throw new Error('--db is sqlite or postgres');
 const dbKind = values.db;
 const smoke = values.smoke ?? false;

@@ -7,12 +7,6 @@ export interface CompanyPeriod {
   readonly days: number;
 }
 
-/** What removing a stretch took of one company. */
-export interface StretchRemoval {
-  readonly companyId: string;
-  readonly removed: number;
-}
-
 /** The outcome of `exclusively`: whether this process ran the work (no other replica was). */
 export type ExclusiveRun<T> = { readonly ran: true; readonly value: T } | { readonly ran: false };
 
@@ -33,24 +27,6 @@ export interface RetentionRepository {
    * answers how many.
    */
   removeOldest(scope: TransactionScope, companyId: string, before: string, limit: number, removedAt: string): Promise<number>;
-  /**
-   * Where storage keeps events in stretches of time it can remove at once (PostgreSQL's monthly
-   * partitions): the oldest stretch in which every event is before its company's cutoff
-   * (`cutoffs`: company to created_at; a company missing keeps its events), as an opaque name;
-   * undefined when none qualifies (always on SQLite).
-   */
-  expiredStretch(cutoffs: ReadonlyMap<string, string>): Promise<string | undefined>;
-  /**
-   * Removes that stretch inside the scope's transaction if it still qualifies, recording the
-   * highest feed position removed of each company (at `removedAt`); answers what each company
-   * lost, or undefined when it no longer qualifies.
-   */
-  removeStretch(scope: TransactionScope, stretch: string, cutoffs: ReadonlyMap<string, string>, removedAt: string): Promise<StretchRemoval[] | undefined>;
-  /**
-   * Storage's own upkeep, run by the sweeping process before and after each sweep: on PostgreSQL
-   * it makes the coming months' partitions of events and clears away removed stretches.
-   */
-  upkeep(now: Date): Promise<void>;
   /** The oldest created_at of any event kept in the database; null when there are none. */
   oldestKept(): Promise<string | null>;
   /**

@@ -62,8 +62,6 @@ export function createRetentionService({
   let running: Promise<SweepOutcome> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
-  /** The upkeep `start` runs at once; a sweep waits for it. */
-  let startingUpkeep: Promise<void> | undefined;
 
   const get = async (companyId: string) => effectiveRetention(companyId, await repository.companyRetention(companyId), settings.defaultDays);
 
@@ -90,40 +88,13 @@ export function createRetentionService({
     return removed;
   };
 
-  /** Stretches that storage removes at once, while one qualifies; each its own transaction. */
-  const removeStretches = async (cutoffs: ReadonlyMap<string, string>): Promise<number> => {
-    let removed = 0;
-    for (let stretch = await repository.expiredStretch(cutoffs); stretch !== undefined && !stopped; stretch = await repository.expiredStretch(cutoffs)) {
-      const lost = await unitOfWork.run(async (scope) => {
-        const removal = await repository.removeStretch(scope, stretch!, cutoffs, clock.now().toISOString());
-        for (const { companyId } of removal ?? []) await dataVersions.bump(scope, companyId);
-        return removal;
-      });
-      if (lost === undefined) break;
-      for (const { companyId, removed: count } of lost) {
-        removed += count;
-        observer?.removed(count);
-        feedSignal?.changed(companyId);
-      }
-    }
-    return removed;
-  };
-
   const sweepAll = async (): Promise<SweepOutcome> => {
-    await startingUpkeep;
     const run = await repository.exclusively(async () => {
-      await repository.upkeep(clock.now());
       const now = clock.now().getTime();
-      const cutoffs = new Map<string, string>();
+      let removed = 0;
       for (const { companyId, days } of await repository.companiesWithPeriod(settings.defaultDays)) {
-        cutoffs.set(companyId, new Date(now - days * DAY_MS).toISOString());
-      }
-      // Whole stretches first, then each company's partial edge in batches.
-      let removed = await removeStretches(cutoffs);
-      if (removed > 0) await repository.upkeep(clock.now());
-      for (const [companyId, before] of cutoffs) {
         if (stopped) break;
-        removed += await sweepCompany(companyId, before);
+        removed += await sweepCompany(companyId, new Date(now - days * DAY_MS).toISOString());
       }
       return removed;
     });
@@ -166,8 +137,6 @@ export function createRetentionService({
     start(onError) {
       if (timer !== undefined) return;
       stopped = false;
-      // Storage's upkeep at once (the coming months' partitions on PostgreSQL), by one process at a time.
-      startingUpkeep = repository.exclusively(() => repository.upkeep(clock.now())).then(() => undefined, onError);
       schedule(onError);
     },
 
@@ -175,7 +144,6 @@ export function createRetentionService({
       stopped = true;
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
-      await startingUpkeep;
       await running?.catch(() => undefined);
     },
   };

@@ -193,8 +193,6 @@ const STAGED_COLUMNS = ['ordinal', ...COLUMNS, 'body'];
 /** The columns a PostgreSQL ingest writes, and how a replaced event takes the new values. */
 const WRITTEN_POSTGRES = sql.join([...COLUMNS, 'body'].map((column) => sql.ref(column)));
 const REPLACED_POSTGRES = sql.join([...UPDATED_COLUMNS, 'body'].map((column) => sql`${sql.ref(column)} = excluded.${sql.ref(column)}`));
-/** Each event's identity on PostgreSQL, unique across the partitions of `events` (migration 0021). */
-const IDENTITIES_TABLE = 'event_partitions.event_ids';
 /** The transactions that have copied a batch into the staging table. */
 const stagingInUse = new WeakSet<Kysely<DB>>();
 
@@ -243,36 +241,14 @@ async function insertPostgres(trx: Kysely<DB>, data: Buffer): Promise<void> {
       select 0 as ordinal, ${WRITTEN_POSTGRES} from events with no data`.execute(trx);
   }
   await trx.executeQuery(copyIn(STAGING_TABLE, STAGED_COLUMNS, data));
-  await claimIdentities(trx);
   // Positions are drawn in the batch's order (PostgreSQL calls a volatile function of the target
   // list after the sort), and rows are then written in id order: concurrent ingests that replace
-  // the same events lock them in one order and never deadlock. The conflict key holds created_at,
-  // the partition key (migration 0021); an event stored before under another created_at is
-  // deleted by the identity trigger of `events`.
+  // the same events lock them in one order and never deadlock.
   await sql`insert into events (${WRITTEN_POSTGRES}, feed_seq)
     select ${WRITTEN_POSTGRES}, feed_seq from (
       select ${WRITTEN_POSTGRES}, nextval('events_feed_seq') as feed_seq from ${sql.table(STAGING_TABLE)} order by ordinal
     ) as numbered order by id
-    on conflict (company_id, id, created_at) do update set ${REPLACED_POSTGRES}, feed_xid = pg_current_xact_id(), feed_seq = excluded.feed_seq`.execute(trx);
-}
-
-/**
- * Each staged event's identity (company_id, id) in `event_ids` (migration 0021), claimed in id
- * order before any row of `events` is touched: two ingests of the same ids wait for each other
- * there, in one order, as they did on the primary key of the unpartitioned table. An event stored
- * before under another created_at (so in another partition, maybe) is deleted here; the events
- * table's own identity trigger is told that this transaction has done its work.
- */
-async function claimIdentities(trx: Kysely<DB>): Promise<void> {
-  await sql`select set_config('wrs.identities_claimed', 'on', true)`.execute(trx);
-  const { rows } = await sql<{ id: string }>`insert into ${sql.table(IDENTITIES_TABLE)} as event_ids (company_id, id, created_at)
-    select company_id, id, created_at from ${sql.table(STAGING_TABLE)} order by company_id, id
-    on conflict (company_id, id) do update set created_at = excluded.created_at where event_ids.created_at <> excluded.created_at
-    returning id`.execute(trx);
-  if (rows.length === 0) return;
-  await sql`delete from events using ${sql.table(STAGING_TABLE)} as staged
-    where events.company_id = staged.company_id and events.id = staged.id and events.created_at <> staged.created_at
-      and staged.id = any(${rows.map((row) => row.id)}::text[])`.execute(trx);
+    on conflict (company_id, id) do update set ${REPLACED_POSTGRES}, feed_xid = pg_current_xact_id(), feed_seq = excluded.feed_seq`.execute(trx);
 }
 
 /** The event's COLUMNS values, then its JSON, into `row` from index `at`: what both databases write of it. */

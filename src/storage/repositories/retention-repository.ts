@@ -2,7 +2,6 @@ import { sql, type Kysely } from 'kysely';
 import type { CompanyPeriod, RetentionRepository } from '../../domain/retention/retention-repository.port.js';
 import type { FeedPosition } from '../../domain/events/feed-position.js';
 import type { Database } from '../database.js';
-import { createPostgresPartitions } from '../postgres-partitions.js';
 import type { DB } from '../schema.js';
 import { executorOf } from '../unit-of-work.js';
 import { lockKeyValuesForRemoval, pruneKeyValues, REMOVED_KEY_COLUMNS } from './key-value-pruning.js';
@@ -15,7 +14,6 @@ const FOREVER = 0;
 export function createRetentionRepository(database: Database): RetentionRepository {
   const { db, dialect } = database;
   const postgres = dialect === 'postgres';
-  const partitions = postgres ? createPostgresPartitions(db) : undefined;
   return {
     async companyRetention(companyId) {
       const row = await db.selectFrom('company_settings').select('retention_days').where('company_id', '=', companyId).executeTakeFirst();
@@ -81,25 +79,6 @@ export function createRetentionRepository(database: Database): RetentionReposito
       }
       await recordRemovedThrough(trx, companyId, { xid, seq }, removedAt);
       return rows.length;
-    },
-
-    async expiredStretch(cutoffs) {
-      return partitions?.expiredMonth(db, cutoffs);
-    },
-
-    async removeStretch(scope, stretch, cutoffs, removedAt) {
-      if (partitions === undefined) return undefined;
-      const trx = executorOf(db, scope);
-      const lost = await partitions.detachMonth(trx, stretch, cutoffs);
-      if (lost === undefined) return undefined;
-      for (const { companyId, through } of lost) await recordRemovedThrough(trx, companyId, through, removedAt);
-      return lost.map(({ companyId, removed }) => ({ companyId, removed }));
-    },
-
-    async upkeep(now) {
-      if (partitions === undefined) return;
-      await partitions.finishRemovedMonths();
-      await partitions.makeMonthsAhead(now);
     },
 
     async oldestKept() {
