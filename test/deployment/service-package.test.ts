@@ -38,15 +38,20 @@ before(async () => {
 
   project = join(scratch, 'project');
   mkdirSync(project);
-  // The native SQLite binding: without a reachable prebuilt download its install script compiles
-  // SQLite (minutes on a busy machine), so the scripts are skipped and the binding `npm ci` built
-  // here for this Node and this driver version is put in place (docs/development.md says why).
+  // The native SQLite binding: without a reachable prebuilt download better-sqlite3 12's install
+  // script compiles SQLite (minutes on a busy machine), so the scripts are skipped and the binding
+  // `npm ci` built here for this Node and this driver version is put in place (docs/development.md
+  // says why).
   const pinnedDriver =
     SQLITE_DRIVER_MODULE === 'better-sqlite3' ? `better-sqlite3@${driverVersion}` : `${SQLITE_DRIVER_MODULE}@npm:better-sqlite3@${driverVersion}`;
   const install = await mustRun('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball, pinnedDriver], project);
   console.log(`service tarball installed in ${install.ms} ms`);
-  mkdirSync(join(driverPackage(project), 'build/Release'), { recursive: true });
-  copyFileSync(join(driverPackage(root), DRIVER_BINARY), join(driverPackage(project), DRIVER_BINARY));
+  // better-sqlite3 13 carries its prebuilt Node-API binaries in the package (no install script);
+  // only 12 builds one at install.
+  if (existsSync(join(driverPackage(root), DRIVER_BINARY))) {
+    mkdirSync(join(driverPackage(project), 'build/Release'), { recursive: true });
+    copyFileSync(join(driverPackage(root), DRIVER_BINARY), join(driverPackage(project), DRIVER_BINARY));
+  }
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
