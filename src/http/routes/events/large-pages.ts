@@ -60,7 +60,8 @@ export function createLargePages(settings: LargePageSettings): LargePages {
         { sendTimeoutMs: settings.sendTimeoutMs, bytesWritten: response.socket?.bytesWritten },
         'large event page not read within the send timeout: connection cut',
       );
-      if (response.socket) response.socket.resetAndDestroy();
+      // An injected request (tests, light-my-request) has a socket stand-in without a reset.
+      if (typeof response.socket?.resetAndDestroy === 'function') response.socket.resetAndDestroy();
       else response.destroy();
     }, settings.sendTimeoutMs);
     finished(response, () => {
