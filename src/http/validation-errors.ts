@@ -2,7 +2,7 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { invalidBody, invalidQuery, type AppError } from '../errors/app-error.js';
 import { boundedList, namesWithMore } from '../errors/item-problems.js';
 import { clipped } from '../lib/text.js';
-import { OPERATOR_SUFFIX } from '../domain/events/event-fields.js';
+import { unknownParameterProblem } from '../domain/operator-suffix.js';
 
 /**
  * Turns schema-validation failures of a query string into one 400 that names each parameter:
@@ -24,11 +24,7 @@ export function queryValidationError(failures: FastifySchemaValidationError[], q
 
 function describeParam(name: string, group: FastifySchemaValidationError[], query: Record<string, unknown>, knownParams: ReadonlySet<string>): string {
   if (group[0]!.keyword === 'additionalProperties') {
-    const suffix = OPERATOR_SUFFIX.exec(name);
-    if (suffix && knownParams.has(suffix[1]!)) {
-      return `query parameter '${suffix[1]}' does not accept the __${suffix[2]} operator`;
-    }
-    return `unknown query parameter '${clipped(name)}'`;
+    return unknownParameterProblem(name, knownParams);
   }
   if (Array.isArray(query[name])) return `query parameter '${name}' may be given only once`;
   return `query parameter '${name}' ${valueProblem(group)}`;

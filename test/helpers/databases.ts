@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe } from 'node:test';
@@ -63,7 +63,10 @@ let template: Promise<string> | undefined;
 /** The template's name holds a digest of the migrations, so a changed migration makes a new one. */
 function migratedTemplate(): Promise<string> {
   const digest = createHash('sha256');
-  for (const file of readdirSync(MIGRATIONS).sort()) digest.update(file).update(readFileSync(join(MIGRATIONS, file)));
+  // Recursive: the copies the migrations carry in frozen/ are part of what they do.
+  for (const file of readdirSync(MIGRATIONS, { recursive: true, encoding: 'utf8' }).sort()) {
+    if (statSync(join(MIGRATIONS, file)).isFile()) digest.update(file).update(readFileSync(join(MIGRATIONS, file)));
+  }
   const name = `wrs_template_${digest.digest('hex').slice(0, 16)}`;
   template ??= withAdminClient(async (client) => {
     const exists = async () => (await client.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { checkPdfFilename } from '../../src/domain/steps/pdf-filename.js';
 import { loadConfig } from '../../src/config/config.js';
 import { inputBytes, recordInputs } from '../../src/domain/steps/record-inputs.js';
+import { recordInputs as operatorPreviewInputs } from '../../web/operator/record-inputs.js';
 import { describePdfmeCheck } from '../../src/providers/pdf/pdfme-template-checker.js';
 import { attachmentDisposition } from '../../src/http/content-disposition.js';
 
@@ -78,6 +79,21 @@ describe('record values as template inputs', () => {
       status: 'new',
       created_at: '2026-01-01T00:00:00.000Z',
     });
+  });
+
+  // web/ imports nothing from src/, so the operator page's preview keeps its own copy.
+  it('gives the operator page preview the inputs the pdf_create step renders', () => {
+    const record = fc.record({
+      id: fc.string(),
+      status: fc.string(),
+      created_at: fc.string(),
+      fields: fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('id', 'status', 'created_at')), fc.jsonValue()),
+    });
+    fc.assert(
+      fc.property(record, (given) => {
+        assert.deepEqual(operatorPreviewInputs(given), recordInputs(given));
+      }),
+    );
   });
 
   it('measures what a render takes in as the UTF-8 bytes of every name and value', () => {

@@ -42,9 +42,6 @@ export type ComparisonOperator = 'gt' | 'gte' | 'lt' | 'lte';
 export type FilterOperator = 'eq' | 'contains' | ComparisonOperator;
 export const COMPARISONS: readonly ComparisonOperator[] = ['gt', 'gte', 'lt', 'lte'];
 
-/** A query parameter with an operator suffix (`flow_key__contains`): the field, then the operator. */
-export const OPERATOR_SUFFIX = /^(.+)__(contains|gt|gte|lt|lte)$/;
-
 /** The event fields a filter may name. */
 export type FilterField = 'connection_key' | 'type' | 'flow_key' | 'flow_session' | 'step_key' | 'selected_decision' | 'user_id' | 'version_key' | 'created_at';
 true satisfies Exact<Extract<FilterField, EventScalarField>, FilterField>;

@@ -1,13 +1,12 @@
 import { invalidQuery } from '../../errors/app-error.js';
 import { boundedList, namesWithMore } from '../../errors/item-problems.js';
-import { clipped } from '../../lib/text.js';
+import { unknownParameterProblem } from '../operator-suffix.js';
 import {
   EVENT_FILTER_PARAMETERS,
   EVENTS_LIMIT,
   EVENTS_MAX_PAGE,
   filterOperators,
   INTEGER_FILTER_BOUNDS,
-  OPERATOR_SUFFIX,
   ORDER_BY_VALUES,
   parameterName,
 } from './event-fields.js';
@@ -54,7 +53,7 @@ export function checkEventQueryParameters(raw: RawEventQuery): ReadonlyMap<strin
   const given: string[] = [];
   for (const name of Object.keys(raw)) {
     if (PARAMETER_RULES.has(name)) given.push(name);
-    else problems.set(name, unknownParameter(name));
+    else problems.set(name, unknownParameterProblem(name, PARAMETER_RULES));
   }
   const values = new Map<string, string>();
   if (given.length > 1) given.sort((a, b) => RULE_ORDER.get(a)! - RULE_ORDER.get(b)!);
@@ -68,12 +67,6 @@ export function checkEventQueryParameters(raw: RawEventQuery): ReadonlyMap<strin
   }
   if (problems.size > 0) throw invalidQuery(namesWithMore([...problems.values()], '; '), boundedList([...problems.keys()]).listed);
   return values;
-}
-
-function unknownParameter(name: string): string {
-  const suffix = OPERATOR_SUFFIX.exec(name);
-  if (suffix && PARAMETER_RULES.has(suffix[1]!)) return `query parameter '${suffix[1]}' does not accept the __${suffix[2]} operator`;
-  return `unknown query parameter '${clipped(name)}'`;
 }
 
 function valueProblem(rule: ParameterRule, value: string): string | undefined {

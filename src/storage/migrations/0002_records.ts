@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { dialectOf } from './frozen/dialect.js';
 
 /** Custom record types, workboard records, and the stored views of imported records. */
 export async function up(db: Kysely<any>): Promise<void> {

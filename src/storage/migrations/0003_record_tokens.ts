@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { dialectOf } from './frozen/dialect.js';
 
 /** Record token documents: a token is honoured only while its document is live. */
 export async function up(db: Kysely<any>): Promise<void> {

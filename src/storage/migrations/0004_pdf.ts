@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { dialectOf } from './frozen/dialect.js';
 
 /** PDF templates, stored files (rendered PDFs) and the database blob store. */
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { dialectOf } from './frozen/dialect.js';
 
 /** Checks of the embedded provider, and companies' encrypted provider credentials. */
 export async function up(db: Kysely<any>): Promise<void> {

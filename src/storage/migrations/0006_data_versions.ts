@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { dialectOf } from './frozen/dialect.js';
 
 /**
  * One row per company: a number bumped by every write transaction that can change what the

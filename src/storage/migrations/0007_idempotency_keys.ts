@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { dialectOf } from './frozen/dialect.js';
 
 /**
  * Idempotency keys: one row per company, route scope and key, inserted (ON CONFLICT DO NOTHING)

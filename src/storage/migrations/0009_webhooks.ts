@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { dialectOf } from './frozen/dialect.js';
 
 /** Outgoing webhooks: the webhooks, their subscriptions, and the outbox of deliveries. */
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { dialectOf } from './frozen/dialect.js';
 
 /**
  * Change-feed cursors are sealed from this version on (docs/events.md, "Cursors"). A cursor of

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { dialectOf } from './frozen/dialect.js';
 
 /**
  * Jobs of the data lifecycle (docs/data-lifecycle.md): erasures of a person's data and

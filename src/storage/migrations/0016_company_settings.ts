@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { dialectOf } from './frozen/dialect.js';
 
 /**
  * Company-level settings (one row per company, later settings join it as columns) and, for

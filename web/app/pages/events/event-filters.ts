@@ -127,7 +127,7 @@ export function parameterName(row: Pick<FilterRow, 'name' | 'operator'>): string
   return row.operator === 'eq' ? row.name : `${row.name}__${row.operator}`;
 }
 
-// The service's OPERATOR_SUFFIX (src/domain/events/event-fields.ts): web/ imports nothing from src/.
+// The service's OPERATOR_SUFFIX (src/domain/operator-suffix.ts): web/ imports nothing from src/.
 const SUFFIXED = /^(.+)__(contains|gt|gte|lt|lte)$/;
 const isSortField = (value: string): value is SortField => (SORT_FIELDS as readonly string[]).includes(value);
 
