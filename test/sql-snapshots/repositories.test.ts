@@ -121,8 +121,12 @@ const scripts: Record<string, Script> = {
   'record-types': async (step, { db }) => {
     const types = createRecordTypesRepository(db);
     const inTransaction = <T>(work: (scope: TransactionScope) => Promise<T>) => createUnitOfWork(db).run(work);
-    await step('unitOfWork.run + put: new', () => inTransaction((scope) => types.put(C, 'invoice', { name: 'Invoice', definition: '{}', at: T0 }, scope)));
-    await step('unitOfWork.run + put: replace', () => inTransaction((scope) => types.put(C, 'invoice', { name: 'Invoice', definition: '{}', at: T1 }, scope)));
+    await step('unitOfWork.run + put: new', () =>
+      inTransaction((scope) => types.put(C, 'invoice', { name: 'Invoice', definition: { fields: [], statuses: [], views: [] }, at: T0 }, scope)),
+    );
+    await step('unitOfWork.run + put: replace', () =>
+      inTransaction((scope) => types.put(C, 'invoice', { name: 'Invoice', definition: { fields: [], statuses: [], views: [] }, at: T1 }, scope)),
+    );
     await step('find', () => types.find(C, 'invoice'));
     await step('versions: all', () => types.versions(C));
     await step('versions: named', () => types.versions(C, ['invoice', 'order']));
@@ -143,25 +147,21 @@ const scripts: Record<string, Script> = {
   records: async (step, database) => {
     const records = createRecordsRepository(database);
     const types = createRecordTypesRepository(database.db);
-    const row = {
+    const record = {
       id: 'r1',
-      record_type: 'invoice',
-      type_id: null,
-      uid: null,
+      recordType: 'invoice',
+      typeId: null,
       status: 'open',
-      parent_record: null,
-      child_records: '[]',
-      instance: null,
-      fields: '{}',
-      linked: null,
-      views: '["inbox"]',
-      created_at: T0,
-      updated_at: T0,
+      childRecords: [],
+      fields: {},
+      storedViews: ['inbox'],
+      createdAt: T0,
+      updatedAt: T0,
     };
     const inTransaction = <T>(work: (scope: TransactionScope) => Promise<T>) => createUnitOfWork(database.db).run(work);
-    await inTransaction((scope) => types.put(C, 'typed', { name: 'Typed', definition: '{}', at: T0 }, scope));
+    await inTransaction((scope) => types.put(C, 'typed', { name: 'Typed', definition: { fields: [], statuses: [], views: [] }, at: T0 }, scope));
     await step('unitOfWork.run + insertMany', () =>
-      inTransaction((scope) => records.insertMany(C, [row, { ...row, id: 'r2', type_id: 'typed', views: '[]' }], scope)),
+      inTransaction((scope) => records.insertMany(C, [record, { ...record, id: 'r2', typeId: 'typed', storedViews: [] }], scope)),
     );
     await step('find', () => records.find(C, 'r1'));
     await step('findWithTypeVersion', () => records.findWithTypeVersion(C, 'r2'));
@@ -195,14 +195,14 @@ const scripts: Record<string, Script> = {
     await step('page: records of a type, newest first', () => records.page(C, { typeId: 'typed' }, { descending: true, limit: 10 }));
     await step('existingIds', () => records.existingIds(C, ['r1', 'r3']));
     await step('unitOfWork.run + update: untyped record', () =>
-      inTransaction((scope) => records.update(C, 'r1', () => ({ status: 'done', fields: '{}', updated_at: T1 }), scope)),
+      inTransaction((scope) => records.update(C, 'r1', () => ({ status: 'done', fields: {}, updatedAt: T1 }), scope)),
     );
     await step('unitOfWork.run + update: typed record', () =>
-      inTransaction((scope) => records.update(C, 'r2', () => ({ status: 'done', fields: '{}', updated_at: T1 }), scope)),
+      inTransaction((scope) => records.update(C, 'r2', () => ({ status: 'done', fields: {}, updatedAt: T1 }), scope)),
     );
     await step('unitOfWork.run + mentioning', () => inTransaction((scope) => records.mentioning(C, 'r1', scope)));
     await step('unitOfWork.run + updateReferences', () =>
-      inTransaction((scope) => records.updateReferences(C, 'r2', { parent_record: 'null', child_records: '[]', linked: '{}', updated_at: T1 }, scope)),
+      inTransaction((scope) => records.updateReferences(C, 'r2', { parentRecord: null, childRecords: [], linked: {}, updatedAt: T1 }, scope)),
     );
     await step('unitOfWork.run + remove', () => inTransaction((scope) => records.remove(C, 'r1', () => undefined, scope)));
   },

@@ -1,32 +1,19 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { feedCursorExpired, invalidBody, invalidHeader, invalidQuery } from '../../errors/app-error.js';
-import { batchRefused, MAX_LISTED_PROBLEMS, type ItemProblem } from '../../errors/item-problems.js';
+import { feedCursorExpired, invalidHeader, invalidQuery } from '../../errors/app-error.js';
 import type { Clock } from '../../lib/clock.js';
-import { nextItem, readJsonItems, type ByteSource, type JsonItemsFormat } from '../../lib/json-items.js';
+import type { ByteSource } from '../../lib/json-items.js';
 import type { DataVersions } from '../data-versions.port.js';
 import type { UnitOfWork } from '../unit-of-work.js';
-import { createEventNormalizer, EventInputError } from './event-input.js';
-import type { EventsRepository, EventTypeCount, PreparedEvents, VersionedEventPage } from './events-repository.port.js';
+import type { EventsRepository, EventTypeCount, VersionedEventPage } from './events-repository.port.js';
 import type { EventListQuery } from './event-query.js';
-import type { EventJson, StoredEvent } from './event.js';
+import type { EventJson } from './event.js';
 import type { FeedCursors } from './feed-cursor.js';
 import { comparePositions, FEED_START, type FeedPosition } from './feed-position.js';
 import type { FeedSignal } from './feed-signal.port.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import type { IngestObserver } from './ingest-observer.port.js';
+import { ingestEvents, type IngestOptions, type IngestOutcome } from './ingest.js';
 
-export interface IngestOptions {
-  readonly format: JsonItemsFormat;
-  /** Called after each stored batch with the number of events ingested so far. */
-  readonly onProgress?: (ingested: number) => void;
-}
-
-/** What an ingest stored. */
-export interface IngestOutcome {
-  readonly ingested: number;
-  /** The change-feed cursor just before the request's events: `after=<this>` reads them first. */
-  readonly feedCursorBefore: string;
-}
+export type { IngestOptions, IngestOutcome } from './ingest.js';
 
 /** A parsed GET /v1/events/changes: where to start, how many, which type (null: all). */
 export interface ChangesQuery {
@@ -111,19 +98,6 @@ export interface EventsServiceDeps {
   readonly ingestObserver?: IngestObserver;
 }
 
-/**
- * Events read before the transaction starts: a request of up to this many events holds the
- * write transaction only for its inserts, never while its body is still arriving.
- */
-const READ_AHEAD_EVENTS = 20_000;
-const WRITE_BATCH_EVENTS = 5000;
-/**
- * Events read between turns of the event loop: a body already received is parsed without
- * waiting for I/O, and a write in flight meanwhile must get its answers and go on.
- */
-const READ_PER_TURN = 500;
-/** Thrown inside the transaction to roll it back once a bad event is found. */
-const ROLL_BACK = Symbol('roll back');
 /** Events read from the database per chunk of a page read in chunks. */
 const READ_CHUNK_EVENTS = 500;
 
@@ -221,122 +195,13 @@ export function createEventsService({
       return repository.typeCounts(companyId);
     },
 
-    async ingest(companyId, source, { format, onProgress }) {
-      const normalize = createEventNormalizer(companyId, clock);
-      const items = readJsonItems(source, format);
-      // Only the first problems are kept (an answer lists no more), the rest are counted.
-      const problems: ItemProblem[] = [];
-      let problemCount = 0;
-      let bodyProblem: string | undefined;
-      let done = false;
-      const addProblem = (position: number, field: string | null, message: string) => {
-        problemCount++;
-        if (problems.length >= MAX_LISTED_PROBLEMS) return;
-        problems.push(format === 'ndjson' ? { index: position - 1, field, message: `line ${position}: ${message}` } : { index: position, field, message });
-      };
-
-      const refused = () => problemCount > 0 || bodyProblem !== undefined;
-      /**
-       * Reads up to `size` good events. The first problem ends the batch at once (so that a
-       * transaction is rolled back without waiting for the rest of the body); once refused, a
-       * call reads on to the end, checking every event and keeping none.
-       */
-      const readBatch = async (size: number): Promise<StoredEvent[]> => {
-        const batch: StoredEvent[] = [];
-        const clean = !refused();
-        let read = 0;
-        while (!done && batch.length < size && !(clean && refused())) {
-          if (++read % READ_PER_TURN === 0) await yieldToEventLoop();
-          const step = await nextItem(items);
-          if (step.kind === 'end') {
-            done = true;
-            if (step.bodyProblem !== undefined) bodyProblem = step.bodyProblem;
-            break;
-          }
-          if (step.kind === 'problem') {
-            addProblem(step.position, null, step.message);
-            done = step.last;
-            continue;
-          }
-          try {
-            const event = normalize(step.value);
-            if (problemCount === 0) batch.push(event);
-          } catch (error) {
-            if (!(error instanceof EventInputError)) throw error;
-            addProblem(step.position, error.field, error.message);
-          }
-        }
-        return refused() ? [] : batch;
-      };
-
-      /** The events read before the transaction, handed out a batch at a time before the body is read on. */
-      let readAhead: StoredEvent[] = [];
-      let readAheadAt = 0;
-      /** The next batch, read, checked and encoded for storage; none once the body is done or refused. */
-      const nextBatch = async (): Promise<{ events: number; prepared: PreparedEvents } | undefined> => {
-        let events: StoredEvent[];
-        if (readAheadAt < readAhead.length) {
-          events = readAhead.slice(readAheadAt, readAheadAt + WRITE_BATCH_EVENTS);
-          readAheadAt += events.length;
-          if (readAheadAt === readAhead.length) readAhead = [];
-        } else {
-          events = await readBatch(WRITE_BATCH_EVENTS);
-        }
-        return events.length === 0 ? undefined : { events: events.length, prepared: await repository.prepare(companyId, events) };
-      };
-
-      try {
-        readAhead = await readBatch(READ_AHEAD_EVENTS);
-        let batch = readAhead.length > 0 ? await nextBatch() : undefined;
-        let ingested = 0;
-        let written = 0;
-        let before: FeedPosition | undefined;
-        if (batch !== undefined) {
-          const committed = await unitOfWork
-            .run(async (scope) => {
-              before = await repository.feedPositionBefore(companyId, scope);
-              while (batch !== undefined) {
-                // The next batch is parsed, checked and encoded while this one is written: on
-                // PostgreSQL the database works on the write meanwhile, so the two overlap.
-                const [writing, reading] = await Promise.allSettled([repository.write(batch.prepared, scope), nextBatch()]);
-                if (writing.status === 'rejected') throw writing.reason;
-                if (reading.status === 'rejected') throw reading.reason;
-                written += writing.value;
-                ingested += batch.events;
-                onProgress?.(ingested);
-                batch = reading.value;
-              }
-              if (refused()) throw ROLL_BACK;
-              const cursor = feedCursors.encode(companyId, before!);
-              await outbox.enqueue(scope, companyId, 'events.ingested', { count: ingested, cursor });
-              await dataVersions.bump(scope, companyId);
-            })
-            .then(
-              () => true,
-              (error: unknown) => {
-                if (error !== ROLL_BACK) throw error;
-                return false;
-              },
-            );
-          if (committed && written > 0) {
-            feedSignal?.changed(companyId);
-            // The events are committed; fresher statistics are only a help to the planner.
-            await repository.afterBulkWrite(written).catch(() => undefined);
-          }
-        }
-        if (!refused()) {
-          ingestObserver?.stored(ingested);
-          return { ingested, feedCursorBefore: feedCursors.encode(companyId, before ?? (await repository.feedEnd(companyId))) };
-        }
-        ingestObserver?.refused();
-        // Rolled back at once; the rest of the body is still read, to name every bad event.
-        await readBatch(Number.POSITIVE_INFINITY);
-        if (problemCount === 0) throw invalidBody(`${bodyProblem}; nothing was stored`);
-        const summary = `${bodyProblem ? `${bodyProblem}, and ` : ''}events refused, nothing was stored`;
-        throw batchRefused(summary, problems, problemCount);
-      } finally {
-        await items.return(undefined);
-      }
+    ingest(companyId, source, options) {
+      return ingestEvents(
+        { repository, unitOfWork, dataVersions, clock, cursors: feedCursors, feedSignal, outbox, ingestObserver },
+        companyId,
+        source,
+        options,
+      );
     },
   };
 }

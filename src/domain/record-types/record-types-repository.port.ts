@@ -1,5 +1,5 @@
 import type { TransactionScope } from '../unit-of-work.js';
-import type { RecordTypeVersion, StoredRecordType } from './stored-record-type.js';
+import type { RecordTypeVersion, StoredRecordType, TypeDefinitionBody } from './stored-record-type.js';
 
 /** Custom record types of a company. A deleted type keeps its row, so versions are never reused. */
 export interface RecordTypesRepository {
@@ -10,7 +10,12 @@ export interface RecordTypesRepository {
   findMany(companyId: string, typeIds: readonly string[], scope?: TransactionScope): Promise<StoredRecordType[]>;
   list(companyId: string): Promise<StoredRecordType[]>;
   /** Creates or replaces a type, bumping its version; answers the stored row. */
-  put(companyId: string, typeId: string, type: { name: string; definition: string; at: string }, scope: TransactionScope): Promise<StoredRecordType>;
+  put(
+    companyId: string,
+    typeId: string,
+    type: { name: string; definition: TypeDefinitionBody; at: string },
+    scope: TransactionScope,
+  ): Promise<StoredRecordType>;
   /** True when a live type was deleted. */
   remove(companyId: string, typeId: string, at: string, scope: TransactionScope): Promise<boolean>;
 }

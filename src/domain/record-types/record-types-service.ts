@@ -6,7 +6,7 @@ import { CompiledTypeCache } from './compiled-type-cache.js';
 import { compileRecordType, type CompiledRecordType } from './compiled-type.js';
 import { parseRecordTypeDefinition, type RecordType, type RecordTypeDefinition } from './definition.js';
 import type { RecordTypesRepository } from './record-types-repository.port.js';
-import type { StoredRecordType } from './stored-record-type.js';
+import type { StoredRecordType, TypeDefinitionBody } from './stored-record-type.js';
 
 export interface RecordTypesService {
   /** Defines or replaces a type; `created` is false for a replacement. Throws a 400 listing every problem. */
@@ -75,7 +75,7 @@ export function createRecordTypesService({
         const put = await repository.put(
           companyId,
           typeId,
-          { name: definition.name, definition: JSON.stringify(storedDefinition(definition)), at: clock.now().toISOString() },
+          { name: definition.name, definition: storedDefinition(definition), at: clock.now().toISOString() },
           scope,
         );
         await dataVersions.bump(scope, companyId);
@@ -119,12 +119,12 @@ export function createRecordTypesService({
   };
 }
 
-function storedDefinition({ fields, statuses, views, form }: RecordTypeDefinition) {
+function storedDefinition({ fields, statuses, views, form }: RecordTypeDefinition): TypeDefinitionBody {
   return { fields, statuses, views, ...(form ? { form } : {}) };
 }
 
 function toRecordType(stored: StoredRecordType): RecordType {
-  const { fields, statuses, views, form } = JSON.parse(stored.definition) as Omit<RecordTypeDefinition, 'name'>;
+  const { fields, statuses, views, form } = stored.definition;
   return {
     id: stored.id,
     name: stored.name,

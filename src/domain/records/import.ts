@@ -7,8 +7,8 @@ import { clipped, unstorableTextPlaces } from '../../lib/text.js';
 import { parseTimestampFilter } from '../../lib/timestamps.js';
 import type { CompiledRecordType } from '../record-types/compiled-type.js';
 import { isPlainObject } from '../record-types/definition.js';
-import { toJsonColumn, typeIdOf } from './record.js';
-import type { StoredRecord } from './stored-record.js';
+import { typeIdOf } from './record.js';
+import type { JsonObject, RecordModel } from './record-model.js';
 
 /** Record ids travel in paths and query strings: printable, no separators, bounded. */
 export const RECORD_ID_PATTERN = /^[^\s/?#]{1,200}$/;
@@ -32,12 +32,12 @@ const KEYS = new Set([
 export type ImportReport = (field: string | null, message: string) => void;
 
 /**
- * Turns one imported record (the Record shape) into a row, exactly as written: absent keys stay
+ * Turns one imported record (the Record shape) into a record, exactly as written: absent keys stay
  * absent, `id` is kept when given. A record of a live custom type must fit it (its status,
  * its field names and value types, and, when given, its views). Text the databases cannot
  * store (NUL, unpaired surrogates) is a problem naming its place, e.g. `fields.Borrower`; such a
  * record is not checked further (no message echoes its text). Every problem goes to `report`;
- * the row is undefined, or not to be stored, when any was reported.
+ * the record is undefined, or not to be stored, when any was reported.
  */
 export function parseImportedRecord(
   input: unknown,
@@ -45,7 +45,7 @@ export function parseImportedRecord(
   now: string,
   report: ImportReport,
   generateId: (millis: number) => string = uuidv7,
-): StoredRecord | undefined {
+): RecordModel | undefined {
   const unstorable = unstorableTextPlaces(input);
   if (unstorable.length > 0) {
     for (const { path, key } of unstorable) {
@@ -64,11 +64,6 @@ export function parseImportedRecord(
   return parseOne(input, types, now, report, generateId);
 }
 
-/** A problem of the record at `position` (the 1-based line of NDJSON, the 0-based index of an array); an NDJSON message names its line too. */
-export function importProblem(format: JsonItemsFormat, position: number, field: string | null, message: string): ItemProblem {
-  return format === 'ndjson' ? { index: position - 1, field, message: `line ${position}: ${message}` } : { index: position, field, message };
-}
-
 /** How a problem message names the record at `position`: `records[3]`, or `line 4` of NDJSON. */
 export function importedRecordName(format: JsonItemsFormat, position: number): string {
   return format === 'ndjson' ? `line ${position}` : `records[${position}]`;
@@ -84,7 +79,7 @@ function parseOne(
   now: string,
   problem: ImportReport,
   generateId: (millis: number) => string,
-): StoredRecord | undefined {
+): RecordModel | undefined {
   if (!isPlainObject(input)) {
     problem(null, 'must be a JSON object in the Record shape');
     return undefined;
@@ -136,18 +131,18 @@ function parseOne(
 
   return {
     id: id as string,
-    record_type: recordType,
-    type_id: typeId,
-    uid: toJsonColumn(input.uid),
+    recordType,
+    typeId,
+    uid: input.uid,
     status: status as string,
-    parent_record: toJsonColumn(input.parent_record),
-    child_records: JSON.stringify(input.child_records ?? []),
-    instance: toJsonColumn(input.instance),
-    fields: toJsonColumn(input.fields),
-    linked: toJsonColumn(input.linked),
-    views: JSON.stringify(views),
-    created_at: createdAt,
-    updated_at: updatedAt,
+    parentRecord: input.parent_record as JsonObject | null | undefined,
+    childRecords: (input.child_records ?? []) as unknown[],
+    instance: input.instance,
+    fields: input.fields as JsonObject | undefined,
+    linked: input.linked as Record<string, JsonObject> | undefined,
+    storedViews: views as string[],
+    createdAt,
+    updatedAt,
   };
 }
 

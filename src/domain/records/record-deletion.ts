@@ -51,7 +51,7 @@ export function createRecordDeletion(deps: RecordDeletionDeps): RecordDeletion {
         const deletedAt = clock.now().toISOString();
         // First: it locks the records that name this one together with it, in one order.
         const mentioning = await records.mentioning(companyId, recordId, scope);
-        const row = await records.remove(
+        const record = await records.remove(
           companyId,
           recordId,
           (current, storedType) => {
@@ -63,28 +63,28 @@ export function createRecordDeletion(deps: RecordDeletionDeps): RecordDeletion {
           },
           scope,
         );
-        if (!row) return undefined;
+        if (!record) return undefined;
         await recordTokens.revokeAllOfRecord(companyId, recordId, deletedAt, scope);
         for (const file of await files.deleteForRecord(companyId, recordId, scope)) await blobs.delete(companyId, file.blob_key, scope);
 
         const changed = mentioning.flatMap((other) => {
           const references = withoutReferencesTo(other, recordId);
-          return references ? [{ ...other, ...references, updated_at: deletedAt }] : [];
+          return references ? [{ ...other, ...references, updatedAt: deletedAt }] : [];
         });
         if (changed.length > 0) {
-          const typeIds = [...new Set(changed.map((other) => other.type_id).filter((id): id is string => id !== null))];
+          const typeIds = [...new Set(changed.map((other) => other.typeId).filter((id): id is string => id !== null))];
           const types = await recordTypes.compiledMany(companyId, typeIds, scope);
           for (const other of changed) {
             await records.updateReferences(companyId, other.id, other, scope);
-            const type = other.type_id === null ? undefined : types.get(other.type_id);
+            const type = other.typeId === null ? undefined : types.get(other.typeId);
             await outbox.enqueue(scope, companyId, 'record.updated', toRecordResource(other, type));
           }
         }
 
         const gone: DeletedRecord = {
-          id: row.id,
-          record_type: row.record_type,
-          uid: row.uid === null ? null : (JSON.parse(row.uid) as unknown),
+          id: record.id,
+          record_type: record.recordType,
+          uid: record.uid === undefined ? null : record.uid,
           deleted_at: deletedAt,
         };
         await outbox.enqueue(scope, companyId, 'record.deleted', gone);

@@ -1,8 +1,8 @@
 import { isPlainObject } from '../record-types/definition.js';
-import type { StoredRecord } from './stored-record.js';
+import type { RecordModel } from './record-model.js';
 
-/** The columns that may name another record: a reference is an object whose `id` is that record's. */
-export type RecordReferences = Readonly<Pick<StoredRecord, 'parent_record' | 'child_records' | 'linked'>>;
+/** What of a record may name another record: a reference is an object whose `id` is that record's. */
+export type RecordReferences = Pick<RecordModel, 'parentRecord' | 'childRecords' | 'linked'>;
 
 const refersTo = (value: unknown, recordId: string): boolean => isPlainObject(value) && value.id === recordId;
 
@@ -11,23 +11,21 @@ const refersTo = (value: unknown, recordId: string): boolean => isPlainObject(va
  * child records that are it leave the list, and linked objects that are it leave their source
  * (a source left empty goes too). Undefined when the record names it nowhere.
  */
-export function withoutReferencesTo(row: RecordReferences, recordId: string): RecordReferences | undefined {
+export function withoutReferencesTo(record: RecordReferences, recordId: string): RecordReferences | undefined {
   let changed = false;
-  let parent = row.parent_record;
-  if (parent !== null && refersTo(JSON.parse(parent), recordId)) {
-    parent = 'null';
+  let parentRecord = record.parentRecord;
+  if (parentRecord !== undefined && refersTo(parentRecord, recordId)) {
+    parentRecord = null;
     changed = true;
   }
-  const children = JSON.parse(row.child_records) as unknown[];
-  const keptChildren = children.filter((child) => !refersTo(child, recordId));
-  if (keptChildren.length !== children.length) changed = true;
+  const childRecords = record.childRecords.filter((child) => !refersTo(child, recordId));
+  if (childRecords.length !== record.childRecords.length) changed = true;
 
-  let linked = row.linked;
-  const sources = linked === null ? undefined : (JSON.parse(linked) as unknown);
-  if (isPlainObject(sources)) {
-    const kept: Record<string, unknown> = {};
+  let linked = record.linked;
+  if (isPlainObject(linked)) {
+    const kept: Record<string, Record<string, unknown>> = {};
     let linkedChanged = false;
-    for (const [source, objects] of Object.entries(sources)) {
+    for (const [source, objects] of Object.entries(linked)) {
       if (!isPlainObject(objects)) {
         kept[source] = objects;
         continue;
@@ -38,10 +36,10 @@ export function withoutReferencesTo(row: RecordReferences, recordId: string): Re
       if (!removed || Object.keys(keptObjects).length > 0) kept[source] = removed ? keptObjects : objects;
     }
     if (linkedChanged) {
-      linked = JSON.stringify(kept);
+      linked = kept;
       changed = true;
     }
   }
   if (!changed) return undefined;
-  return { parent_record: parent, child_records: keptChildren.length === children.length ? row.child_records : JSON.stringify(keptChildren), linked };
+  return { parentRecord, childRecords: childRecords.length === record.childRecords.length ? record.childRecords : childRecords, linked };
 }

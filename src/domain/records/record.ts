@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { CompiledRecordType } from '../record-types/compiled-type.js';
-import type { StoredRecord } from './stored-record.js';
+import type { RecordModel } from './record-model.js';
 
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
 const JsonObject = Type.Record(Type.String(), Type.Unknown());
@@ -37,29 +37,22 @@ export function typeIdOf(recordType: string, uid: unknown): string | null {
   return recordType === CUSTOM_RECORD_TYPE && typeof uid === 'string' ? uid : null;
 }
 
-const json = (text: string | null): unknown => (text === null ? undefined : JSON.parse(text));
-
 /**
- * Builds the API form of a stored record. A record of a live custom type is in the views its
- * current status puts it in; any other record keeps the views it was imported with.
+ * Builds the API form of a record. A record of a live custom type is in the views its current
+ * status puts it in; any other record keeps the views it was imported with.
  */
-export function toRecordResource(row: StoredRecord, type: CompiledRecordType | undefined): RecordResource {
+export function toRecordResource(record: RecordModel, type: CompiledRecordType | undefined): RecordResource {
   // Keys in RecordSchema's order, so that JSON.stringify gives the bytes the API sends.
-  const resource = { id: row.id, record_type: row.record_type } as RecordResource;
-  if (row.uid !== null) resource.uid = json(row.uid);
-  resource.status = row.status;
-  if (row.parent_record !== null) resource.parent_record = json(row.parent_record) as RecordResource['parent_record'];
-  resource.child_records = JSON.parse(row.child_records) as unknown[];
-  if (row.instance !== null) resource.instance = json(row.instance);
-  if (row.fields !== null) resource.fields = json(row.fields) as RecordResource['fields'];
-  if (row.linked !== null) resource.linked = json(row.linked) as RecordResource['linked'];
-  resource.views = type ? type.viewsFor(row.status) : (JSON.parse(row.views) as string[]);
-  resource.created_at = row.created_at;
-  resource.updated_at = row.updated_at;
+  const resource = { id: record.id, record_type: record.recordType } as RecordResource;
+  if (record.uid !== undefined) resource.uid = record.uid;
+  resource.status = record.status;
+  if (record.parentRecord !== undefined) resource.parent_record = record.parentRecord;
+  resource.child_records = record.childRecords as unknown[];
+  if (record.instance !== undefined) resource.instance = record.instance;
+  if (record.fields !== undefined) resource.fields = record.fields;
+  if (record.linked !== undefined) resource.linked = record.linked as RecordResource['linked'];
+  resource.views = type ? type.viewsFor(record.status) : (record.storedViews as string[]);
+  resource.created_at = record.createdAt;
+  resource.updated_at = record.updatedAt;
   return resource;
-}
-
-/** Stores a value of an optional JSON column: absent as NULL, anything else as JSON text. */
-export function toJsonColumn(value: unknown): string | null {
-  return value === undefined ? null : JSON.stringify(value);
 }

@@ -1,7 +1,8 @@
 import type { StoredRecordType } from '../record-types/stored-record-type.js';
 import type { TransactionScope } from '../unit-of-work.js';
 import type { RecordReferences } from './record-references.js';
-import type { StoredRecord } from './stored-record.js';
+import type { FieldValues } from '../record-types/compiled-type.js';
+import type { RecordModel } from './record-model.js';
 
 /** A record's place in the list order (created_at, then id). */
 export interface RecordKey {
@@ -38,52 +39,56 @@ export interface RecordPageQuery {
 }
 
 /** What removing a deleted record's references changes of another record. */
-export type ReferencesChange = RecordReferences & Readonly<Pick<StoredRecord, 'updated_at'>>;
+export type ReferencesChange = RecordReferences & Pick<RecordModel, 'updatedAt'>;
 
-/** What a PATCH may change of a stored record. */
-export type RecordChange = Readonly<Pick<StoredRecord, 'status' | 'fields' | 'updated_at'>>;
+/** What a PATCH may change of a record. */
+export interface RecordChange {
+  readonly status: string;
+  readonly fields: FieldValues | undefined;
+  readonly updatedAt: string;
+}
 
 export interface RecordsRepository {
-  find(companyId: string, id: string): Promise<StoredRecord | undefined>;
+  find(companyId: string, id: string): Promise<RecordModel | undefined>;
   /** A record and the version of its live custom type (undefined when it has none), in one read. */
-  findWithTypeVersion(companyId: string, id: string): Promise<{ record: StoredRecord; typeVersion: number | undefined } | undefined>;
+  findWithTypeVersion(companyId: string, id: string): Promise<{ record: RecordModel; typeVersion: number | undefined } | undefined>;
   findKey(companyId: string, id: string): Promise<RecordKey | undefined>;
-  page(companyId: string, filter: RecordListFilter, query: RecordPageQuery): Promise<StoredRecord[]>;
+  page(companyId: string, filter: RecordListFilter, query: RecordPageQuery): Promise<RecordModel[]>;
   exists(companyId: string, filter: RecordListFilter, bounds: Omit<RecordPageQuery, 'limit' | 'descending'>): Promise<boolean>;
   /** How many records match the filter. */
   count(companyId: string, filter: RecordListFilter): Promise<number>;
   /** The ids among those given that already exist; read in the scope's transaction when given one. */
   existingIds(companyId: string, ids: readonly string[], scope?: TransactionScope): Promise<string[]>;
-  /** Inserts records and their stored views in the scope's transaction. `onProgress` gets the rows inserted so far. */
-  insertMany(companyId: string, rows: readonly StoredRecord[], scope: TransactionScope, onProgress?: (inserted: number) => void): Promise<void>;
+  /** Inserts records and their stored views in the scope's transaction. `onProgress` gets the records inserted so far. */
+  insertMany(companyId: string, records: readonly RecordModel[], scope: TransactionScope, onProgress?: (inserted: number) => void): Promise<void>;
   /**
    * Reads a record and its live type, lets `change` decide the record's new state, and writes
    * it, all in the scope's transaction with the record locked and its type unchangeable in
-   * between; answers the updated row, or undefined when there is no such record.
+   * between; answers the updated record, or undefined when there is no such record.
    */
   update(
     companyId: string,
     id: string,
-    change: (row: StoredRecord, type: StoredRecordType | undefined) => Promise<RecordChange> | RecordChange,
+    change: (record: RecordModel, type: StoredRecordType | undefined) => Promise<RecordChange> | RecordChange,
     scope: TransactionScope,
-  ): Promise<StoredRecord | undefined>;
+  ): Promise<RecordModel | undefined>;
   /**
    * Reads a record and its live type with the record locked, lets `check` refuse the deletion
    * (by throwing), then deletes the record and its stored views, all in the scope's
-   * transaction; answers the deleted row, or undefined when there is no such record.
+   * transaction; answers the deleted record, or undefined when there is no such record.
    */
   remove(
     companyId: string,
     id: string,
-    check: (row: StoredRecord, type: StoredRecordType | undefined) => void,
+    check: (record: RecordModel, type: StoredRecordType | undefined) => void,
     scope: TransactionScope,
-  ): Promise<StoredRecord | undefined>;
+  ): Promise<RecordModel | undefined>;
   /**
    * The company's other records whose parent_record, child_records or linked may name the
    * record (a superset, matched on the text of its JSON id). They and the record itself are
    * locked until the scope's transaction ends: call it before `remove`.
    */
-  mentioning(companyId: string, recordId: string, scope: TransactionScope): Promise<StoredRecord[]>;
+  mentioning(companyId: string, recordId: string, scope: TransactionScope): Promise<RecordModel[]>;
   /** Writes a record's references and updated_at in the scope's transaction. */
   updateReferences(companyId: string, id: string, change: ReferencesChange, scope: TransactionScope): Promise<void>;
 }

@@ -1,24 +1,25 @@
 import { invalidBody, invalidQuery, notFound, preconditionFailed } from '../../errors/app-error.js';
-import { MAX_LISTED_PROBLEMS, type ItemProblem } from '../../errors/item-problems.js';
 import type { Clock } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { nextItem, readJsonItems, type ByteSource, type JsonItemsFormat } from '../../lib/json-items.js';
+import type { ByteSource } from '../../lib/json-items.js';
 import type { CompiledRecordType } from '../record-types/compiled-type.js';
 import { STATUS_KEY } from '../record-types/compiled-type.js';
 import { isPlainObject } from '../record-types/definition.js';
 import type { DataVersions } from '../data-versions.port.js';
 import type { RecordTypesService } from '../record-types/record-types-service.js';
-import type { TransactionScope, UnitOfWork } from '../unit-of-work.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
-import { importedRecordName, importProblem, importRefused, parseImportedRecord, type ImportReport } from './import.js';
 import type { RecordListQuery } from './list-query.js';
 import { assertMayChange, limitedRecord, recordAccessOf, type RecordAccess } from './record-access.js';
+import { importRecords, type ImportOptions } from './record-import.js';
+import type { RecordModel } from './record-model.js';
 import { recordMatches, type RecordMatch } from './record-tag.js';
 import type { RecordTokenNarrowing } from '../record-tokens/record-token.js';
-import { CUSTOM_RECORD_TYPE, toRecordResource, typeIdOf, type RecordResource } from './record.js';
+import { CUSTOM_RECORD_TYPE, toRecordResource, type RecordResource } from './record.js';
 import type { RecordBound, RecordListFilter, RecordsRepository } from './records-repository.port.js';
-import type { StoredRecord } from './stored-record.js';
 import { emptyProblems, recordValidationError } from './validation-error.js';
+
+export type { ImportOptions } from './record-import.js';
 
 /** Where a `next` / `prev` link leads: a cursor, or (none) the first page. */
 export interface PageLink {
@@ -65,17 +66,6 @@ export interface RecordsService {
   typeIdOf(companyId: string, recordId: string): Promise<string | null>;
 }
 
-export interface ImportOptions {
-  readonly format: JsonItemsFormat;
-  /** Called as the checked records are stored, with how many are stored so far (not yet committed). */
-  readonly onProgress?: (stored: number) => void;
-}
-
-/** Records read, checked and written at a time: what an import holds in memory, twice (one batch written, the next read). */
-const IMPORT_BATCH_RECORDS = 1000;
-/** Thrown inside the transaction to roll it back once a problem is found. */
-const ROLL_BACK = Symbol('roll back');
-
 export interface RecordsServiceDeps {
   repository: RecordsRepository;
   recordTypes: RecordTypesService;
@@ -89,10 +79,10 @@ export interface RecordsServiceDeps {
 export function createRecordsService({ repository, recordTypes, unitOfWork, dataVersions, clock, outbox }: RecordsServiceDeps): RecordsService {
   const nowIso = () => clock.now().toISOString();
 
-  async function resources(companyId: string, rows: readonly StoredRecord[], known?: ReadonlyMap<string, CompiledRecordType>) {
-    const typeIds = [...new Set(rows.map((row) => row.type_id).filter((id): id is string => id !== null))];
+  async function resources(companyId: string, records: readonly RecordModel[], known?: ReadonlyMap<string, CompiledRecordType>) {
+    const typeIds = [...new Set(records.map((record) => record.typeId).filter((id): id is string => id !== null))];
     const types = known ?? (await recordTypes.compiledMany(companyId, typeIds));
-    return rows.map((row) => toRecordResource(row, row.type_id === null ? undefined : types.get(row.type_id)));
+    return records.map((record) => toRecordResource(record, record.typeId === null ? undefined : types.get(record.typeId)));
   }
 
   async function cursorKey(companyId: string, kind: 'next' | 'prev', id: string): Promise<RecordBound> {
@@ -108,24 +98,24 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
       if (!isPlainObject(body)) throw invalidBody('the body must be a JSON object mapping field UIDs to values');
       const fields = type.validateCreate(body);
       const now = clock.now();
-      const row: StoredRecord = {
+      const record: RecordModel = {
         id: uuidv7(now.getTime()),
-        record_type: CUSTOM_RECORD_TYPE,
-        type_id: typeId,
-        uid: JSON.stringify(typeId),
+        recordType: CUSTOM_RECORD_TYPE,
+        typeId,
+        uid: typeId,
         status: type.initialStatus,
-        parent_record: 'null',
-        child_records: '[]',
-        instance: null,
-        fields: JSON.stringify(fields),
-        linked: '{}',
-        views: '[]',
-        created_at: now.toISOString(),
-        updated_at: now.toISOString(),
+        parentRecord: null,
+        childRecords: [],
+        instance: undefined,
+        fields,
+        linked: {},
+        storedViews: [],
+        createdAt: now.toISOString(),
+        updatedAt: now.toISOString(),
       };
-      const resource = toRecordResource(row, type);
+      const resource = toRecordResource(record, type);
       await unitOfWork.run(async (scope) => {
-        await repository.insertMany(companyId, [row], scope);
+        await repository.insertMany(companyId, [record], scope);
         await outbox.enqueue(scope, companyId, 'record.created', resource);
         await dataVersions.bump(scope, companyId);
       });
@@ -136,7 +126,7 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
       const found = await repository.findWithTypeVersion(companyId, recordId);
       if (!found) throw notFound(`record '${recordId}' not found`);
       const { record, typeVersion } = found;
-      const type = record.type_id === null || typeVersion === undefined ? undefined : await recordTypes.compiledAt(companyId, record.type_id, typeVersion);
+      const type = record.typeId === null || typeVersion === undefined ? undefined : await recordTypes.compiledAt(companyId, record.typeId, typeVersion);
       const resource = toRecordResource(record, type);
       const access = narrowing && recordAccessOf(type?.type, narrowing);
       return access ? limitedRecord(resource, type?.type, access) : resource;
@@ -154,19 +144,18 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
         const written = await repository.update(
           companyId,
           recordId,
-          (row, storedType) => {
+          (record, storedType) => {
             type = storedType && recordTypes.compile(companyId, storedType);
             access = narrowing && recordAccessOf(type?.type, narrowing);
             if (access) assertMayChange(body, type?.type, access);
-            if (ifMatch && !recordMatches(seenBy(toRecordResource(row, type)), ifMatch)) {
+            if (ifMatch && !recordMatches(seenBy(toRecordResource(record, type)), ifMatch)) {
               throw preconditionFailed(`record '${recordId}' has changed: its ETag matches no tag of If-Match; nothing was changed`);
             }
             if (type) {
-              const current = row.fields === null ? {} : (JSON.parse(row.fields) as Record<string, unknown>);
-              const change = type.validatePatch(body, current);
-              return { status: change.status ?? row.status, fields: JSON.stringify(change.fields), updated_at: nowIso() };
+              const change = type.validatePatch(body, record.fields ?? {});
+              return { status: change.status ?? record.status, fields: change.fields, updatedAt: nowIso() };
             }
-            return { status: untypedPatch(body).status ?? row.status, fields: row.fields, updated_at: nowIso() };
+            return { status: untypedPatch(body).status ?? record.status, fields: record.fields, updatedAt: nowIso() };
           },
           scope,
         );
@@ -189,7 +178,7 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
           : (allTypes ?? (await recordTypes.compiledMany(companyId, [query.recordType]))).get(query.recordType)?.type.id;
       const filter = listFilter(query, allTypes, typeId);
       const limit = query.limit;
-      let rows: StoredRecord[];
+      let rows: RecordModel[];
       let next: PageLink | null = null;
       let prev: PageLink | null = null;
 
@@ -227,119 +216,8 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
       return { count, results: await resources(companyId, rows) };
     },
 
-    async import(companyId, source, { format, onProgress }) {
-      const now = nowIso();
-      const items = readJsonItems(source, format);
-      /** The custom record types the records name, loaded as they come (undefined: no live type). */
-      const types = new Map<string, CompiledRecordType | undefined>();
-      /** Where each id was first seen, to name it in the problem of a later record with that id. */
-      const firstPositionOfId = new Map<string, number>();
-      // Only the first problems are kept (an answer lists no more), the rest are counted.
-      const problems: ItemProblem[] = [];
-      let problemCount = 0;
-      let bodyProblem: string | undefined;
-      let done = false;
-      const refused = () => problemCount > 0 || bodyProblem !== undefined;
-
-      const loadType = async (value: unknown, scope: TransactionScope | undefined) => {
-        if (!isPlainObject(value) || typeof value.record_type !== 'string') return;
-        const typeId = typeIdOf(value.record_type, value.uid);
-        if (typeId === null || types.has(typeId)) return;
-        types.set(typeId, (await recordTypes.compiledMany(companyId, [typeId], scope)).get(typeId));
-      };
-
-      /**
-       * Reads up to `size` records and checks them, then looks up which of their ids already
-       * exist; answers the rows to store (none once anything was refused). The first problem
-       * ends the batch at once, so that a transaction is rolled back without waiting for the
-       * rest of the body; once refused, batches are read only to list their problems. Problems
-       * are listed in the order of the body. Inside the transaction, `scope` is its own.
-       */
-      const readBatch = async (size: number, scope?: TransactionScope): Promise<StoredRecord[]> => {
-        const clean = !refused();
-        const batch: Array<{ position: number; row: StoredRecord }> = [];
-        const found: Array<{ position: number; field: string | null; message: string }> = [];
-        for (let read = 0; !done && read < size && !(clean && found.length > 0); read++) {
-          const item = await nextItem(items);
-          if (item.kind === 'end') {
-            done = true;
-            if (item.bodyProblem !== undefined) bodyProblem = item.bodyProblem;
-            break;
-          }
-          if (item.kind === 'problem') {
-            found.push({ position: item.position, field: null, message: item.message });
-            done = item.last;
-            continue;
-          }
-          await loadType(item.value, scope);
-          const before = found.length;
-          const report: ImportReport = (field, message) => found.push({ position: item.position, field, message });
-          const row = parseImportedRecord(item.value, types, now, report, (millis) => uuidv7(millis));
-          if (!row || found.length > before) continue;
-          const first = firstPositionOfId.get(row.id);
-          if (first !== undefined) {
-            report('id', `'${row.id}' is also the id of ${importedRecordName(format, first)}`);
-            continue;
-          }
-          firstPositionOfId.set(row.id, item.position);
-          batch.push({ position: item.position, row });
-        }
-        if (batch.length > 0) {
-          const taken = new Set(
-            await repository.existingIds(
-              companyId,
-              batch.map(({ row }) => row.id),
-              scope,
-            ),
-          );
-          for (const { position, row } of batch) {
-            if (taken.has(row.id)) found.push({ position, field: 'id', message: `a record with id '${row.id}' already exists` });
-          }
-        }
-        // Stable: the problems of one record keep their order.
-        found.sort((a, b) => a.position - b.position);
-        for (const { position, field, message } of found) {
-          problemCount++;
-          if (problems.length < MAX_LISTED_PROBLEMS) problems.push(importProblem(format, position, field, message));
-        }
-        return refused() ? [] : batch.map(({ row }) => row);
-      };
-
-      try {
-        // The first batch is read and checked before the transaction begins: a body refused at
-        // once never takes the write lock.
-        let batch = await readBatch(IMPORT_BATCH_RECORDS);
-        let stored = 0;
-        if (batch.length > 0) {
-          await unitOfWork
-            .run(async (scope) => {
-              while (batch.length > 0) {
-                // The next batch is read and checked while this one is written.
-                const storedBefore = stored;
-                const [writing, reading] = await Promise.allSettled([
-                  repository.insertMany(companyId, batch, scope, onProgress && ((inserted) => onProgress(storedBefore + inserted))),
-                  readBatch(IMPORT_BATCH_RECORDS, scope),
-                ]);
-                if (writing.status === 'rejected') throw writing.reason;
-                if (reading.status === 'rejected') throw reading.reason;
-                stored += batch.length;
-                batch = reading.value;
-              }
-              if (refused()) throw ROLL_BACK;
-              await dataVersions.bump(scope, companyId);
-            })
-            .catch((error: unknown) => {
-              if (error !== ROLL_BACK) throw error;
-            });
-        }
-        if (!refused()) return stored;
-        // Rolled back at once; the rest of the body is still read, a batch at a time, to list every problem.
-        while (!done) await readBatch(IMPORT_BATCH_RECORDS);
-        if (problemCount === 0) throw invalidBody(`nothing was imported: ${bodyProblem}`);
-        throw importRefused(problems, problemCount, bodyProblem);
-      } finally {
-        await items.return(undefined);
-      }
+    import(companyId, source, options) {
+      return importRecords({ repository, recordTypes, unitOfWork, dataVersions, clock }, companyId, source, options);
     },
 
     async exists(companyId, recordId) {
@@ -347,7 +225,7 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
     },
 
     async typeIdOf(companyId, recordId) {
-      return (await repository.find(companyId, recordId))?.type_id ?? null;
+      return (await repository.find(companyId, recordId))?.typeId ?? null;
     },
   };
 

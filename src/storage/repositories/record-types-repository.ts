@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { RecordTypesRepository } from '../../domain/record-types/record-types-repository.port.js';
-import type { StoredRecordType } from '../../domain/record-types/stored-record-type.js';
+import type { StoredRecordType, TypeDefinitionBody } from '../../domain/record-types/stored-record-type.js';
 import type { DialectName } from '../database.js';
 import type { DB } from '../schema.js';
 import type { RecordTypesTable } from '../tables/records.js';
@@ -12,10 +12,11 @@ const COLUMNS = ['id', 'name', 'definition', 'version', 'created_at', 'updated_a
 
 type Row = Pick<RecordTypesTable, (typeof COLUMNS)[number]>;
 
+/** The one place a type's row is read as the domain's type: its definition is JSON text. */
 const toStored = (row: Row): StoredRecordType => ({
   id: row.id,
   name: row.name,
-  definition: row.definition,
+  definition: JSON.parse(row.definition) as TypeDefinitionBody,
   version: Number(row.version),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -57,7 +58,9 @@ export function createRecordTypesRepository(db: Kysely<DB>): RecordTypesReposito
       return rows.map(toStored);
     },
 
-    async put(companyId, typeId, { name, definition, at }, scope) {
+    async put(companyId, typeId, type, scope) {
+      const { name, at } = type;
+      const definition = JSON.stringify(type.definition);
       const row = await executorOf(db, scope)
         .insertInto('record_types')
         .values({ company_id: companyId, id: typeId, name, definition, version: 1, created_at: at, updated_at: at, deleted_at: null })

@@ -1,12 +1,14 @@
 import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { RecordModel } from '../../domain/records/record-model.js';
 import type { RecordListFilter, RecordPageQuery, RecordsRepository } from '../../domain/records/records-repository.port.js';
-import type { StoredRecord } from '../../domain/records/stored-record.js';
 import type { Database } from '../database.js';
 import { primaryReads, type ReadRouting } from '../read-routing.js';
 import type { DB } from '../schema.js';
 import { precompiled, precompiledStatement } from '../precompiled-query.js';
 import { executorOf } from '../unit-of-work.js';
+import { changeToPersistence, recordToDomain, recordToPersistence, referencesToPersistence } from './record-mapper.js';
 import { liveTypeOf, typeInTransactionQuery } from './record-types-repository.js';
+import type { RecordColumns } from '../tables/records.js';
 import { batchFreshReads } from '../../lib/fresh-read-batches.js';
 
 const INSERT_BATCH = 400;
@@ -26,7 +28,7 @@ const RECORD_COLUMNS = [
   'views',
   'created_at',
   'updated_at',
-] as const satisfies readonly (keyof StoredRecord)[];
+] as const satisfies readonly (keyof RecordColumns)[];
 
 /**
  * List pages (`page`, `exists`) are read where `reads` sends them: a standby that has caught up
@@ -66,6 +68,14 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
   const updateRecord = precompiledStatement(db, 5, (db, status, fields, updatedAt, companyId, id) =>
     db.updateTable('records').set({ status: status!, fields: fields!, updated_at: updatedAt! }).where('company_id', '=', companyId!).where('id', '=', id!),
   );
+
+  async function lockedRecord(trx: Kysely<DB>, companyId: string, id: string) {
+    const row = (await recordToUpdate(trx, [companyId, id])).rows[0];
+    return row && recordToDomain(row);
+  }
+  async function liveType(trx: Kysely<DB>, companyId: string, record: RecordModel) {
+    return record.typeId === null ? undefined : liveTypeOf((await typeInTransaction(trx, [companyId, record.typeId])).rows[0]);
+  }
 
   // biome-ignore lint/complexity/noBannedTypes: {} is Kysely's type for a query with nothing selected yet
   function filtered(db: Kysely<DB>, companyId: string, filter: RecordListFilter): SelectQueryBuilder<DB, 'records', {}> {
@@ -126,11 +136,12 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
       const row = await findRow(companyId, id);
       if (!row) return undefined;
       const typeVersion = row.type_version;
-      return { record: storedRecordOf(row)!, typeVersion: typeVersion === null ? undefined : Number(typeVersion) };
+      return { record: recordToDomain(row), typeVersion: typeVersion === null ? undefined : Number(typeVersion) };
     },
 
     async find(companyId, id) {
-      return db.selectFrom('records').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst().then(storedRecordOf);
+      const row = await db.selectFrom('records').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+      return row && recordToDomain(row);
     },
 
     async findKey(companyId, id) {
@@ -146,7 +157,7 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
           .orderBy('records.id', direction)
           .limit(query.limit)
           .execute();
-        return rows.map((row) => storedRecordOf(row)!);
+        return rows.map(recordToDomain);
       });
     },
 
@@ -182,18 +193,15 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
       return found;
     },
 
-    async insertMany(companyId, rows, scope, onProgress) {
+    async insertMany(companyId, records, scope, onProgress) {
       const trx = executorOf(db, scope);
-      for (let i = 0; i < rows.length; i += INSERT_BATCH) {
-        const batch = rows.slice(i, i + INSERT_BATCH);
-        if (batch.length === 1) await insertOne(trx, [companyId, ...RECORD_COLUMNS.map((column) => batch[0]![column])]);
-        else
-          await trx
-            .insertInto('records')
-            .values(batch.map((row) => ({ ...row, company_id: companyId })))
-            .execute();
-        const views = batch.flatMap((row) =>
-          [...new Set(JSON.parse(row.views) as string[])].map((viewId) => ({ company_id: companyId, view_id: viewId, record_id: row.id })),
+      for (let i = 0; i < records.length; i += INSERT_BATCH) {
+        const batch = records.slice(i, i + INSERT_BATCH);
+        const rows = batch.map((record) => recordToPersistence(companyId, record));
+        if (rows.length === 1) await insertOne(trx, [companyId, ...RECORD_COLUMNS.map((column) => rows[0]![column])]);
+        else await trx.insertInto('records').values(rows).execute();
+        const views = batch.flatMap((record) =>
+          [...new Set(record.storedViews)].map((viewId) => ({ company_id: companyId, view_id: viewId, record_id: record.id })),
         );
         for (let j = 0; j < views.length; j += INSERT_BATCH) {
           await trx
@@ -207,23 +215,22 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
 
     async update(companyId, id, change, scope) {
       const trx = executorOf(db, scope);
-      const row = storedRecordOf((await recordToUpdate(trx, [companyId, id])).rows[0]);
-      if (!row) return undefined;
-      const type = row.type_id === null ? undefined : liveTypeOf((await typeInTransaction(trx, [companyId, row.type_id])).rows[0]);
-      const next = await change(row, type);
-      await updateRecord(trx, [next.status, next.fields, next.updated_at, companyId, id]);
-      return { ...row, ...next };
+      const record = await lockedRecord(trx, companyId, id);
+      if (!record) return undefined;
+      const next = await change(record, await liveType(trx, companyId, record));
+      const columns = changeToPersistence(next);
+      await updateRecord(trx, [columns.status, columns.fields, columns.updated_at, companyId, id]);
+      return { ...record, status: next.status, fields: next.fields, updatedAt: next.updatedAt };
     },
 
     async remove(companyId, id, check, scope) {
       const trx = executorOf(db, scope);
-      const row = storedRecordOf((await recordToUpdate(trx, [companyId, id])).rows[0]);
-      if (!row) return undefined;
-      const type = row.type_id === null ? undefined : liveTypeOf((await typeInTransaction(trx, [companyId, row.type_id])).rows[0]);
-      check(row, type);
+      const record = await lockedRecord(trx, companyId, id);
+      if (!record) return undefined;
+      check(record, await liveType(trx, companyId, record));
       await trx.deleteFrom('record_stored_views').where('company_id', '=', companyId).where('record_id', '=', id).execute();
       await trx.deleteFrom('records').where('company_id', '=', companyId).where('id', '=', id).execute();
-      return row;
+      return record;
     },
 
     async mentioning(companyId, recordId, scope) {
@@ -240,13 +247,13 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
       // The record itself is locked with the others, all in ID order: two deletions of records
       // that name each other then wait for one another instead of deadlocking.
       if (database.dialect === 'postgres') query = query.forUpdate();
-      return (await query.execute()).filter((row) => row.id !== recordId).map((row) => storedRecordOf(row)!);
+      return (await query.execute()).filter((row) => row.id !== recordId).map(recordToDomain);
     },
 
     async updateReferences(companyId, id, change, scope) {
       await executorOf(db, scope)
         .updateTable('records')
-        .set({ parent_record: change.parent_record, child_records: change.child_records, linked: change.linked, updated_at: change.updated_at })
+        .set(referencesToPersistence(change))
         .where('company_id', '=', companyId)
         .where('id', '=', id)
         .execute();
@@ -287,27 +294,4 @@ function inView(eb: ExpressionBuilder<DB, 'records'>, view: NonNullable<RecordLi
     ),
   ]);
   return eb.or([...typed, untyped]);
-}
-
-/**
- * The stored record of a row, without its company or any joined column, as one object of a
- * fixed shape: rest destructuring would copy the row key by key into an object of its own.
- */
-function storedRecordOf(row: StoredRecord | undefined): StoredRecord | undefined {
-  if (!row) return undefined;
-  return {
-    id: row.id,
-    record_type: row.record_type,
-    type_id: row.type_id,
-    uid: row.uid,
-    status: row.status,
-    parent_record: row.parent_record,
-    child_records: row.child_records,
-    instance: row.instance,
-    fields: row.fields,
-    linked: row.linked,
-    views: row.views,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
 }

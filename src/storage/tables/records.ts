@@ -1,5 +1,3 @@
-import type { StoredRecord } from '../../domain/records/stored-record.js';
-
 /** Tables of workboard records. JSON values are kept as text (identical on both databases). */
 export interface RecordTypesTable {
   company_id: string;
@@ -14,7 +12,30 @@ export interface RecordTypesTable {
   deleted_at: string | null;
 }
 
-export interface RecordsTable extends StoredRecord {
+/**
+ * A record's columns (record-mapper.ts converts them to and from the domain's RecordModel).
+ * JSON values are text: a NULL column means the key is absent from the record, the text
+ * `null` means null.
+ */
+export interface RecordColumns {
+  id: string;
+  record_type: string;
+  /** The custom record type (uid) the record follows, or null for records of other kinds. */
+  type_id: string | null;
+  uid: string | null;
+  status: string;
+  parent_record: string | null;
+  child_records: string;
+  instance: string | null;
+  fields: string | null;
+  linked: string | null;
+  /** JSON array: views as imported; used only while the record has no defined type. */
+  views: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RecordsTable extends RecordColumns {
   company_id: string;
 }
 
