@@ -29,8 +29,7 @@ const textLengthStep = defineStepType({
   },
 });
 
-const run = (t: TestApp, company: string, recordId: string, payload: object) =>
-  t.as(company, { method: 'PUT', url: `/v1/records/${recordId}/steps`, payload });
+const run = (t: TestApp, company: string, recordId: string, payload: object) => t.as(company, { method: 'PUT', url: `/v1/records/${recordId}/steps`, payload });
 
 describeEachDatabase('step registry', (kind) => {
   let t: TestApp;

@@ -12,8 +12,7 @@ export const PDF_CONTENT_TYPE = 'application/pdf';
 export const PdfCreateInputs = Type.Object(
   {
     pdf_filename: Type.String({
-      description:
-        'file name of the PDF; a plain name (no path separators or control characters, at most 255 bytes); .pdf is appended when absent',
+      description: 'file name of the PDF; a plain name (no path separators or control characters, at most 255 bytes); .pdf is appended when absent',
     }),
     template_id: Type.String({ description: 'ID of the template to render' }),
   },
@@ -23,7 +22,9 @@ export const PdfCreateInputs = Type.Object(
 /** Renders a company's template with one of its records and stores the PDF. */
 export const pdfCreateStep = defineStepType({
   type: 'pdf_create',
-  summary: "renders the company's template with the record into a PDF, stores it and answers where to download it",
+  summary:
+    "renders the company's template with the record (its fields by field name, and id, status, created_at) into a PDF, " +
+    'stores it and answers where to download it',
   inputs: PdfCreateInputs,
   details: StoredFileDetails,
   moreInputProblems: (inputs) => {

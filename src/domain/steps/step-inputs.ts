@@ -58,5 +58,10 @@ function problemAt(path: string, errors: ValueError[]): string {
 
 /** The property names of a JSON pointer, unescaped. */
 function pathNames(path: string): string[] {
-  return path === '' ? [] : path.slice(1).split('/').map((name) => name.replaceAll('~1', '/').replaceAll('~0', '~'));
+  return path === ''
+    ? []
+    : path
+        .slice(1)
+        .split('/')
+        .map((name) => name.replaceAll('~1', '/').replaceAll('~0', '~'));
 }

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { StoredFileDetails } from '../../../domain/files/file-details.js';
 import type { StepType } from '../../../domain/steps/step-type.js';
 
@@ -11,7 +11,9 @@ export const StoredFileList = Type.Object({ count: Type.Integer(), results: Type
 
 /**
  * The schemas of PUT /v1/records/{record}/steps, read from the step registry: `StepType` (the
- * enum of type names), `StepInputs` and `StepDetails` (a `oneOf` of each type's titled schema).
+ * enum of type names), and each type's titled inputs and details schemas; with more than one
+ * type, `StepInputs` and `StepDetails` are the `oneOf` of them (a `oneOf` of one is, as Redocly
+ * says, illogical: one type's schemas stand for themselves).
  */
 export function stepSchemas(types: readonly StepType[]) {
   const StepTypeName = Type.Unsafe<string>({
@@ -20,16 +22,16 @@ export function stepSchemas(types: readonly StepType[]) {
     title: 'StepType',
     description: 'a step type the service runs',
   });
-  const StepInputs = Type.Unsafe<Record<string, unknown>>({
-    oneOf: types.map((stepType) => stepType.inputs),
-    title: 'StepInputs',
-    description: "a step's inputs, as the schema of its type says",
-  });
-  const StepDetails = Type.Unsafe<unknown>({
-    oneOf: types.map((stepType) => stepType.details as TSchema),
-    title: 'StepDetails',
-    description: "what a step made, as the schema of its type says (pdf_create: the stored PDF)",
-  });
+  const StepInputs = oneOf<Record<string, unknown>>(
+    types.map((stepType) => stepType.inputs),
+    'StepInputs',
+    "a step's inputs, as the schema of its type says (in the order of StepType)",
+  );
+  const StepDetails = oneOf(
+    types.map((stepType) => stepType.details),
+    'StepDetails',
+    'what a step made, as the schema of its type says (in the order of StepType)',
+  );
   const StepBody = Type.Object({ type: StepTypeName, inputs: StepInputs }, { additionalProperties: false });
   const StepResponse = Type.Object(
     {
@@ -41,13 +43,14 @@ export function stepSchemas(types: readonly StepType[]) {
   return { StepTypeName, StepDetails, StepBody, StepResponse };
 }
 
+function oneOf<T>(schemas: TSchema[], title: string, description: string): TUnsafe<T> {
+  return schemas.length === 1 ? (schemas[0] as TUnsafe<T>) : Type.Unsafe<T>({ oneOf: schemas, title, description });
+}
+
 /**
  * What the body validator checks of a step (its shape); the type and its inputs are the step
  * service's to check: an unknown type answers with the supported ones, and inputs are taken as
  * sent (the body validator coerces scalars, and a non-string pdf_filename must be refused
  * rather than turned into a string).
  */
-export const StepEnvelope = Type.Object(
-  { type: Type.String(), inputs: Type.Object({}, { additionalProperties: true }) },
-  { additionalProperties: false },
-);
+export const StepEnvelope = Type.Object({ type: Type.String(), inputs: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: false });

@@ -19,8 +19,7 @@ export const stepRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         summary: 'Run a workflow step against a record',
         description:
           `${types.map((stepType) => `${stepType.type} ${stepType.summary}.`).join(' ')} ` +
-          "pdf_create uses the record's fields by field name, and id, status, created_at; it answers 422 when the " +
-          "template cannot render this record or the record's data is over the render input cap " +
+          "422 when the template cannot render this record or the record's data is over the render input cap " +
           '(WRS_PDF_INPUT_LIMIT_BYTES); 503 when no render thread is free in time; 504 when the render times out.',
         tags: ['steps'],
         params: RecordParams,

@@ -1,8 +1,9 @@
 /**
  * The step types the console offers, read from the service's OpenAPI document, which the step
- * registry writes (src/domain/steps/step-registry.ts): `StepType` lists the types, and
- * `StepInputs` each one's inputs schema, in the same order. A type added to the registry shows
- * here without a change to the console.
+ * registry writes (src/domain/steps/step-registry.ts): `StepType` lists the types, and the
+ * step body's `inputs` each one's inputs schema, in the same order (`StepInputs`, a `oneOf`, once
+ * there is more than one type). A type added to the registry shows here without a change to the
+ * console.
  */
 
 export type StepInputKind = 'text' | 'integer' | 'number' | 'boolean';
@@ -22,17 +23,30 @@ export interface StepTypeForm {
 /** Types the console has a panel of its own for (pdf_create: its template picker). */
 export const DEDICATED_STEP_PANELS: ReadonlySet<string> = new Set(['pdf_create']);
 
-type Schema = { $ref?: string; type?: unknown; properties?: Record<string, Schema>; required?: string[]; enum?: unknown[]; oneOf?: Schema[]; description?: string };
+type Schema = {
+  $ref?: string;
+  type?: unknown;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  enum?: unknown[];
+  oneOf?: Schema[];
+  description?: string;
+};
+
+type StepPath = { put?: { requestBody?: { content?: Record<string, { schema?: Schema }> } } };
 
 const KINDS: Record<string, StepInputKind> = { string: 'text', integer: 'integer', number: 'number', boolean: 'boolean' };
 
 /** The step types of a document, each with the inputs a form can ask for; none when the document does not say. */
 export function stepTypesOf(document: unknown): StepTypeForm[] {
-  const schemas = (document as { components?: { schemas?: Record<string, Schema> } } | null)?.components?.schemas ?? {};
+  const { components, paths } = (document ?? {}) as { components?: { schemas?: Record<string, Schema> }; paths?: Record<string, StepPath> };
+  const schemas = components?.schemas ?? {};
   const resolve = (schema: Schema | undefined): Schema | undefined =>
     schema?.$ref?.startsWith('#/components/schemas/') ? schemas[schema.$ref.slice('#/components/schemas/'.length)] : schema;
   const names = (schemas.StepType?.enum ?? []).filter((name): name is string => typeof name === 'string');
-  const inputSchemas = schemas.StepInputs?.oneOf ?? [];
+  const body = resolve(paths?.['/v1/records/{record}/steps']?.put?.requestBody?.content?.['application/json']?.schema);
+  const allInputs = resolve(body?.properties?.inputs);
+  const inputSchemas = allInputs?.oneOf ?? (allInputs ? [allInputs] : []);
   return names.map((type, index) => {
     const inputs = resolve(inputSchemas[index]);
     const required = new Set(inputs?.required ?? []);
