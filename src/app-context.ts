@@ -12,9 +12,10 @@ import type { RecordsRepository } from './domain/records/records-repository.port
 import { createRecordDeletion, type RecordDeletion } from './domain/records/record-deletion.js';
 import { createFileService, type FileService } from './domain/files/file-service.js';
 import type { BlobStore } from './domain/files/blob-store.port.js';
-import { createPdfCreateStep } from './domain/steps/pdf-create-step.js';
 import { stepRecordFinder } from './domain/steps/record-finder.js';
+import { BUILT_IN_STEP_TYPES, createStepRegistry } from './domain/steps/step-registry.js';
 import { createStepService, type StepService } from './domain/steps/step-service.js';
+import type { StepType } from './domain/steps/step-type.js';
 import type { PdfRenderer } from './domain/templates/pdf-renderer.port.js';
 import { createTemplateService, type TemplateService } from './domain/templates/template-service.js';
 import { createIdempotencyService, type IdempotencyService, type IdempotencyServiceDeps } from './domain/idempotency/idempotency-service.js';
@@ -145,6 +146,8 @@ export interface AppContextOptions {
   idempotency?: Pick<IdempotencyServiceDeps, 'leaseMs' | 'leaseRenewalMs' | 'cleanupIntervalMs'>;
   /** Wraps the unit of work (tests run a step before a transaction begins). */
   wrapUnitOfWork?: (unitOfWork: UnitOfWork) => UnitOfWork;
+  /** Step types offered besides the built-in ones (tests define their own). */
+  stepTypes?: readonly StepType[];
   /** A cluster worker: GET /metrics answers every worker's metrics, gathered by the primary (aggregateWorkerMetrics). */
   metricsAcrossCluster?: boolean;
 }
@@ -323,15 +326,16 @@ export async function createAppContext(config: Config, options: AppContextOption
     outbox: webhookOutbox,
   });
   const stepService = createStepService({
-    pdfCreate: createPdfCreateStep({
+    registry: createStepRegistry([...BUILT_IN_STEP_TYPES, ...(options.stepTypes ?? [])]),
+    tools: {
       findRecord: stepRecordFinder(records),
       templates: templateService,
       renderer: pdfRenderer,
-      inputLimitBytes: config.pdf.inputLimitBytes,
+      pdfInputLimitBytes: config.pdf.inputLimitBytes,
       files: fileService,
       clock,
       outbox: webhookOutbox,
-    }),
+    },
   });
   const checksRepository = createChecksRepository(database.db);
   const lobRetry: LobRetryPolicy = {

@@ -105,6 +105,15 @@ function mayHoldNonFiniteNumber(part: RoutePart): boolean {
  */
 export const checkedByTheRoute: FastifySchemaCompiler<unknown> = () => () => true;
 
+/**
+ * The validator of a route whose body schema documents more than the validator checks (the
+ * steps route documents every step type's inputs, which the step service checks as sent): the
+ * body is checked against `body`, every other part against its own schema.
+ */
+export function checkingBodyAgainst(body: unknown): FastifySchemaCompiler<unknown> {
+  return (part) => compileRoutePart(part.httpPart === 'body' ? { ...part, schema: body } : part) as ReturnType<FastifySchemaCompiler<unknown>>;
+}
+
 /** buildRoutePartCompiler as Fastify's option types it (they describe Ajv's compile, not a route-part compiler). */
 export const buildValidator = buildRoutePartCompiler as unknown as ValidatorFactory;
 

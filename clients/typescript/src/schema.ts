@@ -1691,6 +1691,16 @@ export interface components {
             batches: number;
         };
         /**
+         * PdfCreateInputs
+         * @description the inputs of pdf_create
+         */
+        PdfCreateInputs: {
+            /** @description file name of the PDF; a plain name (no path separators or control characters, at most 255 bytes); .pdf is appended when absent */
+            pdf_filename: string;
+            /** @description ID of the template to render */
+            template_id: string;
+        };
+        /**
          * PdfTemplate
          * @description a pdfme template
          */
@@ -1951,8 +1961,7 @@ export interface components {
          */
         StepCompleted: {
             record_id: string;
-            /** @enum {string} */
-            type: "pdf_create";
+            type: components["schemas"]["StepType"];
             details: components["schemas"]["StoredFile"];
         };
         /**
@@ -1978,6 +1987,12 @@ export interface components {
             message: string;
             details: components["schemas"]["StoredFile"];
         };
+        /**
+         * StepType
+         * @description a step type the service runs
+         * @enum {string}
+         */
+        StepType: "pdf_create";
         /** StoredFile */
         StoredFile: {
             file_id: string;
@@ -4013,17 +4028,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description the step type; supported: pdf_create */
-                    type: string;
-                    /** @description the step's inputs */
-                    inputs: {
-                        /** @description pdf_create, required string: file name of the PDF; a plain name (no path separators or control characters, at most 255 bytes); .pdf is appended when absent */
-                        pdf_filename?: unknown;
-                        /** @description pdf_create, required string: ID of the template to render */
-                        template_id?: unknown;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    type: components["schemas"]["StepType"];
+                    inputs: components["schemas"]["PdfCreateInputs"];
                 };
             };
         };

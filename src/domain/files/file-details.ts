@@ -1,4 +1,20 @@
+import { Type } from '@sinclair/typebox';
 import type { StoredFile } from './stored-file.js';
+
+/** The shape fileDetails answers: the pdf_create step's details, and each entry of a record's file list. */
+export const StoredFileDetails = Type.Object(
+  {
+    file_id: Type.String(),
+    pdf_filename: Type.String(),
+    content_type: Type.Literal('application/pdf'),
+    size_bytes: Type.Integer(),
+    pages: Type.Integer(),
+    sha256: Type.String({ description: 'hex SHA-256 of the PDF bytes' }),
+    download_url: Type.String({ format: 'uri', description: 'GET it with the same bearer, or a record token for this record' }),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'StoredFile' },
+);
 
 /** Where a stored file of a record is downloaded. */
 export function fileDownloadUrl(baseUrl: string, recordId: string, fileId: string): string {

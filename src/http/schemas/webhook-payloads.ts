@@ -2,7 +2,8 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { RecordSchema } from '../../domain/records/record.js';
 import type { WebhookEventType } from '../../domain/webhooks/event-types.js';
 import { RecordTokenSummary } from '../routes/record-tokens/schemas.js';
-import { PdfCreateDetails } from '../routes/steps/schemas.js';
+import { BUILT_IN_STEP_TYPES } from '../../domain/steps/step-registry.js';
+import { stepSchemas } from '../routes/steps/schemas.js';
 import { examplePdfCreated, exampleRecord, exampleRecordTokenSummary } from './examples.js';
 
 /**
@@ -21,11 +22,14 @@ export const DeletedRecordSchema = Type.Object(
   { title: 'DeletedRecord', description: 'what is left of a deleted record: never its content' },
 );
 
+// The step types of the route's document: its StepType and StepDetails components are the ones named here.
+const builtInSteps = stepSchemas(BUILT_IN_STEP_TYPES);
+
 export const StepCompletedSchema = Type.Object(
   {
     record_id: Type.String(),
-    type: Type.Literal('pdf_create'),
-    details: PdfCreateDetails,
+    type: builtInSteps.StepTypeName,
+    details: builtInSteps.StepDetails,
   },
   { title: 'StepCompleted', description: 'a step that stored its result: details as PUT /v1/records/{record}/steps answered them' },
 );

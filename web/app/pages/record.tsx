@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { RecordEditorForm } from '../../shared/record-editor';
 import { useRecordEditor } from '../../shared/use-record-editor';
@@ -6,6 +6,8 @@ import { useConsole } from '../console-context';
 import { DeleteRecordPanel } from './record/delete-record-panel';
 import { FilesPanel } from './record/files-panel';
 import { PdfPanel } from './record/pdf-panel';
+import { StepPanel } from './record/step-panel';
+import { DEDICATED_STEP_PANELS, loadStepTypes, type StepTypeForm } from './record/step-types';
 import { TokensPanel } from './record/tokens-panel';
 import { useSessionEnded } from '../components/session-expiry';
 import { lastList } from '../components/list-return';
@@ -25,6 +27,11 @@ export function RecordPage() {
     setFilesVersion((version) => version + 1);
   }, [clearSavedNotice]);
   const back = useMemo(lastList, [recordId]);
+  // The step types besides those with a panel of their own (pdf_create), as the service's registry lists them.
+  const [otherSteps, setOtherSteps] = useState<StepTypeForm[]>([]);
+  useEffect(() => {
+    void loadStepTypes().then((types) => setOtherSteps(types.filter((form) => !DEDICATED_STEP_PANELS.has(form.type))));
+  }, []);
 
   return (
     <div class="record-page">
@@ -43,6 +50,7 @@ export function RecordPage() {
           <div class="record-page-side">
             <TokensPanel recordId={recordId} onAction={clearSavedNotice} />
             <PdfPanel recordId={recordId} onCreated={pdfCreated} />
+            {otherSteps.length > 0 && <StepPanel recordId={recordId} types={otherSteps} onRan={pdfCreated} />}
             <FilesPanel recordId={recordId} version={filesVersion} />
             <DeleteRecordPanel version={editor.version} />
           </div>
