@@ -1,10 +1,17 @@
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
-import type { ContainsField } from '../../domain/events/event-fields.js';
-import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
-import type { DialectName } from '../database.js';
-import { compileOnce, precompiled, type CompiledOnce } from '../precompiled-query.js';
-import type { DB } from '../schema.js';
-import { isContainsField, keyValuesMatching, matchingKeyValues, MAX_LISTED_VALUES, needleParameters, type ContainsMatches } from './event-query-compiler.js';
+import type { ContainsField } from '../domain/events/event-fields.js';
+import type { EventFilter, EventListQuery } from '../domain/events/event-query.js';
+import type { DialectName } from '../storage/database.js';
+import { compileOnce, precompiled, type CompiledOnce } from '../storage/precompiled-query.js';
+import type { DB } from '../storage/schema.js';
+import {
+  isContainsField,
+  keyValuesMatching,
+  matchingKeyValues,
+  MAX_LISTED_VALUES,
+  needleParameters,
+  type ContainsMatches,
+} from '../storage/repositories/event-query-compiler.js';
 
 type Read = (query: CompiledQuery<{ value: string }>) => Promise<readonly { value: string }[]>;
 
