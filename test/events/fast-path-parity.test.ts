@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import { noFastPath } from '../../src/fast-path/fast-path.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { createRecord, defineType } from '../records/fixtures.js';
@@ -95,6 +96,8 @@ describeEachDatabase('the fast path answers the same bytes as the plain path', (
   };
 
   it('answers every list alike, before and after a write, and for another company', async () => {
+    assert.equal(plain.ctx.fastPath, noFastPath, 'WRS_FAST_PATH=false: no fast path');
+    assert.notEqual(fast.ctx.fastPath, noFastPath, 'the default: the fast path');
     await compareAll('first');
     await ingestOk(fast, 'acme', [anEvent({ id: 'p-late', flow_key: 'alpha', created_at: '2026-02-01T00:00:30.500Z' })]);
     await createRecord(fast, 'acme', 'loan');

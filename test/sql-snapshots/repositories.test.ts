@@ -126,7 +126,7 @@ const scripts: Record<string, Script> = {
     const pages = createFastEventPageReads(database);
     const page = { order: { field: 'created_at', direction: 'asc' }, limit: 2, offset: 0 } as const;
     await step('list: no filter', () => pages.list(C, { ...page, filters: [] }));
-    await step('list: no filter, the next page (from an anchor)', async () => {
+    await step('list: no filter, later pages (none left: the version, then the page again)', async () => {
       await pages.list(C, { ...page, offset: 2, filters: [] });
       await pages.list(C, { ...page, offset: 4, filters: [] });
     });
