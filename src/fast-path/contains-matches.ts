@@ -18,25 +18,12 @@ type Read = (query: CompiledQuery<{ value: string }>) => Promise<readonly { valu
 type ContainsFilter = EventFilter & { readonly field: ContainsField };
 
 /**
- * The dictionary values each `__contains` filter of the query matches (null for a filter with
- * too many to list), read through `read`; null when a filter matches no stored value at all, so
- * no event can match.
- */
-export async function findContainsMatches(
-  db: Kysely<DB>,
-  dialect: DialectName,
-  companyId: string,
-  query: EventListQuery,
-  read: Read,
-): Promise<ContainsMatches | null> {
-  return addMatches(new Map(), containsFilters(query), db, dialect, companyId, read);
-}
-
-/**
- * The company's data version and findContainsMatches' answer, the version and the first
- * filter's values read by one statement (one snapshot): a `__contains` that matches nothing, the
- * common miss, is answered by that statement alone: the scan of a small dictionary. A key with
- * more values takes a second statement, through the trigram index.
+ * The company's data version and the dictionary values each `__contains` filter of the query
+ * matches (a filter with too many to list has null; `matches` is null when a filter matches no
+ * stored value, so no event can match). The version and the first filter's values are read by
+ * one statement (one snapshot): a `__contains` that matches nothing, the common miss, is
+ * answered by that statement alone, the scan of a small dictionary. A key with more values
+ * takes a second statement, through the trigram index.
  */
 export async function findContainsMatchesWithVersion(
   db: Kysely<DB>,

@@ -2,14 +2,10 @@ import type { PageCacheSettings } from '../config/page-cache.js';
 import type { DataVersions } from '../domain/data-versions.port.js';
 import type { Database } from '../storage/database.js';
 import type { ReadRouting } from '../storage/read-routing.js';
-import { openFastListChunks } from './event-chunks.js';
 import { createFastEventPageReads } from './event-page-reads.js';
 import type { FastPath } from './fast-path.js';
 import { createPageCache } from './page-cache.js';
 import { eventsListBytes } from './page-bytes.js';
-
-/** Events a large page reads per chunk, as the events service's `openList` does. */
-const CHUNK_EVENTS = 500;
 
 export interface FastPathDeps {
   readonly database: Database;
@@ -22,8 +18,7 @@ export interface FastPathDeps {
 /**
  * The fast path of the list reads: recent pages kept by company and data version (page-cache.ts),
  * and an events page read with its data version in one statement where it can be
- * (event-page-reads.ts), so a request with nothing kept and no If-None-Match costs one read;
- * large pages read in chunks through the same compiled statements (event-chunks.ts).
+ * (event-page-reads.ts), so a request with nothing kept and no If-None-Match costs one read.
  */
 export function createFastPath({ database, reads, dataVersions, pageCache }: FastPathDeps): FastPath {
   const cache = createPageCache(pageCache);
@@ -44,10 +39,6 @@ export function createFastPath({ database, reads, dataVersions, pageCache }: Fas
       if (request.notModified(key.etag)) return { etag: key.etag, body: null };
       const body = await cache.serve(request, key, async () => eventsListBytes((await eventPages.list(companyId, query)).events));
       return { etag: key.etag, body };
-    },
-
-    eventChunks(companyId, query) {
-      return reads.read(companyId, (target) => openFastListChunks(target, companyId, query, CHUNK_EVENTS));
     },
 
     keptPage(request, version, build) {

@@ -1,5 +1,4 @@
 import type { EventListQuery } from '../domain/events/event-query.js';
-import type { PageChunks } from '../domain/events/events-service.js';
 
 /** A list request as the fast path sees it. */
 export interface ListRequest {
@@ -27,14 +26,11 @@ export interface FastAnswer {
 export interface FastPath {
   /** A page of GET /v1/events small enough to be read at once. */
   eventsPage(request: ListRequest, query: EventListQuery): Promise<FastAnswer | undefined>;
-  /** A page of GET /v1/events too large to read at once, read a chunk at a time as the events service's `openList` reads it. */
-  eventChunks(companyId: string, query: EventListQuery): Promise<PageChunks> | undefined;
   /** The body of a list page the plain path builds, or the same bytes kept from an earlier build. */
   keptPage<Body>(request: ListRequest, version: number, build: () => Promise<Body>): Promise<Body | Buffer>;
 }
 
 export const noFastPath: FastPath = {
   eventsPage: async () => undefined,
-  eventChunks: () => undefined,
   keptPage: (_request, _version, build) => build(),
 };

@@ -24,11 +24,3 @@ select "id", "created_at", "body" from "events" where "events"."company_id" = $1
 with scanned as (select value from event_key_values where company_id = $1 and field = $2 order by value limit 257)
         select coalesce((select version from data_versions where company_id = $3), 0) as version, (select count(*) from scanned) as scanned, matched.value
         from (select 1) as one left join (select value from scanned where value like $4) as matched on true;
-
--- openFastListChunks: contains, ordered by flow_session desc, read in chunks
-begin isolation level repeatable read read only;
-select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = $1 and "event_key_values"."field" = $2 and "event_key_values"."value" like $3 limit $4;
-select count(*) as "matching" from (select 1 as "one" from "events" where "events"."company_id" = $1 and "events"."flow_key" in ($2) order by "events"."flow_session" desc nulls last, "events"."id" desc limit $3) as "bounded";
-declare snapshot_rows no scroll cursor for select "id", "flow_session", "body" from "events" where "events"."company_id" = $1 and "events"."flow_key" in ($2) order by "events"."flow_session" desc nulls last, "events"."id" desc limit $3 offset $4;
-fetch 1 from snapshot_rows;
-rollback;

@@ -17,7 +17,6 @@ import { createChecksRepository } from '../../src/storage/repositories/checks-re
 import { createDataVersionsRepository } from '../../src/storage/repositories/data-versions-repository.js';
 import { createEventsRepository } from '../../src/storage/repositories/events-repository.js';
 import { createFastEventPageReads } from '../../src/fast-path/event-page-reads.js';
-import { openFastListChunks } from '../../src/fast-path/event-chunks.js';
 import { createIdempotencyRepository } from '../../src/storage/repositories/idempotency-repository.js';
 import { createFilesRepository } from '../../src/storage/repositories/files-repository.js';
 import { createRetentionRepository } from '../../src/storage/repositories/retention-repository.js';
@@ -148,17 +147,6 @@ const scripts: Record<string, Script> = {
     await step('list: contains, no stored value matches', () =>
       pages.list(C, { ...page, filters: [{ field: 'step_key', operator: 'contains', value: 'nothing' }] }),
     );
-    await step('openFastListChunks: contains, ordered by flow_session desc, read in chunks', async () => {
-      const query = {
-        filters: [{ field: 'flow_key', operator: 'contains', value: 'flow' }],
-        order: { field: 'flow_session', direction: 'desc' },
-        limit: 2,
-        offset: 0,
-      } as const;
-      const chunks = await openFastListChunks(database, C, query, 1);
-      while ((await chunks.next()).length > 0);
-      await chunks.close();
-    });
   },
 
   'record-types': async (step, { db }) => {

@@ -61,8 +61,7 @@ export async function openChangesChunks(
   return withSnapshot(database, open, (rows) => feedPage(rows, (row) => Number(row.feed_xid), false));
 }
 
-/** Reads `open` makes from one snapshot, released when the chunks are closed or opening fails. */
-export async function withSnapshot<Row, Chunk>(
+async function withSnapshot<Row, Chunk>(
   database: Database,
   open: (snapshot: ReadSnapshot) => Promise<{ count: number; rows: RowChunks<Row> }>,
   toChunk: (rows: Row[]) => Chunk,
@@ -81,6 +80,6 @@ export async function withSnapshot<Row, Chunk>(
   }
 }
 
-export function emptyChunks<R>(): RowChunks<R> {
+function emptyChunks<R>(): RowChunks<R> {
   return { next: async () => [] };
 }

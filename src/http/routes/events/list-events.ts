@@ -65,9 +65,7 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       if (answeredNotModified(request, reply, etag)) return reply;
       const body =
         query.limit > LARGE_PAGE_EVENTS
-          ? await largePages.build(companyId, request, reply, async () =>
-              chunkedEventsListBody(await (ctx.fastPath.eventChunks(companyId, query) ?? ctx.events.openList(companyId, query))),
-            )
+          ? await largePages.build(companyId, request, reply, async () => chunkedEventsListBody(await ctx.events.openList(companyId, query)))
           : eventsListBody(await ctx.events.list(companyId, query));
       // The client went away while waiting for a place: there is no one to answer.
       if (body === undefined) return reply;
