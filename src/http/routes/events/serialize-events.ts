@@ -45,7 +45,7 @@ export async function chunkedEventsListBody(page: PageChunks, moreFields: () => 
           const head = sent === 0 ? headText(page.count) : ',';
           sent += events.length;
           if (sent > page.count) throw countMismatch(page.count, `over ${page.count}`);
-          this.push(head + events.join(','));
+          this.push(Buffer.from(head + events.join(',')));
         })
         .catch((error: unknown) => this.destroy(error as Error));
     },
