@@ -73,8 +73,6 @@ import { createRetentionService, type RetentionService } from './domain/retentio
 import { createRetentionRepository } from './storage/repositories/retention-repository.js';
 import { createCompanyProfileService, type CompanyProfileService } from './domain/company-profile/company-profile-service.js';
 import { createCompanyProfileRepository } from './storage/repositories/company-profile-repository.js';
-import { noFastPath, type FastPath } from './fast-path/fast-path.js';
-import { createFastPath } from './fast-path/create-fast-path.js';
 
 /**
  * The composition root: every repository, service and provider is built here from the config
@@ -107,8 +105,6 @@ export interface AppContext {
   readonly idempotency: IdempotencyService;
   /** Each company's data version: lists name the state they were read from with it. */
   readonly dataVersions: DataVersions;
-  /** What the list routes ask before their plain path (src/fast-path/); `noFastPath` with WRS_FAST_PATH=false. */
-  readonly fastPath: FastPath;
   readonly webhooks: WebhooksService;
   /** Stores a webhook event's deliveries inside the caller's transaction. */
   readonly webhookOutbox: WebhookOutbox;
@@ -415,7 +411,6 @@ export async function createAppContext(config: Config, options: AppContextOption
     checkProviders,
     idempotency,
     dataVersions,
-    fastPath: config.fastPath ? createFastPath({ database, reads: readRouting, dataVersions, pageCache: config.pageCache }) : noFastPath,
     webhooks,
     webhookOutbox,
     webhookDelivery,

@@ -52,6 +52,7 @@ import { adminCompanyProfileRoutes } from './routes/admin/company-profile.js';
 import { webhookDeliveryRoutes } from './routes/webhooks/deliveries.js';
 import { webhookRoutes } from './routes/webhooks/webhooks.js';
 import { parseQueryString, registerQueryEncodingCheck } from './query-string.js';
+import { createPageCache } from './page-cache.js';
 import { serverTimeoutOptions } from './server-options.js';
 
 export interface BuildAppOptions {
@@ -110,10 +111,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     async (v1) => {
       registerAuthentication(v1, ctx.authenticator, ctx.records.typeIdOf, ctx.config.adminToken);
       rateLimiting.limitByIdentity(v1);
-      await v1.register(listEventsRoutes, { ctx });
+      const pageCache = createPageCache(ctx.config.pageCache);
+      await v1.register(listEventsRoutes, { ctx, pageCache });
       await v1.register(eventStreamRoutes, { ctx });
       await v1.register(eventTypeRoutes, { ctx });
-      await v1.register(recordRoutes, { ctx });
+      await v1.register(recordRoutes, { ctx, pageCache });
       await v1.register(deleteRecordRoutes, { ctx });
       await v1.register(recordTokenRoutes, { ctx });
       await v1.register(listChecksRoutes, { ctx });

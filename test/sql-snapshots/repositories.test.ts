@@ -16,7 +16,6 @@ import { createOffboardingsRepository } from '../../src/storage/repositories/off
 import { createChecksRepository } from '../../src/storage/repositories/checks-repository.js';
 import { createDataVersionsRepository } from '../../src/storage/repositories/data-versions-repository.js';
 import { createEventsRepository } from '../../src/storage/repositories/events-repository.js';
-import { createFastEventPageReads } from '../../src/fast-path/event-page-reads.js';
 import { createIdempotencyRepository } from '../../src/storage/repositories/idempotency-repository.js';
 import { createFilesRepository } from '../../src/storage/repositories/files-repository.js';
 import { createRetentionRepository } from '../../src/storage/repositories/retention-repository.js';
@@ -117,36 +116,6 @@ const scripts: Record<string, Script> = {
       ),
     );
     await step('openChanges: one type, read in chunks', async () => readAll(await events.openChanges(C, { xid: 0, seq: 0 }, 2, 'step_completed', 1)));
-  },
-
-  // The events pages of src/fast-path/, on the events the script above stored: what the list
-  // runs with WRS_FAST_PATH=true when no kept page answers.
-  'fast-path-events': async (step, database) => {
-    const pages = createFastEventPageReads(database);
-    const page = { order: { field: 'created_at', direction: 'asc' }, limit: 2, offset: 0 } as const;
-    await step('list: no filter', () => pages.list(C, { ...page, filters: [] }));
-    await step('list: no filter, later pages (none left: the version, then the page again)', async () => {
-      await pages.list(C, { ...page, offset: 2, filters: [] });
-      await pages.list(C, { ...page, offset: 4, filters: [] });
-    });
-    await step('list: exact, comparison and time filters, ordered by flow_session desc', () =>
-      pages.list(C, {
-        filters: [
-          { field: 'type', operator: 'eq', value: 'step_completed' },
-          { field: 'flow_session', operator: 'gte', value: 1 },
-          { field: 'created_at', operator: 'lt', value: T1 },
-        ],
-        order: { field: 'flow_session', direction: 'desc' },
-        limit: 2,
-        offset: 2,
-      }),
-    );
-    await step('list: contains, some stored values match', () =>
-      pages.list(C, { ...page, filters: [{ field: 'flow_key', operator: 'contains', value: 'flow' }] }),
-    );
-    await step('list: contains, no stored value matches', () =>
-      pages.list(C, { ...page, filters: [{ field: 'step_key', operator: 'contains', value: 'nothing' }] }),
-    );
   },
 
   'record-types': async (step, { db }) => {

@@ -4,8 +4,10 @@ import type { EventChunks, FeedChunk } from '../../domain/events/events-reposito
 import type { FeedPosition } from '../../domain/events/feed-position.js';
 import type { Database } from '../database.js';
 import type { ReadSnapshot, RowChunks } from '../read-snapshot.js';
-import { eventPageCountQuery, eventPageQuery } from './event-list-query.js';
-import { eventBodies } from '../tables/events.js';
+import { findContainsMatches } from './contains-matches.js';
+import { compileEventPageCount, pageCount } from './event-query-compiler.js';
+import { eventPageStatement } from './event-page-statements.js';
+import { eventBodies, type EventPageRow } from '../tables/events.js';
 import { feedPage, postgresFeedCount, postgresFeedQuery, postgresHorizon, sqliteFeedQuery, type FeedRow } from './feed-queries.js';
 
 /**
@@ -20,10 +22,12 @@ export async function openListChunks(
 ): Promise<EventChunks<readonly EventJson[]>> {
   const { db, dialect } = database;
   const open = async (snapshot: ReadSnapshot) => {
-    const [counted] = await snapshot.rows(eventPageCountQuery(db, dialect, companyId, query).compile());
-    const count = Math.max(0, Number(counted!.matching) - query.offset);
-    if (count === 0) return { count, rows: emptyChunks<{ body: EventJson }>() };
-    return { count, rows: snapshot.chunks<{ body: EventJson }>(eventPageQuery(db, dialect, companyId, query).compile(), chunkEvents) };
+    const matches = await findContainsMatches(db, dialect, companyId, query, (compiled) => snapshot.rows(compiled));
+    if (matches === null) return { count: 0, rows: emptyChunks<EventPageRow>() };
+    const [counted] = await snapshot.rows(compileEventPageCount(db, dialect, companyId, query, matches).compile());
+    const count = pageCount(counted!.matching, query);
+    if (count === 0) return { count, rows: emptyChunks<EventPageRow>() };
+    return { count, rows: snapshot.chunks<EventPageRow>(eventPageStatement(db, dialect, companyId, query, matches), chunkEvents) };
   };
   return withSnapshot(database, open, eventBodies);
 }

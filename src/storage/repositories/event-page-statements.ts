@@ -1,11 +1,11 @@
 import { sql, type Compilable, type CompiledQuery, type Kysely } from 'kysely';
-import type { EventFilter, EventListQuery } from '../domain/events/event-query.js';
-import type { DialectName } from '../storage/database.js';
-import type { DB } from '../storage/schema.js';
-import type { EventPageRow } from '../storage/tables/events.js';
-import { compileOnce, type CompiledOnce } from '../storage/precompiled-query.js';
-import { keepPrepared } from '../storage/prepared-statements.js';
-import { compileEventPage, type ContainsMatches, type PageVariant } from '../storage/repositories/event-query-compiler.js';
+import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
+import type { DialectName } from '../database.js';
+import type { DB } from '../schema.js';
+import type { EventPageRow } from '../tables/events.js';
+import { compileOnce, type CompiledOnce } from '../precompiled-query.js';
+import { keepPrepared } from '../prepared-statements.js';
+import { compileEventPage, type ContainsMatches, type PageVariant } from './event-query-compiler.js';
 
 /**
  * Distinct query shapes kept compiled; a shape is a set of filter fields and operators, an

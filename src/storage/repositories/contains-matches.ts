@@ -1,29 +1,35 @@
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
-import type { ContainsField } from '../domain/events/event-fields.js';
-import type { EventFilter, EventListQuery } from '../domain/events/event-query.js';
-import type { DialectName } from '../storage/database.js';
-import { compileOnce, precompiled, type CompiledOnce } from '../storage/precompiled-query.js';
-import type { DB } from '../storage/schema.js';
-import {
-  isContainsField,
-  keyValuesMatching,
-  matchingKeyValues,
-  MAX_LISTED_VALUES,
-  needleParameters,
-  type ContainsMatches,
-} from '../storage/repositories/event-query-compiler.js';
+import type { ContainsField } from '../../domain/events/event-fields.js';
+import type { EventFilter, EventListQuery } from '../../domain/events/event-query.js';
+import type { DialectName } from '../database.js';
+import { compileOnce, precompiled, type CompiledOnce } from '../precompiled-query.js';
+import type { DB } from '../schema.js';
+import { isContainsField, keyValuesMatching, matchingKeyValues, MAX_LISTED_VALUES, needleParameters, type ContainsMatches } from './event-query-compiler.js';
 
 type Read = (query: CompiledQuery<{ value: string }>) => Promise<readonly { value: string }[]>;
 
 type ContainsFilter = EventFilter & { readonly field: ContainsField };
 
 /**
- * The company's data version and the dictionary values each `__contains` filter of the query
- * matches (a filter with too many to list has null; `matches` is null when a filter matches no
- * stored value, so no event can match). The version and the first filter's values are read by
- * one statement (one snapshot): a `__contains` that matches nothing, the common miss, is
- * answered by that statement alone, the scan of a small dictionary. A key with more values
- * takes a second statement, through the trigram index.
+ * The dictionary values each `__contains` filter of the query matches (null for a filter with
+ * too many to list), read through `read`; null when a filter matches no stored value at all, so
+ * no event can match.
+ */
+export async function findContainsMatches(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  companyId: string,
+  query: EventListQuery,
+  read: Read,
+): Promise<ContainsMatches | null> {
+  return addMatches(new Map(), containsFilters(query), db, dialect, companyId, read);
+}
+
+/**
+ * The company's data version and findContainsMatches' answer, the version and the first
+ * filter's values read by one statement (one snapshot): a `__contains` that matches nothing, the
+ * common miss, is answered by that statement alone: the scan of a small dictionary. A key with
+ * more values takes a second statement, through the trigram index.
  */
 export async function findContainsMatchesWithVersion(
   db: Kysely<DB>,

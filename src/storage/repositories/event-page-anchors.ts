@@ -1,8 +1,8 @@
 import type { CompiledQuery } from 'kysely';
-import type { EventListQuery } from '../domain/events/event-query.js';
-import type { EventScalarField } from '../domain/events/event.js';
-import type { EventPageRow } from '../storage/tables/events.js';
-import { DATA_VERSION_COLUMN, type PageVariant, type SeekKey } from '../storage/repositories/event-query-compiler.js';
+import type { EventListQuery } from '../../domain/events/event-query.js';
+import type { EventScalarField } from '../../domain/events/event.js';
+import type { EventPageRow } from '../tables/events.js';
+import { DATA_VERSION_COLUMN, type PageVariant, type SeekKey } from './event-query-compiler.js';
 
 /** Queries whose anchors are kept, least recently used dropped first. */
 const MAX_QUERIES = 1000;

@@ -1,9 +1,5 @@
+import type { FastifyRequest } from 'fastify';
 import type { PageCacheSettings } from '../config/page-cache.js';
-
-/** A request's headers as far as the cache reads them (a FastifyRequest is one). */
-export interface CacheableRequest {
-  readonly headers: { readonly 'cache-control'?: string | undefined };
-}
 
 /** What a kept page is found by. */
 export interface PageKey {
@@ -20,13 +16,13 @@ export interface PageCache {
    * makes, kept when it is a string or bytes no larger than the page bound. A request saying
    * `Cache-Control: no-cache` is always built afresh.
    */
-  serve<Body>(request: CacheableRequest, key: PageKey, build: () => Promise<Body>): Promise<Body | Buffer>;
+  serve<Body>(request: FastifyRequest, key: PageKey, build: () => Promise<Body>): Promise<Body | Buffer>;
   /**
    * Whether `serve` could answer this request from a kept page of the company: false when the
    * request says `no-cache`, the cache is off, or nothing of the company is kept. When false, a
    * page may be read with its data version in one go (no version read first) and then `keep`.
    */
-  mayServe(request: CacheableRequest, companyId: string): boolean;
+  mayServe(request: FastifyRequest, companyId: string): boolean;
   /**
    * Keeps a body built for `key` (a string or bytes no larger than the page bound), as `serve` keeps what
    * it builds, and gives back what to send: the kept bytes, so the text is encoded once, or the
@@ -113,7 +109,7 @@ export function createPageCache(settings: PageCacheSettings): PageCache {
   /** A body sent whole (a stream is not kept). */
   const keepable = (body: unknown): body is string | Buffer => typeof body === 'string' || Buffer.isBuffer(body);
   const mapKeyOf = (key: PageKey) => `${key.companyId}\n${key.etag}`;
-  const saysNoCache = (request: CacheableRequest) => {
+  const saysNoCache = (request: FastifyRequest) => {
     const cacheControl = request.headers['cache-control'];
     return cacheControl !== undefined && NO_CACHE.test(cacheControl);
   };
