@@ -1,6 +1,8 @@
 // The layer rules of docs/architecture.md, checked by test/foundation/layers.test.ts.
 // Layers: cli -> http -> app-context -> domain <- storage, providers, metrics. Every arrow points at
 // the domain; only the composition root (src/app-context.ts) and the CLI see implementations.
+// src/fast-path/ is the one seam of the speed machinery: built by the root, its interface seen by HTTP.
+// src/lifecycle-thread/ builds the lifecycle services for the root and for the thread that runs their jobs.
 // Type-only imports count (tsPreCompilationDeps): a type is a dependency too.
 
 const APP_LAYERS = '^src/(contracts|domain|storage|providers|observability|http|cli|config)/|^src/app-context[.]ts$';
@@ -104,6 +106,36 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/config/' },
       to: { path: '^src/(domain|storage|providers|observability|http|cli)/|^src/app-context[.]ts$' },
+    },
+    {
+      name: 'fast-path-is-one-seam',
+      comment:
+        'What exists only for speed sits behind src/fast-path/: the composition root builds it, and HTTP sees only its interface (fast-path.ts); nothing else reaches into it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(fast-path/|app-context[.]ts$)' },
+      to: { path: '^src/fast-path/', pathNot: '^src/fast-path/fast-path[.]ts$' },
+    },
+    {
+      name: 'fast-path-imports-no-outer-layer',
+      comment: 'The fast path answers for the plain path below HTTP: it imports neither HTTP, the CLI nor the root.',
+      severity: 'error',
+      from: { path: '^src/fast-path/' },
+      to: { path: OUTER_LAYERS },
+    },
+    {
+      name: 'lifecycle-thread-is-built-by-the-root',
+      comment:
+        'src/lifecycle-thread/ builds the lifecycle services (for the root and for the thread that runs their jobs on SQLite); only the root uses it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(lifecycle-thread/|app-context[.]ts$)' },
+      to: { path: '^src/lifecycle-thread/' },
+    },
+    {
+      name: 'lifecycle-thread-imports-no-outer-layer',
+      comment: 'The lifecycle thread runs jobs below HTTP: it imports neither HTTP, the CLI nor the root.',
+      severity: 'error',
+      from: { path: '^src/lifecycle-thread/' },
+      to: { path: OUTER_LAYERS },
     },
     {
       name: 'no-cycles',

@@ -1,13 +1,12 @@
 // The benchmark: `npm run bench` (SQLite) or `npm run bench -- --db postgres`; `--smoke` for the
-// tiny, one-second-per-scenario run that `npm test` uses so the harness cannot rot; `--webhooks`
+// tiny, quarter-second-per-scenario run that `npm test` uses so the harness cannot rot; `--webhooks`
 // and `--fairness` for those scenarios alone, on a small data set.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SignJWT } from 'jose';
-import pg from 'pg';
+import { ADMIN_TOKEN, baseServiceEnv, createDatabase, dbKindOf, parseServiceEnv, userToken } from './lib/bench-service.js';
 import { FULL_PLAN, SMOKE_PLAN, LARGE_COMPANY, companyId, eventsPerCompany, recordId, recordsPerCompany, type DataPlan } from './lib/data.js';
 import { fairnessScenarios, fairnessServiceEnv, type FairnessContext } from './lib/fairness.js';
 import { freePort, startProcess, type RunningProcess } from './lib/processes.js';
@@ -18,6 +17,7 @@ import type { BenchSettings } from './lib/settings.js';
 import { formatSoak, soak, type SoakResult } from './lib/soak.js';
 import { webhookScenarios } from './lib/webhooks.js';
 import { consoleFirstLoad } from './lib/console-size.js';
+import { cliRunner, partitionScenarios } from './lib/partition-scenarios.js';
 import { currentPhase, enterPhase, phaseSpans } from './lib/phase.js';
 
 const { values } = parseArgs({
@@ -38,10 +38,11 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     // KEY=VALUE for the service process alone (NODE_OPTIONS, MALLOC_* ...), repeatable; named in the results.
     'service-env': { type: 'string', multiple: true },
+    // dist/ as it is: a run right after another, or an A/B of settings on one build.
+    'no-build': { type: 'boolean', default: false },
   },
 });
-if (values.db !== 'sqlite' && values.db !== 'postgres') throw new Error('--db is sqlite or postgres');
-const dbKind = values.db;
+const dbKind = dbKindOf(values.db);
 const smoke = values.smoke ?? false;
 // --webhooks: only the webhook scenarios, which need no large data set.
 const webhooksOnly = values.webhooks ?? false;
@@ -57,7 +58,7 @@ if (eventsOption !== undefined && !(Number.isSafeInteger(eventsOption) && events
 const serviceEnvOption = parseServiceEnv(values['service-env'] ?? []);
 const plan: DataPlan = eventsOption === undefined ? basePlan : { ...basePlan, events: eventsOption };
 const settings: BenchSettings = {
-  durationSeconds: Number(values.duration ?? (smoke ? 1 : 10)),
+  durationSeconds: Number(values.duration ?? (smoke ? 0.25 : 10)),
   // 50 at once, as the comparison with other services was run, so that tails show.
   connections: Number(values.connections ?? (smoke ? 2 : 50)),
   warmupSeconds: smoke ? 0 : 2,
@@ -66,53 +67,15 @@ const settings: BenchSettings = {
   only: values.only ? values.only.split(',') : undefined,
   streamClients: smoke ? 20 : 1000,
   streamRounds: smoke ? 2 : 5,
+  streamSettleMs: smoke ? 100 : 1000,
 };
-
-const JWT_SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
-const ADMIN_TOKEN = 'bench-admin-token-0123456789';
-
-async function userToken(company: string): Promise<string> {
-  return new SignJWT({ company_id: company, sub: 'bench-user' })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuedAt()
-    .setExpirationTime('2h')
-    .sign(new TextEncoder().encode(JWT_SECRET));
-}
-
-interface BenchDatabase {
-  url: string;
-  drop(): Promise<void>;
-}
-
-async function createDatabase(suffix = ''): Promise<BenchDatabase> {
-  if (dbKind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'wrs-bench-'));
-    return { url: `sqlite:${join(dir, 'wrs.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const adminUrl = process.env.WRS_BENCH_PG_URL ?? process.env.WRS_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `wrs_bench_${process.pid}${suffix}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
 
 /**
  * The floor under the ingest target: the same events written straight on the driver into a
  * second, empty database of the service's schema (bench/baselines/raw-ingest.ts).
  */
 async function rawIngestBaseline(): Promise<ScenarioRow> {
-  const target = await createDatabase('_raw_ingest');
+  const target = await createDatabase(dbKind, '_raw_ingest');
   try {
     const output = execFileSync(process.execPath, ['--import', 'tsx', 'bench/baselines/raw-ingest.ts', target.url, String(plan.events)], { encoding: 'utf8' });
     const { events, seconds, eventsPerSecond } = JSON.parse(output.trim().split('\n').at(-1)!) as { events: number; seconds: number; eventsPerSecond: number };
@@ -130,32 +93,13 @@ async function rawIngestBaseline(): Promise<ScenarioRow> {
 const profileDir = values.profile === undefined ? undefined : resolve(values.profile);
 if (profileDir) mkdirSync(profileDir, { recursive: true });
 
-let built = false;
+let built = values['no-build'] ?? false;
 function serviceEntry(): string[] {
   const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   if (smoke) return [...profiling, '--import', 'tsx', 'src/cli/main.ts', 'serve'];
   if (!built) execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
   built = true;
   return [...profiling, 'dist/cli/main.js', 'serve'];
-}
-
-function baseServiceEnv(port: number, databaseUrl: string): Record<string, string> {
-  return {
-    NODE_ENV: 'production',
-    WRS_DATABASE_URL: databaseUrl,
-    WRS_JWT_SECRET: JWT_SECRET,
-    WRS_ADMIN_TOKEN: ADMIN_TOKEN,
-    WRS_ENCRYPTION_KEY: 'ab'.repeat(32),
-    WRS_PUBLIC_URL: `http://127.0.0.1:${port}`,
-    WRS_LOG_LEVEL: 'warn',
-    WRS_RATE_LIMIT_PER_MINUTE: '0',
-    WRS_RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '0',
-    WRS_RATE_LIMIT_RECORD_TOKEN_PER_MINUTE: '0',
-    // The stream scenario holds 1,000 connections from this one address.
-    WRS_MAX_CONNECTIONS_PER_ADDRESS: '0',
-    // The webhook scenarios deliver to a receiver on this machine.
-    WRS_WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-  };
 }
 
 function fairnessContext(service: RunningProcess, tokenOf: (company: string) => string, recordTypeId: string): FairnessContext {
@@ -178,7 +122,7 @@ function fairnessContext(service: RunningProcess, tokenOf: (company: string) => 
  * flood must meet at its default.
  */
 async function fairnessOnOwnService(tokenOf: (company: string) => string): Promise<ScenarioRow[]> {
-  const database = await createDatabase('_fairness');
+  const database = await createDatabase(dbKind, '_fairness');
   const port = await freePort();
   const service = await startProcess(serviceEntry(), { ...baseServiceEnv(port, database.url), ...fairnessServiceEnv(false), ...serviceEnvOption }, port);
   try {
@@ -198,7 +142,7 @@ async function fairnessOnOwnService(tokenOf: (company: string) => string): Promi
 }
 
 async function main(): Promise<void> {
-  const database = await createDatabase();
+  const database = await createDatabase(dbKind);
   const port = await freePort();
   // A full run adds the fairness scenarios on a service of their own; --fairness runs them alone
   // on this one. A smoke run leaves them out: they take some 15 s even at their smallest.
@@ -280,6 +224,25 @@ async function main(): Promise<void> {
           })),
         );
       }
+      if (!settings.only || settings.only.includes('partitions')) {
+        enterPhase('partitions: ingest into the full table, retention of a month');
+        rows.push(
+          ...(await partitionScenarios({
+            baseUrl: running.baseUrl,
+            adminToken: ADMIN_TOKEN,
+            databaseUrl: database.url,
+            dbKind,
+            smoke,
+            emptyIngest: loaded.rows.find((row) => row.name === 'ingest events (NDJSON stream)'),
+            runCli: cliRunner(
+              serviceEntry()
+                .filter((arg) => !arg.startsWith('--cpu-prof'))
+                .slice(0, -1),
+              serviceEnv,
+            ),
+          })),
+        );
+      }
       enterPhase('console');
       if (!settings.only || settings.only.includes('console')) rows.push(...(await consoleFirstLoad(running.baseUrl)));
       if (!settings.only || settings.only.includes('webhooks')) {
@@ -331,16 +294,6 @@ async function main(): Promise<void> {
   );
   writeFileSync(file, fullReport);
   console.error(`results written to ${file}`);
-}
-
-function parseServiceEnv(entries: string[]): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const entry of entries) {
-    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(entry);
-    if (!match) throw new Error(`--service-env takes KEY=VALUE, not ${JSON.stringify(entry)}`);
-    env[match[1]!] = match[2]!;
-  }
-  return env;
 }
 
 await main();

@@ -6,6 +6,9 @@
  *   WRS_DATABASE_URL=postgres://... npx tsx scripts/measure-lifecycle.ts  # an empty PostgreSQL database
  *   OFFBOARD_WITH=cli npx tsx scripts/measure-lifecycle.ts                # the offboarding by `wrs offboard`, in its own process
  *
+ * Both jobs are launched as the operator API launches them (runInBackground), so they run where a
+ * serving process runs them: on SQLite in its lifecycle thread, on PostgreSQL beside the requests.
+ *
  * Offboarding: company "leaving" holds OFFBOARD_EVENTS events; "other" reads its events (a page
  * of 100, Cache-Control: no-cache so every read reaches the database) alone, then while the
  * offboarding runs. Erasure: "busy" holds ERASED_EVENTS events of one person among others; its
@@ -84,6 +87,14 @@ async function timed(request: () => Promise<unknown>, stop: { count?: number; un
   return latencies;
 }
 
+/** Launches a job the way the serving process does; resolves once the process's jobs have ended, rejects with the job's error. */
+async function inBackground(launch: (onError: (error: unknown) => void) => void): Promise<void> {
+  let failure: unknown;
+  launch((error) => (failure = error));
+  await ctx.lifecycleJobs.settled();
+  if (failure !== undefined) throw failure;
+}
+
 const reader = (headers: Record<string, string>) => async () => {
   const response = await app.inject({ method: 'GET', url: '/v1/events?limit=100', headers: { ...headers, 'cache-control': 'no-cache' } });
   if (response.statusCode !== 200) throw new Error(response.body);
@@ -116,8 +127,9 @@ try {
     });
     offboarding = once(cli, 'exit');
   } else {
+    // As the operator API does: the serving process runs it in the background (on SQLite, in its lifecycle thread).
     await ctx.offboardings.request('leaving', 'cli');
-    offboarding = ctx.offboardings.run('leaving');
+    offboarding = inBackground((onError) => ctx.offboardings.runInBackground('leaving', onError));
   }
   const during = await timed(readOther, { until: offboarding });
   await offboarding;
@@ -150,7 +162,7 @@ try {
   const ingestsAlone = await timed(ingestBusy, { count: 100 });
   const { erasure } = await ctx.erasures.request('busy', { user_id: 'erased-person' }, 'cli');
   started = performance.now();
-  const erasing = ctx.erasures.run('busy', erasure.id);
+  const erasing = inBackground((onError) => ctx.erasures.runInBackground('busy', erasure.id, onError)).then(() => ctx.erasures.get('busy', erasure.id));
   const [readsDuring, ingestsDuring, done] = await Promise.all([timed(readBusy, { until: erasing }), timed(ingestBusy, { until: erasing }), erasing]);
   console.log(`erasure: ${done.removed.events} events in ${done.batches} batches, ${((performance.now() - started) / 1000).toFixed(1)} s`);
   console.log('  same company reads alone   ', summary(readsAlone));

@@ -1,11 +1,16 @@
 #!/usr/bin/env node
-// Runs every test/**/*.test.ts with Node's test runner (through tsx), once per process.
-// Arguments filter the files by substring: `npm test -- events records`.
+// Runs every test/**/*.test.ts with Node's test runner, one process per file and two files at a
+// time (scripts/run-test-files.mjs), the slowest files first (slowest-test-files.mjs). The files
+// run transpiled ahead of time, from the mirror of the checkout scripts/test-build.mjs builds
+// first in .test-build/, rather than through tsx in every process (docs/development.md, "Tests").
+// Arguments filter the files by substring of their path in test/: `npm test -- events records`.
 // A full run (no filter) first runs the lint and format check (`npm run lint`, Biome) and stops on
 // its errors; a filtered run skips it, being for a few files while the work is under way.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { SLOWEST_TEST_FILES } from './slowest-test-files.mjs';
+import { buildTestMirror } from './test-build.mjs';
 
 function findTests(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -15,10 +20,19 @@ function findTests(dir) {
   });
 }
 
+/** The known slow files in their order, before the others by name. */
+function slowestFirst(a, b) {
+  const rank = (file) => {
+    const index = SLOWEST_TEST_FILES.indexOf(file);
+    return index < 0 ? SLOWEST_TEST_FILES.length : index;
+  };
+  return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
 const filters = process.argv.slice(2);
 const files = findTests('test')
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
-  .sort();
+  .sort(slowestFirst);
 if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ')}`);
   process.exit(1);
@@ -35,22 +49,13 @@ if (process.env.WRS_TEST_PG_URL) {
 } else {
   console.log('PostgreSQL tests: SKIPPED (set WRS_TEST_PG_URL=postgres://... to run them); SQLite only');
 }
-const result = spawnSync(
-  process.execPath,
-  [
-    '--import',
-    'tsx',
-    '--test',
-    '--test-concurrency=2',
-    '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    '--test-reporter=./scripts/file-times-reporter.mjs',
-    '--test-reporter-destination=stdout',
-    ...files,
-  ],
-  {
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'test' },
-  },
-);
+const mirror = await buildTestMirror();
+// --enable-source-maps (which the runner passes on to every file's process, as tsx did its hook):
+// stack traces name the lines of the .ts sources.
+const transpiled = files.map((file) => join(mirror.dir, file.replace(/\.ts$/, '.js')));
+const result = spawnSync(process.execPath, ['--enable-source-maps', 'scripts/run-test-files.mjs', ...transpiled], {
+  stdio: 'inherit',
+  env: { ...process.env, NODE_ENV: 'test' },
+});
+rmSync(mirror.dir, { recursive: true, force: true });
 process.exit(result.status ?? 1);

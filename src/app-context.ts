@@ -61,18 +61,18 @@ import { createHttpWebhookSender } from './providers/webhooks/http-webhook-sende
 import { systemAddressResolver } from './providers/webhooks/system-address-resolver.js';
 import { createWebhookDeliveriesRepository } from './storage/repositories/webhook-deliveries-repository.js';
 import { createWebhooksRepository } from './storage/repositories/webhooks-repository.js';
-import { createErasureService, type ErasureService } from './domain/lifecycle/erasure-service.js';
-import { createOffboardingService, type OffboardingService } from './domain/lifecycle/offboarding-service.js';
+import type { ErasureService } from './domain/lifecycle/erasure-service.js';
+import type { OffboardingService } from './domain/lifecycle/offboarding-service.js';
 import { createBackgroundJobs, type BackgroundJobs } from './domain/lifecycle/background-jobs.js';
-import { createSubjectHasher } from './domain/lifecycle/subject-hash.js';
-import { createCompanyDataRemover } from './storage/repositories/company-data-remover.js';
-import { createErasuresRepository } from './storage/repositories/erasures-repository.js';
-import { createOffboardingsRepository } from './storage/repositories/offboardings-repository.js';
+import { runLifecycleJob } from './domain/lifecycle/run-lifecycle-job.js';
+import type { RetentionService } from './domain/retention/retention-service.js';
+import { createLifecycleServices } from './lifecycle-thread/lifecycle-services.js';
+import { createLifecycleThread, sharesWithThread, sweepingInThread } from './lifecycle-thread/lifecycle-thread.js';
 import { createServiceMetrics, type ServiceMetrics } from './observability/metrics/service-metrics.js';
-import { createRetentionService, type RetentionService } from './domain/retention/retention-service.js';
-import { createRetentionRepository } from './storage/repositories/retention-repository.js';
 import { createCompanyProfileService, type CompanyProfileService } from './domain/company-profile/company-profile-service.js';
 import { createCompanyProfileRepository } from './storage/repositories/company-profile-repository.js';
+import { noFastPath, type FastPath } from './fast-path/fast-path.js';
+import { createFastPath } from './fast-path/create-fast-path.js';
 
 /**
  * The composition root: every repository, service and provider is built here from the config
@@ -105,6 +105,8 @@ export interface AppContext {
   readonly idempotency: IdempotencyService;
   /** Each company's data version: lists name the state they were read from with it. */
   readonly dataVersions: DataVersions;
+  /** What the list routes ask before their plain path (src/fast-path/); `noFastPath` with WRS_FAST_PATH=false. */
+  readonly fastPath: FastPath;
   readonly webhooks: WebhooksService;
   /** Stores a webhook event's deliveries inside the caller's transaction. */
   readonly webhookOutbox: WebhookOutbox;
@@ -247,15 +249,6 @@ export async function createAppContext(config: Config, options: AppContextOption
     outbox: webhookOutbox,
     ingestObserver: metrics.ingests,
   });
-  const retention = createRetentionService({
-    repository: createRetentionRepository(database),
-    unitOfWork,
-    dataVersions,
-    clock,
-    observer: metrics.retention,
-    feedSignal,
-    settings: config.retention,
-  });
   const feedFollowers = createFeedFollowers({
     events,
     signal: feedSignal,
@@ -360,29 +353,34 @@ export async function createAppContext(config: Config, options: AppContextOption
     clock,
   });
   const idempotency = createIdempotencyService({ repository: createIdempotencyRepository(database.db), clock, secretBox, ...options.idempotency });
-  const companyDataRemover = createCompanyDataRemover(database.db);
-  const { batchRows } = config.dataLifecycle;
-  const lifecycleJobs = createBackgroundJobs();
-  const erasures = createErasureService({
-    jobs: createErasuresRepository(database.db),
-    remover: companyDataRemover,
+  // On a SQLite file the jobs' batches run in a thread of their own (lifecycle-thread.ts); a
+  // context given its own clock or unit of work (tests) keeps them here, where those apply.
+  const lifecycleThread =
+    sharesWithThread(config.databaseUrl) && !options.clock && !options.wrapUnitOfWork
+      ? createLifecycleThread(
+          {
+            databaseUrl: config.databaseUrl,
+            database: config.database,
+            encryptionKeyHex: config.encryptionKey.toString('hex'),
+            dataLifecycle: config.dataLifecycle,
+            retention: config.retention,
+          },
+          { retentionObserver: metrics.retention, feedChanged: (companyId) => feedSignal.changed(companyId) },
+        )
+      : undefined;
+  const lifecycleJobs = createBackgroundJobs(lifecycleThread ?? { run: (job) => runLifecycleJob(lifecycle, job), stop: async () => undefined });
+  const lifecycle = createLifecycleServices({
+    database,
+    settings: config,
+    clock,
     unitOfWork,
     dataVersions,
-    secretBox,
-    subjectHash: createSubjectHasher(config.encryptionKey),
-    clock,
-    batchRows,
     background: lifecycleJobs,
+    retentionObserver: metrics.retention,
+    feedSignal,
   });
-  const offboardings = createOffboardingService({
-    jobs: createOffboardingsRepository(database.db),
-    remover: companyDataRemover,
-    unitOfWork,
-    dataVersions,
-    clock,
-    batchRows,
-    background: lifecycleJobs,
-  });
+  const { erasures, offboardings } = lifecycle;
+  const retention = lifecycleThread ? sweepingInThread(lifecycle.retention, lifecycleJobs, config.retention.sweepIntervalMs) : lifecycle.retention;
   const { perCompanyPerMinute, perAddressPerMinute, redis } = config.rateLimit;
   const rateLimitRedis = redis && (perCompanyPerMinute > 0 || perAddressPerMinute > 0) ? createRateLimitRedis(redis) : null;
 
@@ -411,6 +409,7 @@ export async function createAppContext(config: Config, options: AppContextOption
     checkProviders,
     idempotency,
     dataVersions,
+    fastPath: config.fastPath ? createFastPath({ database, reads: readRouting, dataVersions, pageCache: config.pageCache }) : noFastPath,
     webhooks,
     webhookOutbox,
     webhookDelivery,
@@ -445,7 +444,7 @@ export async function createAppContext(config: Config, options: AppContextOption
 
 // Moving a SQLite database into PostgreSQL (`wrs copy-database`): the CLI reaches storage only through this root.
 export { copySqliteToPostgres, type CopyListener, type CopySummary, type TableRows } from './storage/copy/copy-database.js';
-export type { CopiedTable } from './storage/copy/copied-tables.js';
+export type { CopiedTable } from './storage/table-registry.js';
 export { CopyRefusal } from './storage/copy/copy-refusal.js';
 export { withoutPassword } from './storage/copy/postgres-target.js';
 

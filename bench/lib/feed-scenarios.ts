@@ -81,6 +81,7 @@ export async function streamFanOut(
   company: string,
   clients: number,
   rounds: number,
+  settleMs: number,
 ): Promise<ScenarioRow[]> {
   const rssBefore = service.rss();
   let peakRss = rssBefore;
@@ -110,7 +111,7 @@ export async function streamFanOut(
     }
     await Promise.all(connecting);
     // Every client has its headers; give the service a moment to settle before the first event.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
     const rssConnected = service.rss();
     const latencies: number[] = [];
     let missing = 0;

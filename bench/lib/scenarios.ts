@@ -316,7 +316,9 @@ export async function runScenarios(ctx: ScenarioContext): Promise<ScenarioRow[]>
   }
 
   if (selected('stream-fanout')) {
-    rows.push(...(await streamFanOut(service, ctx.token, ctx.adminToken, ctx.largeCompany, settings.streamClients, settings.streamRounds)));
+    rows.push(
+      ...(await streamFanOut(service, ctx.token, ctx.adminToken, ctx.largeCompany, settings.streamClients, settings.streamRounds, settings.streamSettleMs)),
+    );
   }
 
   if (selected('pdf')) rows.push(await pdfBurst(ctx, auth));

@@ -8,4 +8,6 @@ export interface BenchSettings {
   /** Stream clients held open at once by the stream-fanout scenario, and events sent to them. */
   streamClients: number;
   streamRounds: number;
+  /** How long the stream clients, once connected, are left before the first event. */
+  streamSettleMs: number;
 }

@@ -16,7 +16,7 @@ export interface WebhookBenchContext {
   /** The operator token and the company the ingest scenario writes events into. */
   adminToken: string;
   company: string;
-  /** Fewer idle samples (the smoke run). */
+  /** Fewer idle samples and shorter pauses (the smoke run). */
   smoke: boolean;
 }
 
@@ -65,12 +65,12 @@ export async function startReceiver() {
   };
 }
 
-/** Waits until no delivery has arrived for a while: what is left of a phase must not count in the next. */
-async function quiet(receiver: { arrivals: number }): Promise<void> {
+/** Waits until no delivery has arrived for `ms`: what is left of a phase must not count in the next. */
+async function quiet(receiver: { arrivals: number }, ms: number): Promise<void> {
   let seen = -1;
   while (seen !== receiver.arrivals) {
     seen = receiver.arrivals;
-    await sleep(500);
+    await sleep(ms);
   }
 }
 
@@ -127,7 +127,7 @@ export async function webhookScenarios(ctx: WebhookBenchContext): Promise<Scenar
       withHook.push(hooked.requestsPerSecond);
       errors += plain.errors + plain.non2xx + hooked.errors + hooked.non2xx;
       await waitForArrivals(receiver, hooked.requests, 60_000);
-      await quiet(receiver);
+      await quiet(receiver, ctx.smoke ? 100 : 500);
     }
     const bestWithout = Math.max(...without);
     const bestWith = Math.max(...withHook);

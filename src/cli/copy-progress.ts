@@ -1,4 +1,4 @@
-import { loadedOnFirstUse } from '../lib/loaded-on-first-use.js';
+import cliProgress from 'cli-progress';
 import type { CopiedTable, CopyListener, CopySummary, TableRows } from '../app-context.js';
 
 /** How often a log (stderr not a terminal) gets a progress line within a long table. */
@@ -31,10 +31,8 @@ function overallCounter(tables: readonly TableRows[]) {
   return { total: sum, at: (table: CopiedTable, rows: number) => doneBefore.get(table)! + rows };
 }
 
-const cliProgress = loadedOnFirstUse<typeof import('cli-progress')>('cli-progress');
-
 function terminalBar(stream: NodeJS.WriteStream): CopyProgress {
-  const bar = new (cliProgress().SingleBar)({
+  const bar = new cliProgress.SingleBar({
     stream,
     format: 'copying [{bar}] {percentage}% | {value}/{total} rows | {rate} rows/s | ETA {eta_formatted} | {table}',
     formatValue: (value, _options, type) => (type === 'value' || type === 'total' ? value.toLocaleString('en-US') : String(value)),

@@ -27,7 +27,7 @@ export async function printWelcome(ctx: AppContext, base: string, secretsFile: s
   const lines = [
     '',
     RULER,
-    `wrs is serving ${base}` + (LOOPBACK_HOSTS.has(config.host) ? ' (this machine only; HOST=0.0.0.0 serves the network, and this token with it)' : ''),
+    `wrs is serving ${base}${LOOPBACK_HOSTS.has(config.host) ? ' (this machine only; HOST=0.0.0.0 serves the network, and this token with it)' : ''}`,
     '',
     `Paste into a shell (TOKEN: user "demo-user" of company "${DEMO_COMPANY_ID}", ${describeLifetime(lifetime)}; ADMIN_TOKEN: the operator API):`,
     '',

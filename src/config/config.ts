@@ -9,6 +9,7 @@ import { StreamEnv, streamSettings, type StreamSettings } from './streams.js';
 import { WebhooksEnv, webhookSettings, type WebhookSettings } from './webhooks.js';
 import { DataLifecycleEnv, dataLifecycleSettings, type DataLifecycleSettings } from './data-lifecycle.js';
 import { PageCacheEnv, pageCacheSettings, type PageCacheSettings } from './page-cache.js';
+import { FastPathEnv, fastPathSettings } from './fast-path.js';
 import { ReadReplicaEnv, readReplicaSettings, type ReadReplicaSettings } from './read-replica.js';
 import { TracingEnv, tracingSettings, type TracingSettings } from './tracing.js';
 import { MetricsEnv, metricsSettings, type MetricsSettings } from './metrics.js';
@@ -58,6 +59,7 @@ const EnvSchema = Type.Object({
   ...StreamEnv,
   ...WebhooksEnv,
   ...PageCacheEnv,
+  ...FastPathEnv,
   ...DataLifecycleEnv,
   ...ReadReplicaEnv,
   ...TracingEnv,
@@ -126,6 +128,8 @@ export interface Config extends OperationsSettings, NetworkSettings {
   readonly webhooks: WebhookSettings;
   /** Recent list answers kept per process, by company and data version. */
   readonly pageCache: PageCacheSettings;
+  /** WRS_FAST_PATH: list reads may be answered by src/fast-path/ (false: the plain path alone, the same bytes). */
+  readonly fastPath: boolean;
   readonly dataLifecycle: DataLifecycleSettings;
   /** WRS_DATABASE_READ_URL and its pool: the PostgreSQL standby that answers list reads; undefined: none. */
   readonly readReplica: ReadReplicaSettings | undefined;
@@ -223,6 +227,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, surroundings
     ...streamSettings(env),
     ...webhookSettings(env),
     ...pageCacheSettings(env),
+    ...fastPathSettings(env),
     ...dataLifecycleSettings(env),
     tracing: tracingSettings(env),
     ...metricsSettings(env),

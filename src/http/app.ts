@@ -3,22 +3,20 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
 import { frameworkErrorHandler, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './error-handler.js';
 import { loggerOptions } from './logging.js';
-import { requestIdOf, sendRequestId } from './request-id.js';
 import { AJV_CUSTOM_OPTIONS, buildValidator } from './validator-compiler.js';
 import { registerAdminAuthentication } from './plugins/admin-auth.js';
 import { registerBodyMediaRules } from './plugins/body-media.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { registerCompanyPathRule } from './plugins/company-path.js';
-import { registerConnectionLimits } from './plugins/connection-limits.js';
+import { registerConnectionLimits, registerDraining } from './plugins/connections.js';
 import { registerCompression } from './plugins/compression.js';
 import { registerCors } from './plugins/cors.js';
 import { registerDocsPage } from './plugins/docs-page.js';
-import { registerDraining } from './plugins/draining.js';
 import { registerIdempotency } from './plugins/idempotency.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerRateLimiting, type RateLimitObserver } from './plugins/rate-limit.js';
 import { registerRequestMetrics } from './plugins/request-metrics.js';
-import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers.js';
+import { registerResponseHeaders, requestIdOf, securityHeaders } from './plugins/response-headers.js';
 import { registerTextInputRules } from './plugins/text-input.js';
 import { registerWebPages } from './plugins/web-pages.js';
 import { adminErasureRoutes } from './routes/admin/erasures.js';
@@ -52,7 +50,6 @@ import { adminCompanyProfileRoutes } from './routes/admin/company-profile.js';
 import { webhookDeliveryRoutes } from './routes/webhooks/deliveries.js';
 import { webhookRoutes } from './routes/webhooks/webhooks.js';
 import { parseQueryString, registerQueryEncodingCheck } from './query-string.js';
-import { createPageCache } from './page-cache.js';
 import { serverTimeoutOptions } from './server-options.js';
 
 export interface BuildAppOptions {
@@ -71,7 +68,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     genReqId: requestIdOf,
     ajv: { customOptions: AJV_CUSTOM_OPTIONS },
     schemaController: { compilersFactory: { buildValidator } },
-    // Draining answers with the service's own 503 body (plugins/draining.ts).
+    // Draining answers with the service's own 503 body (plugins/connections.ts).
     return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH, querystringParser: parseQueryString },
     frameworkErrors: frameworkErrorHandler(securityHeaders(ctx.config.browser)),
@@ -80,14 +77,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   // Hooks that run for every request are plain functions calling `done`: an async hook costs a
   // promise and a turn of the microtask queue per request, which adds up on cheap reads.
-  app.addHook('onRequest', sendRequestId);
+  registerResponseHeaders(app, ctx.config.browser);
   registerRequestMetrics(app, ctx.metrics.requests);
   registerConnectionLimits(app, ctx.config.connections, ctx.config.trustProxy);
   registerErrorHandling(app, (error) => ctx.database.unavailability(error));
   registerBodyMediaRules(app);
   registerQueryEncodingCheck(app);
-  registerTextInputRules(app);
-  registerSecurityHeaders(app, ctx.config.browser);
   registerDraining(app);
   registerCors(app, ctx.config.browser.corsOrigins);
   const rateLimiting = await registerRateLimiting(app, ctx.config.rateLimit, ctx.rateLimitRedis, {
@@ -98,8 +93,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
   // Before compression and OpenAPI: it keeps answers as sent, and documents the routes it serves.
   registerIdempotency(app, ctx.idempotency);
+  // After idempotency: a route's text is checked before its key is admitted.
+  registerTextInputRules(app);
   await registerCompression(app);
-  await registerOpenApi(app, ctx.config.publicUrl);
+  await registerOpenApi(app, ctx.config.publicUrl, ctx.steps.registry.types);
   await registerDocsPage(app);
   await registerWebPages(app);
 
@@ -111,11 +108,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     async (v1) => {
       registerAuthentication(v1, ctx.authenticator, ctx.records.typeIdOf, ctx.config.adminToken);
       rateLimiting.limitByIdentity(v1);
-      const pageCache = createPageCache(ctx.config.pageCache);
-      await v1.register(listEventsRoutes, { ctx, pageCache });
+      await v1.register(listEventsRoutes, { ctx });
       await v1.register(eventStreamRoutes, { ctx });
       await v1.register(eventTypeRoutes, { ctx });
-      await v1.register(recordRoutes, { ctx, pageCache });
+      await v1.register(recordRoutes, { ctx });
       await v1.register(deleteRecordRoutes, { ctx });
       await v1.register(recordTokenRoutes, { ctx });
       await v1.register(listChecksRoutes, { ctx });

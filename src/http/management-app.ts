@@ -3,11 +3,9 @@ import type { AppContext } from '../app-context.js';
 import type { BuildAppOptions } from './app.js';
 import { frameworkErrorHandler, registerErrorHandling } from './error-handler.js';
 import { loggerOptions } from './logging.js';
-import { limitConnectionsPerAddress } from './plugins/connection-limits.js';
-import { registerDraining, type Rotation } from './plugins/draining.js';
+import { limitConnectionsPerAddress, registerDraining, type Rotation } from './plugins/connections.js';
 import { registerRateLimiting } from './plugins/rate-limit.js';
-import { registerSecurityHeaders, securityHeaders } from './plugins/security-headers.js';
-import { requestIdOf, sendRequestId } from './request-id.js';
+import { registerResponseHeaders, requestIdOf, securityHeaders } from './plugins/response-headers.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { serverTimeoutOptions } from './server-options.js';
@@ -31,10 +29,9 @@ export async function buildManagementApp(ctx: AppContext, rotation: Rotation, op
     frameworkErrors: frameworkErrorHandler(securityHeaders(ctx.config.browser)),
     ...serverTimeoutOptions(ctx.config.server),
   });
-  app.addHook('onRequest', sendRequestId);
+  registerResponseHeaders(app, ctx.config.browser);
   if (ctx.config.connections.perAddress > 0) limitConnectionsPerAddress(app, ctx.config.connections.perAddress);
   registerErrorHandling(app, (error) => ctx.database.unavailability(error));
-  registerSecurityHeaders(app, ctx.config.browser);
   registerDraining(app, rotation);
   // Not in Redis: the API's budgets and Redis connection are its own.
   const rateLimiting = await registerRateLimiting(app, ctx.config.rateLimit, null);

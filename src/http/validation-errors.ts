@@ -1,6 +1,7 @@
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { invalidBody, invalidQuery, type AppError } from '../errors/app-error.js';
 import { boundedList, namesWithMore } from '../errors/item-problems.js';
+import { SCHEMA_PROBLEM_WORDS } from '../errors/schema-problem-words.js';
 import { clipped } from '../lib/text.js';
 import { unknownParameterProblem } from '../domain/operator-suffix.js';
 
@@ -41,7 +42,7 @@ export function bodyValidationError(failures: FastifySchemaValidationError[], co
     const path = failure.instancePath.replace(/^\//, '').replaceAll('/', '.');
     const at = (name: string) => clipped(path ? `${path}.${name}` : name);
     if (failure.keyword === 'additionalProperties') {
-      const reason = `unknown field '${at(String(failure.params.additionalProperty))}'`;
+      const reason = SCHEMA_PROBLEM_WORDS.unknown('field', at(String(failure.params.additionalProperty)));
       problems.set(reason, { path, failures: [], reason });
     } else if (failure.keyword === 'required') {
       const reason = `missing field '${at(String(failure.params.missingProperty))}'`;
@@ -80,9 +81,6 @@ function valueProblem(failures: FastifySchemaValidationError[]): string {
       other ??= failure;
     }
   }
-  if (enumerated && other === undefined) {
-    const names = [...new Set(allowed)].map((value) => (typeof value === 'string' ? value : JSON.stringify(value)));
-    return `must be one of: ${namesWithMore(names)}`;
-  }
-  return (other ?? failures[0])?.message ?? 'is invalid';
+  if (enumerated && other === undefined) return SCHEMA_PROBLEM_WORDS.mustBeOneOf(allowed);
+  return (other ?? failures[0])?.message ?? SCHEMA_PROBLEM_WORDS.invalid();
 }

@@ -1,6 +1,4 @@
-import { loadedOnFirstUse } from './loaded-on-first-use.js';
-
-const pinoPretty = loadedOnFirstUse<typeof import('pino-pretty')>('pino-pretty');
+import { prettyFactory } from 'pino-pretty';
 
 /** The fields of the one line a request gets in pretty logs (see src/http/logging.ts). */
 export interface RequestLine {
@@ -30,7 +28,7 @@ function message(log: Record<string, unknown>, messageKey: string): string {
  * is never lost when the process exits, and the start screen comes after the lines before it.
  */
 export function prettyStdout(): { write(line: string): void } {
-  const prettify = pinoPretty().prettyFactory({
+  const prettify = prettyFactory({
     translateTime: 'SYS:HH:MM:ss',
     ignore: HIDDEN.join(','),
     singleLine: true,

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SqliteDatabase } from './sqlite-driver.js';
-import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { Kysely, PostgresDialect, sql, type CompiledQuery, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
 import { databaseUnavailability, isBrokenConnection, type DatabaseUnavailability } from './database-errors.js';
 import { ReadWriteSqliteDialect } from './sqlite-dialect.js';
@@ -9,13 +9,11 @@ import { cachingStatements } from './sqlite-statement-cache.js';
 import type { DB } from './schema.js';
 import { preparedNameOf } from './prepared-statements.js';
 import { postgresDriver } from './postgres-driver.js';
-import { queryRows } from './postgres-rows.js';
 import { isCopyIn, runCopyIn } from './postgres-copy.js';
 import type { ReadSnapshot } from './read-snapshot.js';
 import { openPostgresSnapshot } from './postgres-snapshots.js';
 import { createReadTimeouts, type ReadTimeouts } from './postgres-read-timeout.js';
 import { createSqliteSnapshots, wholeQueryReads } from './sqlite-snapshots.js';
-import { allowGatheredReads, readsThroughKysely } from './gathered-reads.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -55,6 +53,30 @@ export interface OpenDatabaseOptions {
   sqliteBusyTimeoutMs?: number;
 }
 
+/**
+ * How a plain read (a SELECT outside any transaction) runs on a hot path, chosen where the
+ * database is opened. On SQLite it runs in process on the read-only connection, without the
+ * asynchronous steps by which Kysely hands a query a connection (they cost more than SQLite
+ * answering a point read), and gathered with the other reads of the event loop's turn
+ * (lib/turn-batches.ts), so the requests of a turn go on one after the other instead of each
+ * between other requests' network code. On PostgreSQL (and an in-memory SQLite database, whose
+ * one connection is the writer's) it goes through Kysely as it comes: letting callers go on in
+ * the batch of the turn their rows came in was measured and gained nothing there, where a batch
+ * of record reads is already answered by one statement.
+ */
+export type GatheredRead = <R>(query: CompiledQuery<R>) => Promise<R[]>;
+
+const gatheredReads = new WeakMap<Kysely<DB>, GatheredRead>();
+
+/** The plain reads of `db`: as openDatabase opened it, else (a transaction, say) through Kysely. */
+export function gatheredReadOf(db: Kysely<DB>): GatheredRead {
+  return gatheredReads.get(db) ?? readsThroughKysely(db);
+}
+
+function readsThroughKysely(db: Kysely<DB>): GatheredRead {
+  return async <R>(query: CompiledQuery<R>) => (await db.executeQuery(query)).rows;
+}
+
 export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Database {
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options);
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options);
@@ -80,7 +102,7 @@ function openSqlite(path: string, options: OpenDatabaseOptions): Database {
   const dialect = new ReadWriteSqliteDialect(cachingStatements(writer), reader && cachingStatements(reader));
   const db = new Kysely<DB>({ dialect });
   const otherReads = readsThroughKysely(db);
-  allowGatheredReads(db, (query) => dialect.gatheredRead(query) ?? otherReads(query));
+  gatheredReads.set(db, (query) => dialect.gatheredRead(query) ?? otherReads(query));
   const snapshots = inMemory ? undefined : createSqliteSnapshots(path, busyTimeoutMs);
   return {
     db,
@@ -113,7 +135,7 @@ function openSqlite(path: string, options: OpenDatabaseOptions): Database {
 
 function openPostgres(url: string, options: OpenDatabaseOptions): Database {
   const statementTimeoutMs = options.statementTimeoutMs ?? 60_000;
-  const pool = new (postgresDriver().Pool)({
+  const pool = new postgresDriver.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
@@ -126,7 +148,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): Database {
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: discardingBrokenClients(pool, readTimeouts) }) });
-  allowGatheredReads(db, readsThroughKysely(db));
+  gatheredReads.set(db, readsThroughKysely(db));
   return {
     db,
     dialect: 'postgres',
@@ -157,9 +179,8 @@ function openPostgres(url: string, options: OpenDatabaseOptions): Database {
  * - after a client-side query timeout the client goes back to the pool with the unanswered
  *   query still blocking it.
  * A client that failed at the connection level is released with an error instead, so the
- * pool closes it and the next request opens a fresh connection. Every query also reads its
- * rows as arrays (postgres-rows.ts) and runs as a named prepared statement when it is one; a
- * COPY made by postgres-copy.ts streams its data.
+ * pool closes it and the next request opens a fresh connection. Every query also runs as a
+ * named prepared statement when it is one; a COPY made by postgres-copy.ts streams its data.
  */
 function discardingBrokenClients(pool: pg.Pool, readTimeouts: ReadTimeouts | undefined): PostgresPool {
   // One wrapper per connection, for its whole life: Kysely keeps its own connection object per
@@ -188,7 +209,7 @@ function discardedWhenBroken(client: pg.PoolClient, readTimeouts: ReadTimeouts |
         ? (client.query as (...a: unknown[]) => unknown)(...args)
         : isCopyIn(text, values)
           ? runCopyIn(client, text, values[0])
-          : queryRows(client, text, values, preparedNameOf(text));
+          : queryNamedWhenKept(client, text, values);
     if (result instanceof Promise) {
       readTimeouts?.watch(client, result);
       result.catch((error: unknown) => {
@@ -202,4 +223,10 @@ function discardedWhenBroken(client: pg.PoolClient, readTimeouts: ReadTimeouts |
     // pg-pool gives the client a new `release` at each checkout.
     release: () => client.release(broken ? new Error('discarding a broken database connection') : undefined),
   };
+}
+
+/** A kept statement (prepared-statements.ts) by its name, which `pg` prepares once per connection. */
+function queryNamedWhenKept(client: pg.PoolClient, text: string, values: unknown[] | undefined): Promise<pg.QueryResult> {
+  const name = preparedNameOf(text);
+  return client.query(name ? { text, values, name } : { text, values });
 }

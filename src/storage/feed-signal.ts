@@ -80,7 +80,7 @@ function createListeningConnection(url: string, onPayload: (payload: string) => 
     if (stopped) return;
     const resumed = attempted;
     attempted = true;
-    const next = new (postgresDriver().Client)({ connectionString: url, keepAlive: true });
+    const next = new postgresDriver.Client({ connectionString: url, keepAlive: true });
     client = next;
     let lost = false;
     const onLost = (): void => {

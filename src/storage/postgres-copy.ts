@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
-import { loadedOnFirstUse } from '../lib/loaded-on-first-use.js';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { PostgresQueryResult } from './postgres-query-result.js';
 
 /**
@@ -22,10 +22,8 @@ export function isCopyIn(text: string, values: readonly unknown[] | undefined): 
   return values?.length === 1 && Buffer.isBuffer(values[0]) && COPY_IN_TEXT.test(text);
 }
 
-const pgCopyStreams = loadedOnFirstUse<typeof import('pg-copy-streams')>('pg-copy-streams');
-
 export async function runCopyIn(client: pg.PoolClient, text: string, data: Buffer): Promise<PostgresQueryResult> {
-  const stream = client.query(pgCopyStreams().from(text));
+  const stream = client.query(copyFrom(text));
   await pipeline(Readable.from([data]), stream);
   return { command: 'COPY', rowCount: stream.rowCount, rows: [] };
 }

@@ -1,9 +1,8 @@
+import { createRequire } from 'node:module';
 import type Pg from 'pg';
-import { loadedOnFirstUse } from '../lib/loaded-on-first-use.js';
 
-/** `pg`, loaded at the first PostgreSQL connection: an SQLite deployment never loads it. */
-export const postgresDriver = loadedOnFirstUse<typeof Pg>('pg', (pg) => {
-  // COUNT(*) and BIGINT come back from PostgreSQL as strings; every count here fits a double.
-  pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-  pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
-});
+/** `pg`, required (not imported): the tracing's instrumentation patches it as CommonJS loads it. */
+export const postgresDriver = createRequire(import.meta.url)('pg') as typeof Pg;
+// COUNT(*) and BIGINT come back from PostgreSQL as strings; every count here fits a double.
+postgresDriver.types.setTypeParser(postgresDriver.types.builtins.INT8, (value) => Number(value));
+postgresDriver.types.setTypeParser(postgresDriver.types.builtins.NUMERIC, (value) => Number(value));

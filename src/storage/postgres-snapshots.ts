@@ -1,7 +1,6 @@
 import type { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import { isBrokenConnection } from './database-errors.js';
-import { queryRows } from './postgres-rows.js';
 import type { ReadTimeouts } from './postgres-read-timeout.js';
 import type { ReadSnapshot, RowChunks } from './read-snapshot.js';
 
@@ -10,8 +9,7 @@ const CURSOR = 'snapshot_rows';
 /**
  * A PostgreSQL snapshot: a read-only REPEATABLE READ transaction on a pooled connection of its
  * own; chunks are FETCHed from a cursor, so the server keeps the rows not yet asked for (pg has
- * no cursor of its own without the pg-cursor package, and a DECLAREd cursor needs none). Rows
- * are read as arrays and built by a compiled literal, as every other read (postgres-rows.ts).
+ * no cursor of its own without the pg-cursor package, and a DECLAREd cursor needs none).
  */
 export async function openPostgresSnapshot(pool: pg.Pool, readTimeouts: ReadTimeouts | undefined): Promise<ReadSnapshot> {
   const client = await pool.connect();
@@ -22,7 +20,7 @@ export async function openPostgresSnapshot(pool: pg.Pool, readTimeouts: ReadTime
   client.on('error', onError);
   const query = async <R>(text: string, values?: readonly unknown[]): Promise<R[]> => {
     try {
-      const answer = queryRows(client, text, values as unknown[] | undefined, undefined);
+      const answer = client.query(text, values as unknown[] | undefined) as Promise<pg.QueryResult | pg.QueryResult[]>;
       const result = await (readTimeouts ? readTimeouts.watch(client, answer) : answer);
       return (Array.isArray(result) ? result.at(-1)!.rows : result.rows) as R[];
     } catch (error) {

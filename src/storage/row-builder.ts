@@ -5,11 +5,10 @@ export type RowBuilder = (values: unknown[]) => unknown;
 const buildersByColumns = new Map<string, RowBuilder>();
 
 /**
- * Rows read as arrays, made into objects by one compiled object literal per column list. Both
- * drivers otherwise fill their row objects one property at a time (better-sqlite3 from C++,
- * `pg` by spreading a prototype-less template, which leaves V8 slow objects); objects made by a
- * literal are built about twice as fast and are the shape `JSON.stringify` is quickest on. A
- * later column of the same name wins, as in the drivers' own objects.
+ * Rows read as arrays (SQLite), made into objects by one compiled object literal per column
+ * list. better-sqlite3 otherwise fills its row objects one property at a time from C++; objects
+ * made by a literal are built about twice as fast and are the shape `JSON.stringify` is quickest
+ * on. A later column of the same name wins, as in the driver's own objects.
  */
 export function rowBuilder(columns: readonly string[]): RowBuilder {
   const key = JSON.stringify(columns);

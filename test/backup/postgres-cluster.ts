@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 export { freePort } from '../helpers/free-port.js';
 
@@ -40,7 +40,14 @@ export interface Cluster {
 }
 
 export function startCluster(bin: string, dataDir: string, port: number): Cluster {
-  asPostgres(bin, 'pg_ctl', ['-D', dataDir, '-l', `${dataDir}.log`, '-w', '-t', '60', '-o', `-p ${port}`, 'start']);
+  const log = `${dataDir}.log`;
+  try {
+    asPostgres(bin, 'pg_ctl', ['-D', dataDir, '-l', log, '-w', '-t', '60', '-o', `-p ${port}`, 'start']);
+  } catch (error) {
+    // pg_ctl only says "examine the log output": the server's own reason is in the log.
+    const tail = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-30).join('\n') : '(no log)';
+    throw new Error(`${(error as Error).message}\nserver log:\n${tail}`);
+  }
   return {
     url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
     stop() {

@@ -86,7 +86,7 @@ describe('PostgreSQL: base backup, WAL archiving and a point-in-time restore (do
         `unix_socket_directories = '${root}'`,
         'wal_level = replica',
         'archive_mode = on',
-        `archive_command = 'test ! -f ${archiveDir}/%f && cp %p ${archiveDir}/%f'`,
+        `archive_command = 'test ! -f ${archiveDir}/%f && cp %p ${archiveDir}/%f.part && mv ${archiveDir}/%f.part ${archiveDir}/%f'`,
         // Only to keep the test quick; never in a deployment.
         'fsync = off',
         '',

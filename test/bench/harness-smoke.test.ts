@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 
-// A smoke-size run of the benchmark harness (tiny data, a second per scenario), so that it cannot
+// A smoke-size run of the benchmark harness (tiny data, a quarter second per scenario), so that it cannot
 // rot. It checks that every scenario ran and answered without errors, not how fast.
 describe('benchmark harness (smoke run)', () => {
   const out = mkdtempSync(join(tmpdir(), 'wrs-bench-smoke-'));
@@ -77,7 +77,7 @@ describe('benchmark harness (smoke run)', () => {
   });
 
   it('holds mixed load in soak mode with no errors', () => {
-    const result = run('--soak', '--minutes', '0.05', '--service-env', 'MALLOC_ARENA_MAX=2');
+    const result = run('--soak', '--minutes', '0.02', '--service-env', 'MALLOC_ARENA_MAX=2');
     assert.equal(result.status, 0, result.stderr.slice(-3000));
     const file = readdirSync(out).find((name) => name.includes('-soak-smoke.md'));
     assert.ok(file);
@@ -85,5 +85,40 @@ describe('benchmark harness (smoke run)', () => {
     assert.match(report, /^- service started with: `MALLOC_ARENA_MAX=2`$/m);
     assert.match(report, /- errors: 0 /);
     assert.match(report, /\| seconds \| RSS MB \|/);
+  });
+
+  it('runs two builds side by side, B on its own copy of the data A loaded', () => {
+    const file = join(out, 'side-by-side.md');
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'bench/side-by-side.ts',
+        '--smoke',
+        '--a',
+        '.',
+        '--b',
+        '.',
+        '--own-databases',
+        '--scenarios',
+        'record-get',
+        '--rounds',
+        '1',
+        '--seconds',
+        '0.25',
+        '--warmup',
+        '0',
+        '--out',
+        file,
+      ],
+      { encoding: 'utf8', timeout: 240_000 },
+    );
+    assert.equal(result.status, 0, result.stderr.slice(-3000));
+    const report = readFileSync(file, 'utf8');
+    assert.match(report, /loaded once by A, B on a copy of it/);
+    const round = report.split('\n').find((line) => line.startsWith('| 1 |'));
+    assert.ok(round, report);
+    assert.ok(!/errors/.test(round), round);
   });
 });

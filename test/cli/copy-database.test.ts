@@ -18,7 +18,7 @@ import { createRecord } from '../pdf/fixtures/records.js';
 import { expectStatus } from '../records/fixtures.js';
 import { eventually, FAST_WEBHOOKS, startReceiver, type Receiver } from '../webhooks/receiver.js';
 import { BUSY_COMPANY, BUSY_EVENTS, COMPANY, comparedPaths, feedPages, fillService, readPath, type SourceData } from './copy-database-fixtures.js';
-import { COPIED_TABLES } from '../../src/storage/copy/copied-tables.js';
+import { COPIED_TABLES } from '../../src/storage/table-registry.js';
 
 const APP_ENV = { ...FAST_WEBHOOKS, WRS_PDF_WORKERS: '1' };
 const sqliteFileOf = (database: TestDatabase) => database.url.slice('sqlite:'.length);

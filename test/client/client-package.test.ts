@@ -7,16 +7,16 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { DEMO_COMPANY_ID } from '../../src/cli/welcome.js';
 import { seedDemo } from '../../src/demo/seed-demo.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { mustRun, npmPack } from '../helpers/packed-package.js';
+import { PROJECT_ROOT } from '../helpers/project-root.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { FAST_WEBHOOKS } from '../webhooks/receiver.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const fixture = fileURLToPath(new URL('./consumer/', import.meta.url));
+const root = PROJECT_ROOT;
+const fixture = join(PROJECT_ROOT, 'test/client/consumer/');
 const typesNodeVersion = (JSON.parse(readFileSync(join(root, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string }).version;
 
 let scratch: string;

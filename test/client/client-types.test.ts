@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { it } from 'node:test';
+import { PROJECT_ROOT } from '../helpers/project-root.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = PROJECT_ROOT;
 
 /** Runs `tsc --noEmit --listFiles -p <project>`; answers its exit status, its output and the files it checked. */
 function typeCheck(project: string): Promise<{ status: number | null; output: string; files: string[] }> {

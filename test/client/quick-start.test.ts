@@ -2,13 +2,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { after, before, it } from 'node:test';
 import { DEMO_COMPANY_ID } from '../../src/cli/welcome.js';
 import { seedDemo } from '../../src/demo/seed-demo.js';
+import { PROJECT_ROOT } from '../helpers/project-root.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = PROJECT_ROOT;
 
 function runExample(env: Record<string, string>): Promise<{ status: number | null; output: string }> {
   return new Promise((resolve, reject) => {

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { it } from 'node:test';
 import { relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { renderClientFiles } from '../../scripts/client/client-schema.js';
 import { buildServedOpenApiDocument } from '../../scripts/openapi/served-document.js';
+import { PROJECT_ROOT } from '../helpers/project-root.js';
 
 /** Where two texts first differ, as a line number and the two lines. */
 function firstDifference(committed: string, generated: string): string {
@@ -15,7 +15,7 @@ function firstDifference(committed: string, generated: string): string {
   return `line ${at + 1}:\n  committed: ${a[at] ?? '(end of file)'}\n  generated: ${b[at] ?? '(end of file)'}`;
 }
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = PROJECT_ROOT;
 
 it('the committed clients/typescript/src/schema.ts and named-schemas.ts match the OpenAPI document the app serves', async () => {
   const files = await renderClientFiles(await buildServedOpenApiDocument());

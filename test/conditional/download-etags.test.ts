@@ -2,9 +2,13 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import { describeEachDatabase } from '../helpers/databases.js';
+import { oneRendererForTheFile } from '../helpers/shared-pdf-renderer.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { createRecord, defineRecordType, INVOICE_TYPE, pathOf, putTemplate } from '../pdf/fixtures/records.js';
 import { invoiceTemplate } from '../pdf/fixtures/templates.js';
+
+// The file's apps share one PDF renderer, whose thread loads pdfme once for all their renders.
+const SHARED_RENDERER = oneRendererForTheFile();
 
 describeEachDatabase('conditional PDF downloads', (kind) => {
   let t: TestApp;
@@ -13,7 +17,7 @@ describeEachDatabase('conditional PDF downloads', (kind) => {
   let recordToken: string;
 
   before(async () => {
-    t = await createTestApp(kind, { env: { WRS_PDF_WORKERS: '1' } });
+    t = await createTestApp(kind, { env: { WRS_PDF_WORKERS: '1' }, context: SHARED_RENDERER });
     await defineRecordType(t, 'acme', 'invoice', INVOICE_TYPE);
     await putTemplate(t, 'acme', 'invoice', invoiceTemplate());
     const invoice = await createRecord(t, 'acme', 'invoice', { f_customer: 'Ada Ltd', f_amount: 10, f_paid: false });

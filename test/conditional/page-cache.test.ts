@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import type { FastifyRequest } from 'fastify';
-import { createPageCache, type PageKey } from '../../src/http/page-cache.js';
+import { createPageCache, type PageKey } from '../../src/fast-path/page-cache.js';
 
 const plain = { headers: {} } as FastifyRequest;
 const noCache = { headers: { 'cache-control': 'max-age=0, no-cache' } } as unknown as FastifyRequest;

@@ -7,12 +7,12 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { SQLITE_DRIVER_MODULE } from '../../src/storage/sqlite-driver.js';
 import { parseStartScreen, plainText } from '../helpers/cli-process.js';
 import { mustRun, newestChange, npmEnvironment, npmPack } from '../helpers/packed-package.js';
+import { PROJECT_ROOT } from '../helpers/project-root.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = PROJECT_ROOT;
 const driverPackage = (base: string) => join(base, 'node_modules', SQLITE_DRIVER_MODULE);
 const driverVersion = (JSON.parse(readFileSync(join(driverPackage(root), 'package.json'), 'utf8')) as { version: string }).version;
 const DRIVER_BINARY = 'build/Release/better_sqlite3.node';
@@ -61,6 +61,7 @@ it('`npx wrs serve` starts on data/ in the folder it was installed in; `npx wrs 
   server.stdout.setEncoding('utf8').on('data', (text: string) => (output += text));
   server.stderr.setEncoding('utf8').on('data', (text: string) => (output += text));
   const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+  let minted: Promise<{ cwd: string; token: string }[]> | undefined;
   try {
     const screen = await new Promise<NonNullable<ReturnType<typeof parseStartScreen>>>((resolve, reject) => {
       const poll = setInterval(() => {
@@ -74,6 +75,25 @@ it('`npx wrs serve` starts on data/ in the folder it was installed in; `npx wrs 
     assert.match(plainText(output), new RegExp(`data: ${join(project, 'data', 'wrs.db').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     assert.ok(existsSync(join(project, 'data', 'dev-secrets.json')), 'the secrets beside the database, in the project');
 
+    // A folder below the project, where npx finds the project's wrs, and one outside it, which
+    // names the project. Both tokens are minted while the service is checked: each npx start
+    // takes seconds.
+    const below = join(project, 'scripts', 'nightly');
+    const outside = join(scratch, 'elsewhere');
+    const minting = (
+      [
+        [below, ['wrs']],
+        [outside, ['--prefix', project, 'wrs']],
+      ] as const
+    ).map(async ([cwd, npxArgs]) => {
+      mkdirSync(cwd, { recursive: true });
+      const minted = await mustRun('npx', [...npxArgs, 'token', '--company', 'demo-company', '--user', 'ada'], cwd, development());
+      return { cwd, token: minted.output.trim().split('\n').at(-1)! };
+    });
+    minted = Promise.all(minting);
+    // Handled at once: a check below may fail before the tokens are awaited.
+    minted.catch(() => undefined);
+
     for (const probe of ['/healthz', '/readyz']) assert.equal((await fetch(`${screen.base}${probe}`)).status, 200, probe);
     const records = await fetch(`${screen.base}/v1/records?view_id=pipeline`, { headers: { authorization: `Bearer ${screen.token}` } });
     assert.equal(records.status, 200);
@@ -84,16 +104,7 @@ it('`npx wrs serve` starts on data/ in the folder it was installed in; `npx wrs 
     assert.ok(script, 'the console page names its script');
     assert.equal((await fetch(`${screen.base}${script}`)).status, 200, script);
 
-    // A folder below the project, where npx finds the project's wrs, and one outside it, which names the project.
-    const below = join(project, 'scripts', 'nightly');
-    const outside = join(scratch, 'elsewhere');
-    for (const [cwd, npxArgs] of [
-      [below, ['wrs']],
-      [outside, ['--prefix', project, 'wrs']],
-    ] as const) {
-      mkdirSync(cwd, { recursive: true });
-      const minted = await mustRun('npx', [...npxArgs, 'token', '--company', 'demo-company', '--user', 'ada'], cwd, development());
-      const token = minted.output.trim().split('\n').at(-1)!;
+    for (const { cwd, token } of await minted) {
       const answer = await fetch(`${screen.base}/v1/events?limit=1`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal(answer.status, 200, `a token minted in ${cwd} signs with the project's data folder`);
       assert.ok(!existsSync(join(cwd, 'data')), 'no second data folder where the command ran');
@@ -101,5 +112,6 @@ it('`npx wrs serve` starts on data/ in the folder it was installed in; `npx wrs 
   } finally {
     if (server.exitCode === null) process.kill(-server.pid!, 'SIGTERM');
     await exited;
+    await minted?.catch(() => undefined);
   }
 });

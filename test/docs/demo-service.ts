@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CLI_NODE_ARGS } from '../helpers/cli-process.js';
+import { PROJECT_ROOT } from '../helpers/project-root.js';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const ROOT = PROJECT_ROOT;
 
 /** The command that runs this checkout's `wrs` from any folder. */
 export const CLI_COMMAND = [process.execPath, ...CLI_NODE_ARGS].map((word) => JSON.stringify(word)).join(' ');

@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../helpers/databases.js';
+import { createMigratedTestDatabase, describeEachDatabase, type TestDatabase } from '../helpers/databases.js';
 import { bashScript, blockKind, codeBlocks, curlCalls, docFiles, readReport, type DocBlock } from './doc-blocks.js';
 import { CLI_COMMAND, ROOT, startDemo, type DemoService } from './demo-service.js';
 
@@ -129,24 +129,31 @@ async function runFile(file: string, blocks: readonly DocBlock[], demo: DemoServ
   }
 }
 
-describeEachDatabase('docs: the runnable examples against the demo', (kind) => {
-  let database: TestDatabase | undefined;
-  let demo: DemoService;
-  before(async () => {
-    if (kind === 'postgres') database = await createTestDatabase('postgres');
-    demo = await startDemo(database?.url);
-  });
-  after(async () => {
-    await demo?.stop();
-    await database?.drop();
-  });
-
-  for (const { file, blocks } of files) {
-    const examples = runnable(blocks);
-    if (examples.length === 0) continue;
-    it(`${file}: ${examples.length} block(s) run and answer the statuses they show`, { timeout: FILE_LIMIT_MS + 5_000 }, async () => {
-      const problems = await runFile(file, examples, demo);
-      assert.equal(problems.length, 0, `\n${problems.join('\n')}\n-- demo output (last lines):\n${tail(demo.output())}`);
+// The two databases' demos share nothing, and a file's examples mostly wait on curl and the
+// demo: both suites run at the same time.
+describeEachDatabase(
+  'docs: the runnable examples against the demo',
+  (kind) => {
+    let database: TestDatabase | undefined;
+    let demo: DemoService;
+    before(async () => {
+      // Migrated already (a copy of the test processes' template): the demo's start has less to do.
+      if (kind === 'postgres') database = await createMigratedTestDatabase('postgres');
+      demo = await startDemo(database?.url);
     });
-  }
-});
+    after(async () => {
+      await demo?.stop();
+      await database?.drop();
+    });
+
+    for (const { file, blocks } of files) {
+      const examples = runnable(blocks);
+      if (examples.length === 0) continue;
+      it(`${file}: ${examples.length} block(s) run and answer the statuses they show`, { timeout: FILE_LIMIT_MS + 5_000 }, async () => {
+        const problems = await runFile(file, examples, demo);
+        assert.equal(problems.length, 0, `\n${problems.join('\n')}\n-- demo output (last lines):\n${tail(demo.output())}`);
+      });
+    }
+  },
+  { concurrently: true },
+);

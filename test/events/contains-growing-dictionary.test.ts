@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { SCANNED_DICTIONARY_VALUES } from '../../src/storage/repositories/contains-matches.js';
+import { SCANNED_DICTIONARY_VALUES } from '../../src/fast-path/contains-matches.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { anEvent, ingestOk, listIds } from './event-fixtures.js';

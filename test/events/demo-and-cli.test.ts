@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { seedDemo, seedDemoIntoEmptyDatabase } from '../../src/demo/seed-demo.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { describeEachDatabase } from '../helpers/databases.js';
-import { CLI_NODE_ARGS, cliEnv } from '../helpers/cli-process.js';
+import { runCliInProcess } from '../helpers/cli-in-process.js';
+import { cliEnv } from '../helpers/cli-process.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { anEvent, ingestOk, listEvents, listIds } from './event-fixtures.js';
 
@@ -63,7 +63,8 @@ describeEachDatabase('demo events', (kind) => {
 describe('wrs import events / wrs seed demo', () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
-  const wrs = (...args: string[]) => spawnSync(process.execPath, [...CLI_NODE_ARGS, ...args], { env, encoding: 'utf8', timeout: 60_000 });
+  // The commands' logic, run in this process: the CLI's start as a process has tests of its own (test/cli).
+  const wrs = (...args: string[]) => runCliInProcess(args, env);
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'wrs-cli-'));
@@ -87,22 +88,22 @@ describe('wrs import events / wrs seed demo', () => {
     writeFileSync(bad, `${JSON.stringify(anEvent({ id: 'ok' }))}\n{"type":"x","flow_session":"7"}\n`);
 
     // Importing works on an existing database (serve, migrate or seed demo create one).
-    const migrated = wrs('migrate');
+    const migrated = await wrs('migrate');
     assert.equal(migrated.status, 0, migrated.stderr);
-    const first = wrs('import', 'events', ndjson, '--company', 'cli-co');
+    const first = await wrs('import', 'events', ndjson, '--company', 'cli-co');
     assert.equal(first.status, 0, first.stderr);
     assert.match(first.stdout, /imported 2,500 events into company "cli-co" in [\d.]+ s \([\d,]+ events\/s\)/);
-    const second = wrs('import', 'events', array, '--company', 'cli-co');
+    const second = await wrs('import', 'events', array, '--company', 'cli-co');
     assert.equal(second.status, 0, second.stderr);
     assert.match(second.stdout, /imported 30 events/);
-    const refused = wrs('import', 'events', bad, '--company', 'cli-co');
+    const refused = await wrs('import', 'events', bad, '--company', 'cli-co');
     assert.equal(refused.status, 1);
     assert.match(refused.stderr, /nothing was stored: 1 problem\(s\): \[1\]\.flow_session line 2: field 'flow_session'/);
-    const usage = wrs('import', 'events', ndjson);
+    const usage = await wrs('import', 'events', ndjson);
     assert.equal(usage.status, 2);
     assert.match(usage.stderr, /--company is required/);
 
-    const seeded = wrs('seed', 'demo');
+    const seeded = await wrs('seed', 'demo');
     assert.equal(seeded.status, 0, seeded.stderr);
     assert.match(seeded.stdout, /demo data for company "demo-company": added \d+ events/);
 

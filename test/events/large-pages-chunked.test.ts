@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import type { PageChunks } from '../../src/domain/events/events-service.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { anEvent, ingest } from './event-fixtures.js';
@@ -16,6 +17,9 @@ describeEachDatabase('large event pages read in chunks', (kind) => {
   const EVENTS = 3200;
   let t: TestApp;
   let base: string;
+  // The same database served with WRS_FAST_PATH=false: its large pages are read by the events service's openList.
+  let plain: TestApp;
+  let plainBase: string;
 
   const eventsOf = (prefix: string) =>
     Array.from({ length: EVENTS }, (_, i) =>
@@ -43,8 +47,14 @@ describeEachDatabase('large event pages read in chunks', (kind) => {
     await ingestAll(BROKEN, eventsOf('br'));
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    plain = await createTestApp(kind, { database: t.database, env: { WRS_LARGE_PAGE_WAIT_MS: '3000', WRS_FAST_PATH: 'false' } });
+    await plain.app.listen({ port: 0, host: '127.0.0.1' });
+    plainBase = `http://127.0.0.1:${(plain.app.server.address() as AddressInfo).port}`;
   });
-  after(() => t.close());
+  after(async () => {
+    await plain?.close();
+    await t.close();
+  });
 
   const get = async (url: string, company = COMPANY) => {
     const response = await t.as(company, { method: 'GET', url });
@@ -148,35 +158,53 @@ describeEachDatabase('large event pages read in chunks', (kind) => {
     }
   });
 
-  it('cuts the connection when a chunk fails after the answer has started: never a complete-looking body', async (test) => {
-    // The fourth chunk of the page fails to be read (a database error in the middle of a page).
-    const events = t.ctx.events;
-    const openList = events.openList.bind(events);
-    test.mock.method(events, 'openList', async (...args: Parameters<typeof openList>) => {
-      const page = await openList(...args);
-      let chunks = 0;
-      return {
-        ...page,
-        next: async () => {
-          if (++chunks === 4) throw new Error('the database failed in the middle of the page');
-          return page.next();
-        },
-      };
+  /** The page with its fourth chunk failing to be read (a database error in the middle of a page); `failed` once it has. */
+  const failingFourthChunk = (page: PageChunks, failed: () => void): PageChunks => {
+    let chunks = 0;
+    return {
+      ...page,
+      next: async () => {
+        if (++chunks === 4) {
+          failed();
+          throw new Error('the database failed in the middle of the page');
+        }
+        return page.next();
+      },
+    };
+  };
+
+  for (const reader of ['the fast path', 'the plain openList (WRS_FAST_PATH=false)']) {
+    it(`cuts the connection when a chunk read by ${reader} fails after the answer has started: never a complete-looking body`, async (test) => {
+      let failures = 0;
+      const failed = () => failures++;
+      const served = reader === 'the fast path' ? base : plainBase;
+      if (reader === 'the fast path') {
+        const { fastPath } = t.ctx;
+        const eventChunks = fastPath.eventChunks.bind(fastPath);
+        test.mock.method(fastPath, 'eventChunks', (...args: Parameters<typeof eventChunks>) =>
+          eventChunks(...args)?.then((page) => failingFourthChunk(page, failed)),
+        );
+      } else {
+        const { events } = plain.ctx;
+        const openList = events.openList.bind(events);
+        test.mock.method(events, 'openList', async (...args: Parameters<typeof openList>) => failingFourthChunk(await openList(...args), failed));
+      }
+      const token = await t.userToken(BROKEN);
+      const response = await fetch(`${served}/v1/events?limit=10000&order_by=id`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(response.status, 200);
+      const text = await response.text().then(
+        (body) => body,
+        () => null,
+      );
+      if (text !== null) assert.throws(() => JSON.parse(text));
+      assert.equal(failures, 1, `the page was read by ${reader}, whose fourth chunk failed`);
+      test.mock.restoreAll();
+      // The place was given back: the company can still be answered.
+      const after = await fetch(`${served}/v1/events?limit=1500&order_by=id`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(after.status, 200);
+      assert.equal(((await after.json()) as { count: number }).count, 1500);
     });
-    const token = await t.userToken(BROKEN);
-    const response = await fetch(`${base}/v1/events?limit=10000&order_by=id`, { headers: { authorization: `Bearer ${token}` } });
-    assert.equal(response.status, 200);
-    const text = await response.text().then(
-      (body) => body,
-      () => null,
-    );
-    if (text !== null) assert.throws(() => JSON.parse(text));
-    test.mock.restoreAll();
-    // The place was given back: the company can still be answered.
-    const after = await fetch(`${base}/v1/events?limit=1500&order_by=id`, { headers: { authorization: `Bearer ${token}` } });
-    assert.equal(after.status, 200);
-    assert.equal(((await after.json()) as { count: number }).count, 1500);
-  });
+  }
 });
 
 // An in-memory SQLite database has one connection: a page over 1,000 events is read through it

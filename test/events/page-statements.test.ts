@@ -6,6 +6,7 @@ import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { createDataVersionsRepository } from '../../src/storage/repositories/data-versions-repository.js';
 import { createEventsRepository } from '../../src/storage/repositories/events-repository.js';
+import { createFastEventPageReads } from '../../src/fast-path/event-page-reads.js';
 import { createUnitOfWork } from '../../src/storage/unit-of-work.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../helpers/databases.js';
 
@@ -17,6 +18,8 @@ describeEachDatabase('events page statements', (kind) => {
   let testDatabase: TestDatabase;
   let database: Database;
   const events = () => createEventsRepository(database);
+  // The pages of the fast path (src/fast-path/), which reads each with its data version.
+  const pages = () => createFastEventPageReads(database);
   const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
   const event = (i: number) => ({
     id: `e${i}`,
@@ -47,7 +50,7 @@ describeEachDatabase('events page statements', (kind) => {
     limit,
     offset,
   });
-  const ids = async (query: EventListQuery) => (await events().list(C, query)).events.map((body) => (JSON.parse(body) as { id: string }).id);
+  const ids = async (query: EventListQuery) => (await pages().list(C, query)).events.map((body) => (JSON.parse(body) as { id: string }).id);
 
   before(async () => {
     testDatabase = await createTestDatabase(kind);
@@ -80,10 +83,10 @@ describeEachDatabase('events page statements', (kind) => {
       assert.deepEqual(await ids(page([], 4)), ['e0', 'e1', 'e2', 'e3']);
       assert.deepEqual(await ids(page([{ field: 'flow_session', operator: 'gt', value: 6 }])), ['e7', 'e8', 'e9']);
     }
-    const { version, events: none } = await events().list(C, page([{ field: 'flow_key', operator: 'eq', value: 'none' }]));
+    const { version, events: none } = await pages().list(C, page([{ field: 'flow_key', operator: 'eq', value: 'none' }]));
     assert.deepEqual(none, []);
     assert.ok(version > 0, 'an empty page still carries the version of the data it was read at');
-    assert.equal(version, (await events().list(C, page([]))).version);
+    assert.equal(version, (await pages().list(C, page([]))).version);
   });
 
   if (kind === 'postgres') {
@@ -94,10 +97,8 @@ describeEachDatabase('events page statements', (kind) => {
         database.db,
       );
       const statements = rows.map((row) => row.statement);
-      assert.ok(
-        statements.some((text) => /"flow_key" = \$3 order by .* limit 3 offset \$4/.test(text)),
-        JSON.stringify(statements),
-      );
+      // On month partitions a cached plan of an exact filter sorts every matching row of every month.
+      assert.ok(!statements.some((text) => text.includes('"flow_key" =')), `an exact filter is planned for its value: ${JSON.stringify(statements)}`);
       assert.ok(
         statements.some((text) => /^select "id", "created_at", "body", .* order by .* limit 4 offset \$3/.test(text)),
         'no filter: prepared',

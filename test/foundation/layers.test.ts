@@ -1,8 +1,8 @@
 // The layer rules of docs/architecture.md (written in .dependency-cruiser.cjs) hold for src/.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { PROJECT_ROOT } from '../helpers/project-root.js';
 
 interface Violation {
   from: string;
@@ -11,7 +11,7 @@ interface Violation {
   cycle?: { name: string }[];
 }
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = PROJECT_ROOT;
 
 function describe(violation: Violation): string {
   const path = violation.cycle ? [violation.from, ...violation.cycle.map((step) => step.name)] : [violation.from, violation.to];

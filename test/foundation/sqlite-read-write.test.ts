@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Kysely } from 'kysely';
 import { openDatabase, type Database } from '../../src/storage/database.js';
-import { gatheredReadOf } from '../../src/storage/gathered-reads.js';
+import { gatheredReadOf } from '../../src/storage/database.js';
 import { sqliteQueries, type SqliteQueryMessage } from '../../src/storage/sqlite-query-channel.js';
 import { SqliteDatabase } from '../../src/storage/sqlite-driver.js';
 

@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from './project-root.js';
 import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET } from './test-app.js';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const ROOT = PROJECT_ROOT;
 
 /**
  * `node` arguments that run the CLI from any working directory: the build in `dist/` when it is

@@ -111,25 +111,33 @@ async function withAdminClient<T>(work: (client: pg.Client) => Promise<T>): Prom
 
 /**
  * Declares the same suite once per database: always SQLite, and PostgreSQL when
- * WRS_TEST_PG_URL is set (otherwise a visible skipped suite says so).
+ * WRS_TEST_PG_URL is set (otherwise a visible skipped suite says so). With `concurrently`, the
+ * two suites run at the same time, inside one suite named `title`: for suites that spend most of
+ * their time waiting (on timeouts, or on processes of their own) rather than computing, and
+ * whose two halves share nothing.
  */
-export function describeEachDatabase(title: string, suite: (kind: DatabaseKind) => void): void {
-  for (const kind of ['sqlite', 'postgres'] as const) {
-    if (kind === 'postgres' && !PG_URL) {
-      describe(`${title} [postgres]`, { skip: 'WRS_TEST_PG_URL is not set' }, () => undefined);
-      continue;
+export function describeEachDatabase(title: string, suite: (kind: DatabaseKind) => void, options: { concurrently?: boolean } = {}): void {
+  const declare = () => {
+    for (const kind of ['sqlite', 'postgres'] as const) {
+      if (kind === 'postgres' && !PG_URL) {
+        describe(`${title} [postgres]`, { skip: 'WRS_TEST_PG_URL is not set' }, () => undefined);
+        continue;
+      }
+      // Each suite's own tests run one after the other (a suite inherits its parent's concurrency).
+      describe(`${title} [${kind}]`, { concurrency: 1 }, () => suite(kind));
     }
-    describe(`${title} [${kind}]`, () => suite(kind));
-  }
+  };
+  if (options.concurrently) describe(title, { concurrency: true }, declare);
+  else declare();
 }
 
 /**
- * Declares a suite once, on PostgreSQL when WRS_TEST_PG_URL is set (the database of a production
- * deployment), else on SQLite. For suites that test what sits above the HTTP API (the browser
- * suites): the API itself is tested on both databases, so running its pages twice would only
- * repeat those tests at many times their cost.
+ * The one database a suite runs on when it runs once: PostgreSQL when WRS_TEST_PG_URL is set
+ * (the database of a production deployment), else SQLite. For suites that test what sits above
+ * the HTTP API (the browser suites): the API itself is tested on both databases, so running its
+ * pages twice would only repeat those tests at many times their cost. Name it in the suite's
+ * title, as `describeEachDatabase` does.
  */
-export function describeOnOneDatabase(title: string, suite: (kind: DatabaseKind) => void): void {
-  const kind: DatabaseKind = PG_URL ? 'postgres' : 'sqlite';
-  describe(`${title} [${kind}]`, () => suite(kind));
+export function oneDatabaseKind(): DatabaseKind {
+  return PG_URL ? 'postgres' : 'sqlite';
 }

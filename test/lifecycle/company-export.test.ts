@@ -4,12 +4,15 @@ import { after, before, describe, it } from 'node:test';
 import { AppError } from '../../src/errors/app-error.js';
 import { BUSY_COMPANY, BUSY_EVENTS, COMPANY, feedPages, fillService, readPath, RETENTION_COMPANY, type SourceData } from '../cli/copy-database-fixtures.js';
 import { describeEachDatabase, PG_URL, type DatabaseKind } from '../helpers/databases.js';
+import { oneRendererForTheFile } from '../helpers/shared-pdf-renderer.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { expectStatus } from '../records/fixtures.js';
 import { FAST_WEBHOOKS, startReceiver, type Receiver } from '../webhooks/receiver.js';
 import { assertSameExport, exportOf, importText, linesOf } from './export-fixtures.js';
 
 const APP_ENV = { ...FAST_WEBHOOKS, WRS_PDF_WORKERS: '1' };
+// The file's apps share one renderer, whose thread loads pdfme once for all their renders.
+const appOptions = { env: APP_ENV, context: oneRendererForTheFile() };
 
 /** What a company's users see, which must read the same on the deployment the company moved to. */
 function movedPaths(data: SourceData): string[] {
@@ -55,8 +58,8 @@ describeEachDatabase('company export', (kind) => {
 
   before(async () => {
     receiver = await startReceiver();
-    source = await createTestApp(kind, { env: APP_ENV });
-    target = await createTestApp(kind, { env: APP_ENV });
+    source = await createTestApp(kind, appOptions);
+    target = await createTestApp(kind, appOptions);
     await fillService(source, receiver.base);
     text = await exportOf(source, COMPANY);
   });
@@ -196,8 +199,8 @@ describe('company export: moving a company between SQLite and PostgreSQL', { ski
 
       before(async () => {
         receiver = await startReceiver();
-        source = await createTestApp(from, { env: APP_ENV });
-        target = await createTestApp(to, { env: APP_ENV });
+        source = await createTestApp(from, appOptions);
+        target = await createTestApp(to, appOptions);
         data = await fillService(source, receiver.base);
       });
       after(async () => {

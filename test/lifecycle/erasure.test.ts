@@ -139,6 +139,8 @@ describeEachDatabase("erasing a person's data (operator API)", (kind) => {
     // Asked again while the crashed process still holds its lease: the same job, not a second one.
     const same = expectStatus(await erase('crash', { user_id: ADA }), 202);
     assert.equal(same.id, id);
+    // The request also launched the job, which found the lease held; it must have ended before the lease lapses below.
+    await t.ctx.lifecycleJobs.settled();
     assert.deepEqual(await t.ctx.erasures.resumeUnfinished().then((jobs) => jobs.map((job) => job.state)), ['running']);
 
     // Once the lease has lapsed, a restarted service continues it.

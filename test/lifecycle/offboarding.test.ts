@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, it } from 'node:test';
-import { COMPANY_TABLES } from '../../src/storage/company-tables.js';
+import { OFFBOARDING_ORDER } from '../../src/storage/table-registry.js';
 import { lobCheck } from '../checks/check-factory.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -22,7 +22,7 @@ describeEachDatabase('offboarding a company (operator API)', (kind) => {
   /** Rows of `company` in every company table. */
   const rowsOf = async (company: string): Promise<Record<string, number>> => {
     const counts: Record<string, number> = {};
-    for (const table of COMPANY_TABLES) {
+    for (const table of OFFBOARDING_ORDER) {
       const row = await t.ctx.database.db
         .selectFrom(table)
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -76,7 +76,7 @@ describeEachDatabase('offboarding a company (operator API)', (kind) => {
     await populate('leaving', 23);
     await populate('staying', 6);
     const before = await rowsOf('leaving');
-    for (const table of COMPANY_TABLES) assert.ok(before[table]! > 0, `the test puts rows of 'leaving' in ${table}`);
+    for (const table of OFFBOARDING_ORDER) assert.ok(before[table]! > 0, `the test puts rows of 'leaving' in ${table}`);
     const staying = await rowsOf('staying');
     const listed = await t.as('leaving', { method: 'GET', url: '/v1/events' });
 
@@ -85,13 +85,13 @@ describeEachDatabase('offboarding a company (operator API)', (kind) => {
     assert.equal(started.requested_by, 'operator_api');
     const report = await untilDone(t, '/admin/v1/companies/leaving/offboarding');
     assert.deepEqual(report.removed, before);
-    assert.deepEqual(Object.keys(report.removed), [...COMPANY_TABLES]);
+    assert.deepEqual(Object.keys(report.removed), [...OFFBOARDING_ORDER]);
     const total = Object.values(before).reduce((sum, rows) => sum + rows, 0);
     assert.ok(report.batches >= Math.ceil(total / BATCH) && report.batches <= total, `${report.batches} batches for ${total} rows`);
 
     assert.deepEqual(
       Object.values(await rowsOf('leaving')),
-      COMPANY_TABLES.map(() => 0),
+      OFFBOARDING_ORDER.map(() => 0),
     );
     assert.deepEqual(await rowsOf('staying'), staying);
     const afterwards = await t.as('leaving', { method: 'GET', url: '/v1/events', headers: { 'if-none-match': listed.headers.etag as string } });
@@ -104,7 +104,7 @@ describeEachDatabase('offboarding a company (operator API)', (kind) => {
     const again = await untilDone(t, '/admin/v1/companies/leaving/offboarding');
     assert.deepEqual(
       Object.values(again.removed),
-      COMPANY_TABLES.map(() => 0),
+      OFFBOARDING_ORDER.map(() => 0),
     );
   });
 

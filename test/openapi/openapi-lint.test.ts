@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { PROJECT_ROOT } from '../helpers/project-root.js';
 import { createTestApp } from '../helpers/test-app.js';
 
 /** One finding: `linter rule pointer`, the form docs/api-reference.md lists them in. */
@@ -19,7 +19,7 @@ interface Finding {
   message: string;
 }
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = PROJECT_ROOT;
 const OFFLINE = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_UPDATE_NOTIFIER: '1' };
 
 async function servedDocument(env: Record<string, string | undefined>): Promise<string> {

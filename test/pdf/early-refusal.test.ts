@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { siblingModule } from '../../src/lib/module-thread.js';
 import { createWorkerPoolRenderer } from '../../src/providers/pdf/worker-pool-renderer.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -7,7 +8,7 @@ import { createRecord, defineRecordType, INVOICE_TYPE, putTemplate } from './fix
 import { minimalTemplate } from './fixtures/templates.js';
 
 // The stand-in worker renders a record whose customer is "hang" until its timeout ends.
-const STALLING_WORKER = new URL('./fixtures/stalling-worker.ts', import.meta.url).href;
+const STALLING_WORKER = siblingModule(import.meta.url, 'fixtures/stalling-worker');
 const RENDER_TIMEOUT_MS = 1500;
 
 describeEachDatabase('a pdf_create step the render pool would refuse', (kind) => {

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { RenderRequest } from '../../src/domain/templates/pdf-renderer.port.js';
+import { siblingModule } from '../../src/lib/module-thread.js';
 import { createWorkerPoolRenderer } from '../../src/providers/pdf/worker-pool-renderer.js';
 import { minimalTemplate } from './fixtures/templates.js';
 
-const LATER_THREADS_SLOW_START = new URL('./fixtures/later-threads-slow-start-worker.ts', import.meta.url).href;
+const LATER_THREADS_SLOW_START = siblingModule(import.meta.url, 'fixtures/later-threads-slow-start-worker');
 const LATER_THREAD_START_MS = 3000;
 
 const request = (companyId: string, title: string): RenderRequest => ({

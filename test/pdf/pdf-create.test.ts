@@ -2,10 +2,14 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { describeEachDatabase } from '../helpers/databases.js';
+import { oneRendererForTheFile } from '../helpers/shared-pdf-renderer.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { readPdf } from './fixtures/read-pdf.js';
 import { createRecord, defineRecordType, INVOICE_TYPE, MEMO_TYPE, pathOf, putTemplate } from './fixtures/records.js';
 import { invoiceTemplate, requiredCustomerTemplate } from './fixtures/templates.js';
+
+// The file's apps share one PDF renderer, whose thread loads pdfme once for all their renders.
+const SHARED_RENDERER = oneRendererForTheFile();
 
 const step = (inputs: Record<string, unknown>, type = 'pdf_create') => ({ type, inputs });
 
@@ -20,7 +24,7 @@ describeEachDatabase('pdf_create step', (kind) => {
     t.as(company, { method: 'PUT', url: `/v1/records/${recordId}/steps`, payload: payload as object });
 
   before(async () => {
-    t = await createTestApp(kind, { env: { WRS_PDF_WORKERS: '1' } });
+    t = await createTestApp(kind, { env: { WRS_PDF_WORKERS: '1' }, context: SHARED_RENDERER });
     for (const company of ['acme', 'globex']) {
       await defineRecordType(t, company, 'invoice', INVOICE_TYPE);
       await putTemplate(t, company, 'invoice', invoiceTemplate());

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { getDefaultFont, type Schema, type Template } from '@pdfme/common';
 import { generate } from '@pdfme/generator';
 import * as schemas from '@pdfme/schemas';
+import { siblingModule } from '../../src/lib/module-thread.js';
 import { pluginsFor } from '../../src/providers/pdf/pdfme-plugins.js';
+import { childNodeFlags } from '../helpers/project-root.js';
 import { readPdf } from './fixtures/read-pdf.js';
 import { invoiceTemplate } from './fixtures/templates.js';
 
@@ -101,11 +102,10 @@ describe("pdfme's generator as the build rebuilds it (scripts/build-pdfme-genera
     const output = execFileSync(
       process.execPath,
       [
-        '--import',
-        createRequire(import.meta.url).resolve('tsx'),
+        ...childNodeFlags(import.meta.url),
         '--import',
         join(FIXTURES, 'record-resolutions.mjs'),
-        join(FIXTURES, 'render-with-generator.ts'),
+        siblingModule(import.meta.url, 'fixtures/render-with-generator'),
         generatorFile,
         casesFile,
       ],

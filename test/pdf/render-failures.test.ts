@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { siblingModule } from '../../src/lib/module-thread.js';
 import { createWorkerPoolRenderer } from '../../src/providers/pdf/worker-pool-renderer.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -8,7 +9,7 @@ import { minimalTemplate, requiredCustomerTemplate } from './fixtures/templates.
 
 // The stand-in worker spins forever on any input "hang" and otherwise answers a tiny stand-in
 // PDF, so these tests exercise the real pool, its timeout and thread replacement over HTTP.
-const STALLING_WORKER = new URL('./fixtures/stalling-worker.ts', import.meta.url).href;
+const STALLING_WORKER = siblingModule(import.meta.url, 'fixtures/stalling-worker');
 
 describeEachDatabase('PDF render timeouts and outages over HTTP', (kind) => {
   let t: TestApp;

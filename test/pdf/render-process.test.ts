@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { RenderTimeoutError, type PdfRenderer, type RenderRequest } from '../../src/domain/templates/pdf-renderer.port.js';
+import { siblingModule } from '../../src/lib/module-thread.js';
 import { createWorkerPoolRenderer } from '../../src/providers/pdf/worker-pool-renderer.js';
 import { minimalTemplate } from './fixtures/templates.js';
 
-const STALLING_WORKER = new URL('./fixtures/stalling-worker.ts', import.meta.url).href;
+const STALLING_WORKER = siblingModule(import.meta.url, 'fixtures/stalling-worker');
 
 const request = (overrides: Partial<RenderRequest> = {}): RenderRequest => ({
   companyId: 'acme',

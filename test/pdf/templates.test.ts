@@ -3,15 +3,19 @@ import { randomBytes } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import { PDFDocument } from '@pdfme/pdf-lib';
 import { describeEachDatabase } from '../helpers/databases.js';
+import { oneRendererForTheFile } from '../helpers/shared-pdf-renderer.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { basePdfBase64, minimalTemplate } from './fixtures/templates.js';
+
+// The file's apps share one renderer, whose thread loads pdfme once for all their trial renders.
+const SHARED_RENDERER = oneRendererForTheFile();
 
 const url = (company: string, templateId: string) => `/admin/v1/companies/${company}/templates/${templateId}`;
 
 describeEachDatabase('PDF templates (operator API)', (kind) => {
   let t: TestApp;
   before(async () => {
-    t = await createTestApp(kind, { env: { WRS_PDF_WORKERS: '1' } });
+    t = await createTestApp(kind, { env: { WRS_PDF_WORKERS: '1' }, context: SHARED_RENDERER });
   });
   after(() => t.close());
 
@@ -150,7 +154,7 @@ describeEachDatabase('PDF templates (operator API)', (kind) => {
 describeEachDatabase('PDF template size limit', (kind) => {
   let t: TestApp;
   before(async () => {
-    t = await createTestApp(kind, { env: { WRS_PDF_WORKERS: '1', WRS_TEMPLATE_LIMIT_BYTES: '4096' } });
+    t = await createTestApp(kind, { env: { WRS_PDF_WORKERS: '1', WRS_TEMPLATE_LIMIT_BYTES: '4096' }, context: SHARED_RENDERER });
   });
   after(() => t.close());
 

@@ -8,11 +8,12 @@ import {
   type PdfRenderer,
   type RenderRequest,
 } from '../../src/domain/templates/pdf-renderer.port.js';
+import { siblingModule } from '../../src/lib/module-thread.js';
 import { createWorkerPoolRenderer } from '../../src/providers/pdf/worker-pool-renderer.js';
 import { readPdf } from './fixtures/read-pdf.js';
 import { invoiceTemplate, minimalTemplate } from './fixtures/templates.js';
 
-const STALLING_WORKER = new URL('./fixtures/stalling-worker.ts', import.meta.url).href;
+const STALLING_WORKER = siblingModule(import.meta.url, 'fixtures/stalling-worker');
 
 const request = (overrides: Partial<RenderRequest> = {}): RenderRequest => ({
   companyId: 'acme',
@@ -33,9 +34,13 @@ describe('worker-pool PDF renderer', () => {
   after(async () => {
     await Promise.all(renderers.map((r) => r.close()));
   });
+  // The tests that only render with pdfme share one pool: starting a thread that loads pdfme is
+  // most of what each would take.
+  let pdfmePool: PdfRenderer | undefined;
+  const sharedPdfmePool = () => (pdfmePool ??= renderer({ workers: 1, timeoutMs: 30_000 }));
 
   it('renders in a worker thread: a real PDF, its page count and the SHA-256 of its bytes', async () => {
-    const pool = renderer({ workers: 1, timeoutMs: 30_000 });
+    const pool = sharedPdfmePool();
     const rendered = await pool.render(
       request({ template: invoiceTemplate(), inputs: { customer: 'Initech', amount: '7', paid: 'false', id: 'r-1', status: 'new', created_at: 'then' } }),
     );
@@ -48,13 +53,13 @@ describe('worker-pool PDF renderer', () => {
   });
 
   it('renders the same request to the same bytes', async () => {
-    const pool = renderer({ workers: 1, timeoutMs: 30_000 });
+    const pool = sharedPdfmePool();
     const [first, second] = await Promise.all([pool.render(request()), pool.render(request())]);
     assert.equal(first!.sha256, second!.sha256);
   });
 
   it("rejects a template that cannot render these inputs, with pdfme's reason", async () => {
-    const pool = renderer({ workers: 1, timeoutMs: 30_000 });
+    const pool = sharedPdfmePool();
     const template = { ...minimalTemplate(), schemas: [[{ ...minimalTemplate().schemas[0]![0]!, required: true }]] };
     await assert.rejects(pool.render(request({ template, inputs: {} })), (error: unknown) => {
       assert.ok(error instanceof RenderRejectedError);
@@ -65,8 +70,8 @@ describe('worker-pool PDF renderer', () => {
   });
 
   it('aborts a render past the timeout, and the replaced thread renders the next one', async () => {
-    // Generous enough for the replacement thread to start under tsx before the second render's clock runs out.
-    const pool = renderer({ workers: 1, timeoutMs: 3000, workerFile: STALLING_WORKER });
+    // The second render's clock starts once the replacement thread has loaded (the next test).
+    const pool = renderer({ workers: 1, timeoutMs: 1000, workerFile: STALLING_WORKER });
     await assert.rejects(pool.render(request({ inputs: { title: 'hang' } })), RenderTimeoutError);
     const next = await pool.render(request({ inputs: { title: 'fine' } }));
     assert.equal(next.pages, 1);
@@ -77,7 +82,7 @@ describe('worker-pool PDF renderer', () => {
       workers: 1,
       timeoutMs: 1000,
       queueTimeoutMs: 30_000,
-      workerFile: new URL('./fixtures/slow-start-worker.ts', import.meta.url).href,
+      workerFile: siblingModule(import.meta.url, 'fixtures/slow-start-worker'),
     });
     await pool.render(request());
     const stuck = pool.render(request({ companyId: 'a', inputs: { title: 'hang' } }));
@@ -92,12 +97,12 @@ describe('worker-pool PDF renderer', () => {
   });
 
   it('bounds that load by the start-up timeout', async () => {
-    const pool = renderer({ workers: 1, timeoutMs: 20_000, startupTimeoutMs: 5_000, workerFile: STALLING_WORKER });
+    const pool = renderer({ workers: 1, timeoutMs: 20_000, startupTimeoutMs: 2_000, workerFile: STALLING_WORKER });
     await pool.render(request());
     const started = Date.now();
     await assert.rejects(pool.render(request({ inputs: { title: 'prepare:60000' } })), (error: Error) => {
       assert.ok(error instanceof RenderTimeoutError);
-      assert.match(error.message, /^loading the PDF plugins this template needs \(the start-up timeout\) did not finish within 5000 ms$/);
+      assert.match(error.message, /^loading the PDF plugins this template needs \(the start-up timeout\) did not finish within 2000 ms$/);
       return true;
     });
     assert.ok(Date.now() - started < 15_000, 'refused at the start-up timeout, not the render timeout');
@@ -165,7 +170,7 @@ describe('worker-pool PDF renderer', () => {
     const pool = renderer({
       workers: 1,
       timeoutMs: 1000,
-      workerFile: new URL('./fixtures/no-such-worker.ts', import.meta.url).href,
+      workerFile: siblingModule(import.meta.url, 'fixtures/no-such-worker'),
       onPoolError: (error) => poolErrors.push(error),
     });
     await assert.rejects(pool.render(request()), RendererUnavailableError);

@@ -7,11 +7,15 @@ import { createRecordTokensRepository } from '../../src/storage/repositories/rec
 import { createRecordsRepository } from '../../src/storage/repositories/records-repository.js';
 import { createUnitOfWork } from '../../src/storage/unit-of-work.js';
 import { describeEachDatabase } from '../helpers/databases.js';
+import { oneRendererForTheFile } from '../helpers/shared-pdf-renderer.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { putTemplate } from '../pdf/fixtures/records.js';
 import { invoiceTemplate } from '../pdf/fixtures/templates.js';
 import { eventually, FAST_WEBHOOKS, startReceiver, type Receiver } from '../webhooks/receiver.js';
 import { createRecord, defineType, expectStatus, importRecords } from './fixtures.js';
+
+// The file's apps share one PDF renderer, whose thread loads pdfme once for all their renders.
+const SHARED_RENDERER = oneRendererForTheFile();
 
 const INVOICE_TYPE = {
   name: 'Invoice',
@@ -34,7 +38,7 @@ describeEachDatabase('records: DELETE /v1/records/{record}', (kind) => {
 
   before(async () => {
     receiver = await startReceiver();
-    t = await createTestApp(kind, { env: { ...FAST_WEBHOOKS, WRS_PDF_WORKERS: '1' } });
+    t = await createTestApp(kind, { env: { ...FAST_WEBHOOKS, WRS_PDF_WORKERS: '1' }, context: SHARED_RENDERER });
     t.ctx.webhookDelivery.start();
     await defineType(t, 'acme', 'invoice', INVOICE_TYPE);
     await defineType(t, 'globex', 'invoice', INVOICE_TYPE);

@@ -2,9 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import { describeEachDatabase } from '../helpers/databases.js';
+import { oneRendererForTheFile } from '../helpers/shared-pdf-renderer.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { invoiceTemplate, minimalTemplate } from '../pdf/fixtures/templates.js';
 import { createRecord, defineType, expectStatus, importRecords, LOAN_TYPE, pathOf } from './fixtures.js';
+
+// The file's apps share one PDF renderer, whose thread loads pdfme once for all their renders.
+const SHARED_RENDERER = oneRendererForTheFile();
 
 const MEMO_TYPE = { name: 'Memo', fields: [{ uid: 'f_note', field_name: 'Note', type: 'string' }] };
 
@@ -31,7 +35,7 @@ describeEachDatabase("discovery: record types, a record's files, templates", (ki
     ).details;
 
   before(async () => {
-    t = await createTestApp(kind, { env: { WRS_PDF_WORKERS: '1' } });
+    t = await createTestApp(kind, { env: { WRS_PDF_WORKERS: '1' }, context: SHARED_RENDERER });
     await defineType(t, 'acme', 'memo', MEMO_TYPE);
     await defineType(t, 'acme', 'loan', { ...LOAN_TYPE, name: 'Old loan' });
     await defineType(t, 'acme', 'loan', LOAN_TYPE);

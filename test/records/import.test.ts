@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { after, before, it } from 'node:test';
+import { IMPORT_BATCH_RECORDS } from '../../src/domain/records/record-import.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app.js';
@@ -379,38 +380,43 @@ describeEachDatabase('records: import streamed over a real connection', (kind) =
   }
 
   const big = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => record(`${prefix}-${i}`));
+  // Large enough that an import reads, checks and writes several batches in its one transaction,
+  // which is what these tests are about: more records would only repeat the same batches.
+  const LARGE = 5 * IMPORT_BATCH_RECORDS;
 
-  it('imports 20,000 records sent as a stream', async () => {
-    const answer = await streamImport('stream-big', big('big', 20_000));
+  it('imports several batches of records sent as a stream', async () => {
+    const answer = await streamImport('stream-big', big('big', LARGE));
     assert.equal(answer.status, 201, JSON.stringify(answer.body));
-    assert.deepEqual(answer.body, { imported: 20_000 });
-    assert.equal(await storedCount(t, 'stream-big'), 20_000);
-    const last = (await t.as('stream-big', { url: '/v1/records/big-19999' })).json();
-    assert.deepEqual(last.instance, { filing_number: 'big-19999', debtor: { name: 'Acme Corp' } });
+    assert.deepEqual(answer.body, { imported: LARGE });
+    assert.equal(await storedCount(t, 'stream-big'), LARGE);
+    const last = (await t.as('stream-big', { url: `/v1/records/big-${LARGE - 1}` })).json();
+    assert.deepEqual(last.instance, { filing_number: `big-${LARGE - 1}`, debtor: { name: 'Acme Corp' } });
   });
 
   it('stores nothing when a bad record and an existing id come near the end of a large import', async () => {
-    const lines = big('end', 20_000);
-    lines[19_990] = JSON.stringify({ id: 'end-bad', record_type: 'uccfiling', status: 7 });
-    lines[19_995] = record('big-5');
+    const lines = big('end', LARGE);
+    const [bad, existing] = [LARGE - 10, LARGE - 5];
+    lines[bad] = JSON.stringify({ id: 'end-bad', record_type: 'uccfiling', status: 7 });
+    lines[existing] = record('big-5');
     const answer = await streamImport('stream-big', lines);
     assert.equal(answer.status, 400, JSON.stringify(answer.body));
     assert.deepEqual(answer.body.errors, [
-      { index: 19_990, field: 'status', message: 'line 19991: must be a non-empty string' },
-      { index: 19_995, field: 'id', message: "line 19996: a record with id 'big-5' already exists" },
+      { index: bad, field: 'status', message: `line ${bad + 1}: must be a non-empty string` },
+      { index: existing, field: 'id', message: `line ${existing + 1}: a record with id 'big-5' already exists` },
     ]);
     assert.equal(answer.body.error_count, 2);
     assert.match(answer.body.message, /^nothing was imported: 2 problem\(s\)/);
-    assert.equal(await storedCount(t, 'stream-big'), 20_000, 'the 19,990 records before the bad one were rolled back');
+    assert.equal(await storedCount(t, 'stream-big'), LARGE, 'the batches written before the bad record were rolled back');
     assert.equal((await t.as('stream-big', { url: '/v1/records/end-0' })).statusCode, 404);
     // The write lock was let go: the same records, put right, import at once.
-    lines[19_990] = record('end-19990');
-    lines[19_995] = record('end-19995');
-    assert.deepEqual(await streamImport('stream-big', lines), { status: 201, body: { imported: 20_000 } });
+    lines[bad] = record(`end-${bad}`);
+    lines[existing] = record(`end-${existing}`);
+    assert.deepEqual(await streamImport('stream-big', lines), { status: 201, body: { imported: LARGE } });
   });
 
   it('stores nothing when the client disconnects in the middle of the body, and keeps serving', async () => {
-    const body = `${big('cut', 25_000).join('\n')}\n`;
+    // The half sent before the cut holds several batches, written before the service sees the end.
+    const body = `${big('cut', 6 * IMPORT_BATCH_RECORDS).join('\n')}\n`;
     await new Promise<void>((resolve) => {
       const req = request(`${base}/admin/v1/companies/stream-cut/records`, {
         method: 'POST',

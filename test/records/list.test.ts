@@ -154,6 +154,47 @@ describeEachDatabase('records: list', (kind) => {
     );
   });
 
+  it('orders by order_by (created_at or updated_at, - for descending, ties by id the same way) and walks it both ways', async () => {
+    const inOrder = (column: 'created_at' | 'updated_at', descending: boolean) =>
+      [...records].sort((a, b) => {
+        const compared = a[column] < b[column] ? -1 : a[column] > b[column] ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+        return descending ? -compared : compared;
+      });
+    assert.deepEqual(inOrder('created_at', false), sorted);
+    await walk('?order_by=created_at', sorted, 23);
+    await walk('?order_by=-created_at', inOrder('created_at', true), 23);
+    await walk('?order_by=updated_at', inOrder('updated_at', false), 29);
+    const newestChange = inOrder('updated_at', true);
+    await walk('?order_by=-updated_at', newestChange, 29);
+    await walk(
+      '?order_by=-updated_at&record_type=custom',
+      newestChange.filter((r) => r.record_type === 'custom'),
+      8,
+    );
+
+    const page = await list('?order_by=-updated_at&limit=5');
+    assert.deepEqual(
+      page.results.map((r) => r.id),
+      newestChange.slice(0, 5).map((r) => r.id),
+    );
+    assert.equal(page.next, `http://wrs.test/v1/records?limit=5&order_by=-updated_at&next=${newestChange[4]!.id}`);
+    const back = await list(`?order_by=-updated_at&prev=${newestChange[20]!.id}&limit=5`);
+    assert.deepEqual(
+      back.results.map((r) => r.id),
+      newestChange.slice(15, 20).map((r) => r.id),
+      'prev gives the page just before the cursor, in the list order',
+    );
+  });
+
+  it('refuses an order_by it does not know, naming what it takes', async () => {
+    for (const value of ['status', 'updated', '+created_at', '-id']) {
+      const response = await t.as('acme', { method: 'GET', url: `/v1/records?order_by=${encodeURIComponent(value)}` });
+      const body = expectStatus(response, 400, 'invalid_query') as { message: string };
+      assert.match(body.message, /order_by/);
+      assert.match(body.message, /created_at, -created_at, updated_at, -updated_at/);
+    }
+  });
+
   it('pages back with prev=<id> to the page just before that record, in ascending order', async () => {
     const anchor = sorted[50]!;
     const page = await list(`?prev=${anchor.id}&limit=10`);

@@ -1,7 +1,7 @@
 -- removeUserEvents
 begin;
 select pg_advisory_xact_lock($1::int4, hashtext($2));
-delete from "events" where "company_id" = $1 and "id" in (select "id" from "events" where "company_id" = $2 and "user_id" = $3 limit $4) returning "connection_key", "flow_key", "step_key", "version_key";
+delete from "events" where "company_id" = $1 and ("created_at", "id") in (select "created_at", "id" from "events" where "company_id" = $2 and "user_id" = $3 limit $4) returning "id", "created_at", "connection_key", "flow_key", "step_key", "version_key";
 commit;
 
 -- removeUserRecordTokens
@@ -11,5 +11,7 @@ commit;
 
 -- removeBatch: events
 begin;
-delete from "events" where ctid = any(array(select ctid from "events" where company_id = $1 limit $2));
+select tableoid::regclass::text as partition from events
+    where company_id = $1 limit 1;
+delete from event_ids where company_id = $1;
 commit;

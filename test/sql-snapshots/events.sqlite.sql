@@ -15,23 +15,16 @@ select "id" from "events" where "company_id" = ? limit 1;
 select "type", count(*) as "count" from "events" where "company_id" = ? group by "type" order by "type";
 
 -- list: no filter
-select coalesce((select version from data_versions where data_versions.company_id = ?), 0) as "body" union all select "page"."body" from (select "body" from "events" where "events"."company_id" = ? order by "events"."created_at" asc, "events"."id" asc limit 2 offset ?) as "page";
+select "events"."body" from "events" where "events"."company_id" = ? order by "events"."created_at" asc, "events"."id" asc limit 2 offset ?;
 
 -- list: exact, comparison and time filters, ordered by flow_session desc
-select "id", "flow_session", "body", (select version from data_versions where data_versions.company_id = ?) as "wrs_data_version" from "events" where "events"."company_id" = ? and ("events"."type" = ? and "events"."flow_session" >= ? and "events"."created_at" < ?) order by "events"."flow_session" desc nulls last, "events"."id" desc limit 3 offset ?;
-select "version" from "data_versions" where "company_id" = ?;
-select "id", "flow_session", "body" from "events" where "events"."company_id" = ? and ("events"."type" = ? and "events"."flow_session" >= ? and "events"."created_at" < ?) order by "events"."flow_session" desc nulls last, "events"."id" desc limit 2 offset ?;
+select "events"."body" from "events" where "events"."company_id" = ? and ("events"."type" = ? and "events"."flow_session" >= ? and "events"."created_at" < ?) order by "events"."flow_session" desc nulls last, "events"."id" desc limit 2 offset ?;
 
 -- list: contains, some stored values match
-with scanned as (select value from event_key_values where company_id = ? and field = ? order by value limit 257)
-        select coalesce((select version from data_versions where company_id = ?), 0) as version, (select count(*) from scanned) as scanned, matched.value
-        from (select 1) as one left join (select value from scanned where instr(value, ?) > 0) as matched on true;
-select "id", "created_at", "body" from "events" where "events"."company_id" = ? and "events"."flow_key" in (?) order by "events"."created_at" asc, "events"."id" asc limit 2 offset ?;
+select "events"."body" from "events" where "events"."company_id" = ? and "events"."flow_key" in (select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = ? and "event_key_values"."field" = ? and event_key_values.rowid in (select rowid from event_key_values_trigrams where event_key_values_trigrams match ?) and instr(event_key_values.value, ?) > 0) order by "events"."created_at" asc, "events"."id" asc limit 2 offset ?;
 
 -- list: contains, no stored value matches
-with scanned as (select value from event_key_values where company_id = ? and field = ? order by value limit 257)
-        select coalesce((select version from data_versions where company_id = ?), 0) as version, (select count(*) from scanned) as scanned, matched.value
-        from (select 1) as one left join (select value from scanned where instr(value, ?) > 0) as matched on true;
+select "events"."body" from "events" where "events"."company_id" = ? and "events"."step_key" in (select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = ? and "event_key_values"."field" = ? and event_key_values.rowid in (select rowid from event_key_values_trigrams where event_key_values_trigrams match ?) and instr(event_key_values.value, ?) > 0) order by "events"."created_at" asc, "events"."id" asc limit 2 offset ?;
 
 -- unitOfWork.run + feedPositionBefore + write (a replacement)
 begin immediate;
@@ -63,12 +56,11 @@ select "through_xid", "through_seq" from "events_removed" where "company_id" = ?
 PRAGMA busy_timeout = 5000;
 PRAGMA cache_size = -2000;
 select count(*) as "matching" from (select 1 as "one" from "events" where "events"."company_id" = ? limit 2) as "bounded";
-select "id", "created_at", "body" from "events" where "events"."company_id" = ? order by "events"."created_at" asc, "events"."id" asc limit 2 offset ?;
+select "events"."body" from "events" where "events"."company_id" = ? order by "events"."created_at" asc, "events"."id" asc limit 2 offset ?;
 
 -- openList: contains, ordered by flow_session desc, read in chunks
-select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = ? and "event_key_values"."field" = ? and event_key_values.rowid in (select rowid from event_key_values_trigrams where event_key_values_trigrams match ?) and instr(event_key_values.value, ?) > 0 limit 501;
-select count(*) as "matching" from (select 1 as "one" from "events" where "events"."company_id" = ? and "events"."flow_key" in (?) limit 2) as "bounded";
-select "id", "flow_session", "body" from "events" where "events"."company_id" = ? and "events"."flow_key" in (?) order by "events"."flow_session" desc nulls last, "events"."id" desc limit 2 offset ?;
+select count(*) as "matching" from (select 1 as "one" from "events" where "events"."company_id" = ? and "events"."flow_key" in (select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = ? and "event_key_values"."field" = ? and event_key_values.rowid in (select rowid from event_key_values_trigrams where event_key_values_trigrams match ?) and instr(event_key_values.value, ?) > 0) limit 2) as "bounded";
+select "events"."body" from "events" where "events"."company_id" = ? and "events"."flow_key" in (select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = ? and "event_key_values"."field" = ? and event_key_values.rowid in (select rowid from event_key_values_trigrams where event_key_values_trigrams match ?) and instr(event_key_values.value, ?) > 0) order by "events"."flow_session" desc nulls last, "events"."id" desc limit 2 offset ?;
 
 -- openChanges: one type, read in chunks
 select count(*) as "matching" from (select "feed_seq" from "events" where "company_id" = ? and "type" = ? and "feed_seq" > ? limit 2) as "bounded";

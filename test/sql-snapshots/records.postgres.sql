@@ -11,13 +11,19 @@ select * from "records" where "company_id" = $1 and "id" = $2;
 select "records".*, "record_types"."version" as "type_version" from "records" left join "record_types" on "record_types"."company_id" = "records"."company_id" and "record_types"."id" = "records"."type_id" and "record_types"."deleted_at" is null where "records"."company_id" = $1 and "records"."id" = any($2);
 
 -- findKey
-select "created_at", "id" from "records" where "company_id" = $1 and "id" = $2;
+select "created_at" as "at", "id" from "records" where "company_id" = $1 and "id" = $2;
+
+-- findKey: updated_at
+select "updated_at" as "at", "id" from "records" where "company_id" = $1 and "id" = $2;
 
 -- page: no filter
 select "records".* from "records" where "records"."company_id" = $1 order by "records"."created_at" asc, "records"."id" asc limit $2;
 
 -- page: type, time and bounds, descending
 select "records".* from "records" where "records"."company_id" = $1 and "records"."record_type" = $2 and "records"."updated_at" > $3 and "records"."updated_at" < $4 and ("records"."created_at", "records"."id") >= ($5, $6) and ("records"."created_at", "records"."id") < ($7, $8) order by "records"."created_at" desc, "records"."id" desc limit $9;
+
+-- page: by updated_at, newest first, after a record
+select "records".* from "records" where "records"."company_id" = $1 and ("records"."updated_at", "records"."id") < ($2, $3) order by "records"."updated_at" desc, "records"."id" desc limit $4;
 
 -- page: a custom type
 select "records".* from "records" where "records"."company_id" = $1 and "records"."record_type" = $2 and "records"."type_id" = $3 order by "records"."created_at" asc, "records"."id" asc limit $4;

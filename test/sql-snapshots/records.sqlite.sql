@@ -11,13 +11,19 @@ select * from "records" where "company_id" = ? and "id" = ?;
 select "records".*, "record_types"."version" as "type_version" from "records" left join "record_types" on "record_types"."company_id" = "records"."company_id" and "record_types"."id" = "records"."type_id" and "record_types"."deleted_at" is null where "records"."company_id" = ? and "records"."id" = ?;
 
 -- findKey
-select "created_at", "id" from "records" where "company_id" = ? and "id" = ?;
+select "created_at" as "at", "id" from "records" where "company_id" = ? and "id" = ?;
+
+-- findKey: updated_at
+select "updated_at" as "at", "id" from "records" where "company_id" = ? and "id" = ?;
 
 -- page: no filter
 select "records".* from "records" where "records"."company_id" = ? order by "records"."created_at" asc, "records"."id" asc limit 2;
 
 -- page: type, time and bounds, descending
 select "records".* from "records" where "records"."company_id" = ? and "records"."record_type" = ? and "records"."updated_at" > ? and "records"."updated_at" < ? and ("records"."created_at", "records"."id") >= (?, ?) and ("records"."created_at", "records"."id") < (?, ?) order by "records"."created_at" desc, "records"."id" desc limit 2;
+
+-- page: by updated_at, newest first, after a record
+select "records".* from "records" where "records"."company_id" = ? and ("records"."updated_at", "records"."id") < (?, ?) order by "records"."updated_at" desc, "records"."id" desc limit 2;
 
 -- page: a custom type
 select "records".* from "records" where "records"."company_id" = ? and "records"."record_type" = ? and "records"."type_id" = ? order by "records"."created_at" asc, "records"."id" asc limit 2;

@@ -1,9 +1,10 @@
 // The SQL each repository method runs, per dialect, checked in beside this file so that a query
 // change shows in review. WRS_UPDATE_SQL_SNAPSHOTS=1 rewrites the files instead of comparing.
+import { DEFAULT_RECORD_ORDER } from '../../src/domain/records/list-query.js';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { TransactionScope } from '../../src/domain/unit-of-work.js';
 import type { DueDelivery } from '../../src/domain/webhooks/deliveries-repository.port.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
@@ -16,6 +17,8 @@ import { createOffboardingsRepository } from '../../src/storage/repositories/off
 import { createChecksRepository } from '../../src/storage/repositories/checks-repository.js';
 import { createDataVersionsRepository } from '../../src/storage/repositories/data-versions-repository.js';
 import { createEventsRepository } from '../../src/storage/repositories/events-repository.js';
+import { createFastEventPageReads } from '../../src/fast-path/event-page-reads.js';
+import { openFastListChunks } from '../../src/fast-path/event-chunks.js';
 import { createIdempotencyRepository } from '../../src/storage/repositories/idempotency-repository.js';
 import { createFilesRepository } from '../../src/storage/repositories/files-repository.js';
 import { createRetentionRepository } from '../../src/storage/repositories/retention-repository.js';
@@ -28,12 +31,14 @@ import { createUnitOfWork } from '../../src/storage/unit-of-work.js';
 import { createWebhookDeliveriesRepository } from '../../src/storage/repositories/webhook-deliveries-repository.js';
 import { createWebhooksRepository } from '../../src/storage/repositories/webhooks-repository.js';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../helpers/databases.js';
+import { PROJECT_ROOT } from '../helpers/project-root.js';
 import { statementsOf } from './sql-capture.js';
 
 const UPDATE = process.env.WRS_UPDATE_SQL_SNAPSHOTS === '1';
 const C = 'acme';
 const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-02T00:00:00.000Z';
+const CREATED = DEFAULT_RECORD_ORDER;
 
 /** Each step of a script: a name and one or more repository calls with fixed arguments. */
 type Script = (step: (name: string, work: () => Promise<unknown>) => Promise<void>, database: Database) => Promise<void>;
@@ -118,6 +123,51 @@ const scripts: Record<string, Script> = {
     await step('openChanges: one type, read in chunks', async () => readAll(await events.openChanges(C, { xid: 0, seq: 0 }, 2, 'step_completed', 1)));
   },
 
+  // The events pages of src/fast-path/, on the events the script above stored: what the list
+  // runs with WRS_FAST_PATH=true when no kept page answers.
+  'fast-path-events': async (step, database) => {
+    const pages = createFastEventPageReads(database);
+    const page = { order: { field: 'created_at', direction: 'asc' }, limit: 2, offset: 0 } as const;
+    await step('list: no filter', () => pages.list(C, { ...page, filters: [] }));
+    await step('list: no filter, later pages (none left: the version, then the page again)', async () => {
+      await pages.list(C, { ...page, offset: 2, filters: [] });
+      await pages.list(C, { ...page, offset: 4, filters: [] });
+    });
+    await step('list: exact, comparison and time filters, ordered by flow_session desc', () =>
+      pages.list(C, {
+        filters: [
+          { field: 'type', operator: 'eq', value: 'step_completed' },
+          { field: 'flow_session', operator: 'gte', value: 1 },
+          { field: 'created_at', operator: 'lt', value: T1 },
+        ],
+        order: { field: 'flow_session', direction: 'desc' },
+        limit: 2,
+        offset: 2,
+      }),
+    );
+    await step('list: contains, some stored values match', () =>
+      pages.list(C, { ...page, filters: [{ field: 'flow_key', operator: 'contains', value: 'flow' }] }),
+    );
+    await step('list: contains, no stored value matches', () =>
+      pages.list(C, { ...page, filters: [{ field: 'step_key', operator: 'contains', value: 'nothing' }] }),
+    );
+    // A page over 1,000 events (fastPath.eventChunks), here of 2 read 1 at a time.
+    const readAllChunks = async (query: Parameters<typeof openFastListChunks>[2]) => {
+      const chunks = await openFastListChunks(database, C, query, 1);
+      while ((await chunks.next()).length > 0);
+      await chunks.close();
+    };
+    await step('openFastListChunks: no filter, read in chunks', () => readAllChunks({ ...page, filters: [] }));
+    await step('openFastListChunks: contains, ordered by flow_session desc, read in chunks', () =>
+      readAllChunks({
+        filters: [{ field: 'flow_key', operator: 'contains', value: 'flow' }],
+        order: { field: 'flow_session', direction: 'desc' },
+        limit: 2,
+        offset: 0,
+      }),
+    );
+  },
+
   'record-types': async (step, { db }) => {
     const types = createRecordTypesRepository(db);
     const inTransaction = <T>(work: (scope: TransactionScope) => Promise<T>) => createUnitOfWork(db).run(work);
@@ -165,16 +215,20 @@ const scripts: Record<string, Script> = {
     );
     await step('find', () => records.find(C, 'r1'));
     await step('findWithTypeVersion', () => records.findWithTypeVersion(C, 'r2'));
-    await step('findKey', () => records.findKey(C, 'r1'));
-    await step('page: no filter', () => records.page(C, {}, { limit: 2 }));
+    await step('findKey', () => records.findKey(C, 'r1', 'created_at'));
+    await step('findKey: updated_at', () => records.findKey(C, 'r1', 'updated_at'));
+    await step('page: no filter', () => records.page(C, {}, { order: CREATED, limit: 2 }));
     await step('page: type, time and bounds, descending', () =>
       records.page(
         C,
         { recordType: 'invoice', time: { column: 'updated_at', after: T0, before: T1 } },
-        { after: { createdAt: T0, id: 'r0', inclusive: true }, before: { createdAt: T1, id: 'r9' }, descending: true, limit: 2 },
+        { order: CREATED, after: { at: T0, id: 'r0', inclusive: true }, before: { at: T1, id: 'r9' }, backwards: true, limit: 2 },
       ),
     );
-    await step('page: a custom type', () => records.page(C, { recordType: 'custom', typeId: 'typed' }, { limit: 2 }));
+    await step('page: by updated_at, newest first, after a record', () =>
+      records.page(C, {}, { order: { column: 'updated_at', descending: true }, after: { at: T1, id: 'r1' }, limit: 2 }),
+    );
+    await step('page: a custom type', () => records.page(C, { recordType: 'custom', typeId: 'typed' }, { order: CREATED, limit: 2 }));
     await step('page: view', () =>
       records.page(
         C,
@@ -187,12 +241,14 @@ const scripts: Record<string, Script> = {
             ],
           },
         },
-        { limit: 2 },
+        { order: CREATED, limit: 2 },
       ),
     );
-    await step('exists', () => records.exists(C, { recordType: 'invoice' }, { after: { createdAt: T0, id: 'r1' } }));
+    await step('exists', () => records.exists(C, { recordType: 'invoice' }, { order: CREATED, after: { at: T0, id: 'r1' } }));
     await step('count: records of a type', () => records.count(C, { typeId: 'typed' }));
-    await step('page: records of a type, newest first', () => records.page(C, { typeId: 'typed' }, { descending: true, limit: 10 }));
+    await step('page: records of a type, newest first', () =>
+      records.page(C, { typeId: 'typed' }, { order: { column: 'created_at', descending: true }, limit: 10 }),
+    );
     await step('existingIds', () => records.existingIds(C, ['r1', 'r3']));
     await step('unitOfWork.run + update: untyped record', () =>
       inTransaction((scope) => records.update(C, 'r1', () => ({ status: 'done', fields: {}, updatedAt: T1 }), scope)),
@@ -441,7 +497,8 @@ describeEachDatabase('SQL snapshots of the repositories', (kind) => {
 
   for (const [repository, script] of Object.entries(scripts)) {
     test(repository, async () => {
-      const file = fileURLToPath(new URL(`./${repository}.${kind}.sql`, import.meta.url));
+      // In the checkout, not in the mirror the tests run from: a snapshot written there would be lost.
+      const file = join(PROJECT_ROOT, 'test/sql-snapshots', `${repository}.${kind}.sql`);
       const actual = await transcript(script, database);
       if (UPDATE) {
         writeFileSync(file, actual);

@@ -14,7 +14,9 @@ select "data_versions"."company_id" as "company_id", "company_settings"."retenti
 select pg_try_advisory_lock($1::int4, $2::int4) as locked;
 begin;
 select pg_advisory_xact_lock($1::int4, hashtext($2));
-delete from "events" where "company_id" = $1 and "id" in (select "id" from "events" where "company_id" = $2 and "created_at" < $3 order by "created_at", "id" limit $4) returning feed_xid::text as "xid", "feed_seq", "connection_key", "flow_key", "step_key", "version_key";
+delete from "events" where "company_id" = $1 and ("created_at", "id") in (select "created_at", "id" from "events" where "company_id" = $2 and "created_at" < $3 order by "created_at", "id" limit $4) returning "id", "created_at", feed_xid::text as "xid", "feed_seq", "connection_key", "flow_key", "step_key", "version_key";
+delete from event_ids using unnest($1::text[], $2::text[]) as gone(id, created_at)
+    where event_ids.company_id = $3 and event_ids.id = gone.id collate "C" and event_ids.created_at = gone.created_at collate "C";
 delete from "event_key_values" where "company_id" = $1 and "field" = $2 and "value" in ($3) and not exists (select 1 as "one" from "events" where "events"."company_id" = $4 and "events"."connection_key" = "event_key_values"."value");
 delete from "event_key_values" where "company_id" = $1 and "field" = $2 and "value" in ($3) and not exists (select 1 as "one" from "events" where "events"."company_id" = $4 and "events"."flow_key" = "event_key_values"."value");
 delete from "event_key_values" where "company_id" = $1 and "field" = $2 and "value" in ($3) and not exists (select 1 as "one" from "events" where "events"."company_id" = $4 and "events"."step_key" = "event_key_values"."value");

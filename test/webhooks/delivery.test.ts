@@ -4,11 +4,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { createUnitOfWork } from '../../src/storage/unit-of-work.js';
 import { describeEachDatabase } from '../helpers/databases.js';
+import { oneRendererForTheFile } from '../helpers/shared-pdf-renderer.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { createRecord, defineRecordType, INVOICE_TYPE, putTemplate } from '../pdf/fixtures/records.js';
 import { invoiceTemplate } from '../pdf/fixtures/templates.js';
 import { expectStatus } from '../records/fixtures.js';
 import { eventually, FAST_WEBHOOKS, startReceiver, type Receiver } from './receiver.js';
+
+// The file's apps share one PDF renderer, whose thread loads pdfme once for all their renders.
+const SHARED_RENDERER = oneRendererForTheFile();
 
 describeEachDatabase('webhooks: delivery', (kind) => {
   let t: TestApp;
@@ -24,7 +28,7 @@ describeEachDatabase('webhooks: delivery', (kind) => {
 
   before(async () => {
     receiver = await startReceiver();
-    t = await createTestApp(kind, { env: { ...FAST_WEBHOOKS, WRS_PDF_WORKERS: '1' } });
+    t = await createTestApp(kind, { env: { ...FAST_WEBHOOKS, WRS_PDF_WORKERS: '1' }, context: SHARED_RENDERER });
     t.ctx.webhookDelivery.start();
     await defineRecordType(t, 'acme', 'invoice', INVOICE_TYPE);
     await putTemplate(t, 'acme', 'invoice', invoiceTemplate());

@@ -1,7 +1,8 @@
 import { fork } from 'node:child_process';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { siblingModule } from '../../src/lib/module-thread.js';
+import { childNodeFlags } from '../helpers/project-root.js';
 
 /**
  * How a receiver misbehaves once it has the request:
@@ -128,8 +129,8 @@ export interface ReceiverProcess {
  * CPU they spend writing is not spent on the service's event loop.
  */
 export async function startReceiverProcess(): Promise<ReceiverProcess> {
-  const child = fork(new URL('./misbehaving-receiver-process.ts', import.meta.url), {
-    execArgv: ['--import', createRequire(import.meta.url).resolve('tsx')],
+  const child = fork(siblingModule(import.meta.url, 'misbehaving-receiver-process'), {
+    execArgv: childNodeFlags(import.meta.url),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const waiting: Array<{ resolve: (message: any) => void; reject: (error: Error) => void }> = [];

@@ -6,12 +6,16 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { WEBHOOK_EVENT_TYPES } from '../../src/domain/webhooks/event-types.js';
 import { describeEachDatabase } from '../helpers/databases.js';
+import { oneRendererForTheFile } from '../helpers/shared-pdf-renderer.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { anEvent, ingestOk } from '../events/event-fixtures.js';
 import { createRecord, defineRecordType, INVOICE_TYPE, putTemplate } from '../pdf/fixtures/records.js';
 import { invoiceTemplate } from '../pdf/fixtures/templates.js';
 import { expectStatus } from '../records/fixtures.js';
 import { eventually, FAST_WEBHOOKS, startReceiver, type Receiver } from './receiver.js';
+
+// The file's apps share one PDF renderer, whose thread loads pdfme once for all their renders.
+const SHARED_RENDERER = oneRendererForTheFile();
 
 interface WebhookOperation {
   post: {
@@ -29,7 +33,7 @@ describeEachDatabase('webhooks: deliveries match the OpenAPI webhooks section', 
 
   before(async () => {
     receiver = await startReceiver();
-    t = await createTestApp(kind, { env: { ...FAST_WEBHOOKS, WRS_PDF_WORKERS: '1' } });
+    t = await createTestApp(kind, { env: { ...FAST_WEBHOOKS, WRS_PDF_WORKERS: '1' }, context: SHARED_RENDERER });
     t.ctx.webhookDelivery.start();
     await defineRecordType(t, 'acme', 'invoice', INVOICE_TYPE);
     await putTemplate(t, 'acme', 'invoice', invoiceTemplate());

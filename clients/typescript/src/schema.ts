@@ -2737,10 +2737,12 @@ export interface operations {
                 updatedBefore?: string;
                 /** @description record ID: the records after it; not with prev */
                 next?: string;
-                /** @description record ID: the page just before it (still in ascending order); not with next */
+                /** @description record ID: the page just before it (still in the list order); not with next */
                 prev?: string;
                 /** @description records per page (extension), default and maximum 100 */
                 limit?: number;
+                /** @description order of the list (extension): created_at (the default) or updated_at, ascending; prefix with - for descending. Ties are broken by id in the same direction; next and prev walk this order and the links keep it. */
+                order_by?: "created_at" | "-created_at" | "updated_at" | "-updated_at";
             };
             header?: {
                 /** @description ETags of answers the client holds (or *): when one is current the answer is 304 with no body. Weak comparison. */

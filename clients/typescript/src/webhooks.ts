@@ -16,7 +16,11 @@ interface WebhookDataFromOperations {
   'record.updated': JsonAnswer<'getRecord', 200>;
   'record.deleted': { id: string; record_type: string; uid: unknown; deleted_at: string };
   'record_token.created': JsonAnswer<'listRecordTokens', 200>['results'][number];
-  'step.completed': { record_id: string; type: 'pdf_create'; details: JsonAnswer<'runRecordStep', 200>['details'] };
+  'step.completed': {
+    record_id: string;
+    type: NonNullable<operations['runRecordStep']['requestBody']>['content']['application/json']['type'];
+    details: JsonAnswer<'runRecordStep', 200>['details'];
+  };
   'events.ingested': { count: number; cursor: string };
 }
 

@@ -26,15 +26,6 @@ export interface EventChunks<Chunk> {
   close(): Promise<void>;
 }
 
-/**
- * A page of events and the company's data version (data-versions.port.ts) read with its rows in
- * one snapshot, or before them: the page reflects at least every write that version counts.
- */
-export interface VersionedEventPage {
-  readonly events: readonly EventJson[];
-  readonly version: number;
-}
-
 /** An event type a company has, and how many of its events are stored. */
 export interface EventTypeCount {
   readonly type: string;
@@ -53,11 +44,8 @@ export interface PreparedEvents {
 
 /** What the events service needs from storage; storage/repositories/events-repository.ts implements it. */
 export interface EventsRepository {
-  /**
-   * One page of the company's events (each as its stored JSON), filtered and ordered as the
-   * query says, with the data version it was read at.
-   */
-  list(companyId: string, query: EventListQuery): Promise<VersionedEventPage>;
+  /** One page of the company's events (each as its stored JSON), filtered and ordered as the query says. */
+  list(companyId: string, query: EventListQuery): Promise<readonly EventJson[]>;
   /** The same page as `list`, read `chunkEvents` at a time. */
   openList(companyId: string, query: EventListQuery, chunkEvents: number): Promise<EventChunks<readonly EventJson[]>>;
   hasEvents(companyId: string): Promise<boolean>;

@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { ByteSource } from '../../lib/json-items.js';
 import type { DataVersions } from '../data-versions.port.js';
 import type { UnitOfWork } from '../unit-of-work.js';
-import type { EventsRepository, EventTypeCount, VersionedEventPage } from './events-repository.port.js';
+import type { EventsRepository, EventTypeCount } from './events-repository.port.js';
 import type { EventListQuery } from './event-query.js';
 import type { EventJson } from './event.js';
 import type { FeedCursors } from './feed-cursor.js';
@@ -47,8 +47,14 @@ export interface ChangesChunks extends PageChunks {
 }
 
 export interface EventsService {
-  /** One page of the company's events (parseEventQuery makes the query), with the data version it was read at. */
-  list(companyId: string, query: EventListQuery): Promise<VersionedEventPage>;
+  /**
+   * The company's data version (data-versions.port.ts), which names the state a list answers.
+   * Read it before the page: a write committed in between can then only make it older than the
+   * page, never newer.
+   */
+  version(companyId: string): Promise<number>;
+  /** One page of the company's events (parseEventQuery makes the query), each as its stored JSON. */
+  list(companyId: string, query: EventListQuery): Promise<readonly EventJson[]>;
   /** The same page as `list`, read a chunk at a time: for pages too large to hold at once. */
   openList(companyId: string, query: EventListQuery): Promise<PageChunks>;
   /**
@@ -98,8 +104,8 @@ export interface EventsServiceDeps {
   readonly ingestObserver?: IngestObserver;
 }
 
-/** Events read from the database per chunk of a page read in chunks. */
-const READ_CHUNK_EVENTS = 500;
+/** Events read from the database per chunk of a page read in chunks (the fast path's large pages too). */
+export const READ_CHUNK_EVENTS = 500;
 
 export function createEventsService({
   repository,
@@ -162,6 +168,10 @@ export function createEventsService({
 
     feedEnd(companyId) {
       return repository.feedEnd(companyId);
+    },
+
+    version(companyId) {
+      return dataVersions.current(companyId);
     },
 
     list(companyId, query) {

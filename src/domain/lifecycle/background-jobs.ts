@@ -1,12 +1,25 @@
+import type { LifecycleJob } from './lifecycle-job.js';
+
 /**
  * The lifecycle jobs this process runs after answering the request that asked for them. On
  * close it stops them between two batches (each batch is its own transaction, so nothing is
  * half done) and waits; their leases lapse and the next service start continues them.
  */
 export interface BackgroundJobs {
-  launch(work: () => Promise<unknown>, onError: (error: unknown) => void): void;
-  /** Launches `work` now and every `intervalMs` after, never twice at once, until `stop`. */
-  repeat(intervalMs: number, work: () => Promise<unknown>, onError: (error: unknown) => void): void;
+  /** Starts the job (unless stopping); resolves once it has ended, its error given to `onError`. */
+  launch(job: LifecycleJob, onError: (error: unknown) => void): Promise<void>;
+  /**
+   * Every `intervalMs` (the first time at once, unless `firstAfterInterval`), asks `due` in this
+   * thread which jobs are to run and launches them, never while the last round's still run,
+   * until `stop` or the returned function is called. Asking here first keeps a thread that runs
+   * the jobs from being started for rounds that find nothing to do.
+   */
+  repeat(
+    intervalMs: number,
+    due: () => Promise<readonly LifecycleJob[]>,
+    onError: (error: unknown) => void,
+    options?: { readonly firstAfterInterval?: boolean },
+  ): () => void;
   /** True once `stop` was called: a job's loop ends after its current batch. */
   readonly stopping: boolean;
   stop(): Promise<void>;
@@ -14,29 +27,47 @@ export interface BackgroundJobs {
   settled(): Promise<void>;
 }
 
-export function createBackgroundJobs(): BackgroundJobs {
-  const running = new Set<Promise<unknown>>();
+/** Where the jobs run: `run` does one (here, or in another thread); `stop` ends that place's running jobs after their batch. */
+export interface JobRunner {
+  run(job: LifecycleJob): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+export function createBackgroundJobs(runner: JobRunner): BackgroundJobs {
+  const running = new Set<Promise<void>>();
   const timers = new Set<NodeJS.Timeout>();
   let stopping = false;
-  function launch(work: () => Promise<unknown>, onError: (error: unknown) => void): Promise<unknown> | undefined {
-    if (stopping) return undefined;
-    const job = work()
-      .catch(onError)
-      .finally(() => running.delete(job));
-    running.add(job);
-    return job;
+  function launch(job: LifecycleJob, onError: (error: unknown) => void): Promise<void> {
+    if (stopping) return Promise.resolve();
+    const ended = runner
+      .run(job)
+      .then(() => undefined, onError)
+      .finally(() => running.delete(ended));
+    running.add(ended);
+    return ended;
   }
   return {
     launch,
-    repeat(intervalMs, work, onError) {
+    repeat(intervalMs, due, onError, options = {}) {
       let current: Promise<unknown> | undefined;
+      const round = async () => {
+        const jobs = await due();
+        await Promise.all(jobs.map((job) => launch(job, onError)));
+      };
       const tick = () => {
-        if (!current) current = launch(work, onError)?.finally(() => (current = undefined));
+        if (!current && !stopping)
+          current = round()
+            .catch(onError)
+            .finally(() => (current = undefined));
       };
       const timer = setInterval(tick, intervalMs);
       timer.unref();
       timers.add(timer);
-      tick();
+      if (!options.firstAfterInterval) tick();
+      return () => {
+        clearInterval(timer);
+        timers.delete(timer);
+      };
     },
     get stopping() {
       return stopping;
@@ -47,6 +78,7 @@ export function createBackgroundJobs(): BackgroundJobs {
     async stop() {
       stopping = true;
       for (const timer of timers) clearInterval(timer);
+      await runner.stop();
       await Promise.allSettled([...running]);
     },
   };

@@ -23,12 +23,13 @@ export interface ErasureService {
   runInBackground(companyId: string, id: string, onError: (error: unknown) => void): void;
   get(companyId: string, id: string): Promise<Erasure>;
   list(companyId: string): Promise<Erasure[]>;
-  /** Continues every unfinished erasure whose lease has lapsed (a crashed process's): what `wrs serve` does at start. */
   /**
-   * What `wrs serve` starts: `resumeUnfinished` now and once a lease period after, so the job of
-   * a process that died (on this replica or another) is taken over soon after its lease lapses.
+   * What `wrs serve` starts: every unfinished erasure continued now and once a lease period
+   * after, so the job of a process that died (on this replica or another) is taken over soon
+   * after its lease lapses (one still leased by a live process is left to it).
    */
   keepResuming(onError: (error: unknown) => void): void;
+  /** Continues every unfinished erasure whose lease has lapsed (a crashed process's), here and now, and answers them. */
   resumeUnfinished(): Promise<Erasure[]>;
 }
 
@@ -106,11 +107,15 @@ export function createErasureService(deps: ErasureServiceDeps): ErasureService {
       return { erasure: publicView(erasure), created };
     },
     run,
-    runInBackground: (companyId, id, onError) => background.launch(() => run(companyId, id), onError),
+    runInBackground: (companyId, id, onError) => void background.launch({ kind: 'erasure', companyId, erasureId: id }, onError),
     get: async (companyId, id) => publicView(await found(companyId, id)),
     list: async (companyId) => (await jobs.list(companyId)).map(publicView),
     keepResuming(onError) {
-      background.repeat(JOB_LEASE_MS, () => this.resumeUnfinished(), onError);
+      background.repeat(
+        JOB_LEASE_MS,
+        async () => (await jobs.running()).map(({ companyId, id }) => ({ kind: 'erasure', companyId, erasureId: id }) as const),
+        onError,
+      );
     },
     async resumeUnfinished() {
       const resumed: Erasure[] = [];

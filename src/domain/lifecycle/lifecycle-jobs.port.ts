@@ -50,7 +50,7 @@ export interface OffboardingsRepository {
 
 /** Removal of a company's rows in bounded batches; each call is one statement inside the caller's transaction. */
 export interface CompanyDataRemover {
-  /** The company's tables, in the order an offboarding empties them (the one list: storage/company-tables.ts). */
+  /** The company's tables, in the order an offboarding empties them (the one registry: storage/table-registry.ts). */
   readonly tables: readonly string[];
   /** Deletes at most `limit` of the company's rows of `table`; answers how many. */
   removeBatch(scope: TransactionScope, table: string, companyId: string, limit: number): Promise<number>;

@@ -17,12 +17,13 @@ export interface OffboardingService {
   /** Runs it after answering: errors go to `onError`, and the next service start continues it. */
   runInBackground(companyId: string, onError: (error: unknown) => void): void;
   get(companyId: string): Promise<Offboarding>;
-  /** Continues every unfinished offboarding whose lease has lapsed: what `wrs serve` does at start. */
   /**
-   * What `wrs serve` starts: `resumeUnfinished` now and once a lease period after, so the job of
-   * a process that died (on this replica or another) is taken over soon after its lease lapses.
+   * What `wrs serve` starts: every unfinished offboarding continued now and once a lease period
+   * after, so the job of a process that died (on this replica or another) is taken over soon
+   * after its lease lapses (one still leased by a live process is left to it).
    */
   keepResuming(onError: (error: unknown) => void): void;
+  /** Continues every unfinished offboarding whose lease has lapsed, here and now, and answers them. */
   resumeUnfinished(): Promise<Offboarding[]>;
 }
 
@@ -91,10 +92,10 @@ export function createOffboardingService(deps: OffboardingServiceDeps): Offboard
       return publicView(await jobs.start(companyId, requestedBy, clock.now().toISOString()));
     },
     run,
-    runInBackground: (companyId, onError) => background.launch(() => run(companyId), onError),
+    runInBackground: (companyId, onError) => void background.launch({ kind: 'offboarding', companyId }, onError),
     get: async (companyId) => publicView(await found(companyId)),
     keepResuming(onError) {
-      background.repeat(JOB_LEASE_MS, () => this.resumeUnfinished(), onError);
+      background.repeat(JOB_LEASE_MS, async () => (await jobs.running()).map((companyId) => ({ kind: 'offboarding', companyId }) as const), onError);
     },
     async resumeUnfinished() {
       const resumed: Offboarding[] = [];

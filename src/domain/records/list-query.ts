@@ -11,7 +11,28 @@ export interface TimeFilter {
   readonly iso: string;
 }
 
+/**
+ * The order of a records list (an extension: `order_by`, as GET /events takes it): a timestamp
+ * column, ascending or descending, ties broken by `id` in the same direction.
+ */
+export interface RecordOrder {
+  readonly column: 'created_at' | 'updated_at';
+  readonly descending: boolean;
+}
+
+/** The contract's order when `order_by` is absent. */
+export const DEFAULT_RECORD_ORDER: RecordOrder = { column: 'created_at', descending: false };
+
+/** What `order_by` accepts, and the order each names. */
+export const RECORD_ORDERS = {
+  created_at: DEFAULT_RECORD_ORDER,
+  '-created_at': { column: 'created_at', descending: true },
+  updated_at: { column: 'updated_at', descending: false },
+  '-updated_at': { column: 'updated_at', descending: true },
+} as const satisfies Record<string, RecordOrder>;
+
 export interface RecordListQuery {
+  readonly order: RecordOrder;
   readonly recordType?: string;
   readonly viewId?: string;
   readonly time?: TimeFilter;
@@ -31,7 +52,7 @@ const TIME_FILTERS = [
 type TimeFilterParam = (typeof TIME_FILTERS)[number]['names'][number];
 
 /** Every parameter GET /records accepts; the route schema names exactly these. */
-export type RecordListParam = 'record_type' | 'recordType' | 'view_id' | 'viewId' | TimeFilterParam | 'next' | 'prev' | 'limit';
+export type RecordListParam = 'record_type' | 'recordType' | 'view_id' | 'viewId' | TimeFilterParam | 'next' | 'prev' | 'limit' | 'order_by';
 
 /**
  * The query of GET /records once the route schema has checked its shape: every value a
@@ -78,7 +99,17 @@ export function parseRecordListQuery(raw: RawRecordListQuery): RecordListQuery {
   const limit = raw.limit ?? MAX_PAGE_SIZE;
   if (raw.limit !== undefined) linkParams.push(['limit', String(limit)]);
 
+  let order: RecordOrder = DEFAULT_RECORD_ORDER;
+  if (raw.order_by !== undefined) {
+    if (!Object.hasOwn(RECORD_ORDERS, raw.order_by)) {
+      throw invalidQuery(`query parameter 'order_by' must be one of ${Object.keys(RECORD_ORDERS).join(', ')}; got '${raw.order_by}'`, ['order_by']);
+    }
+    order = RECORD_ORDERS[raw.order_by as keyof typeof RECORD_ORDERS];
+    linkParams.push(['order_by', raw.order_by]);
+  }
+
   return {
+    order,
     ...(recordType === undefined ? {} : { recordType }),
     ...(viewId === undefined ? {} : { viewId }),
     ...(time ? { time } : {}),

@@ -27,7 +27,7 @@ export interface RecordImportDeps {
 }
 
 /** Records read, checked and written at a time: what an import holds in memory, twice (one batch written, the next read). */
-const IMPORT_BATCH_RECORDS = 1000;
+export const IMPORT_BATCH_RECORDS = 1000;
 
 /** RecordsService.import: records of any kind from a stream, all or nothing. */
 export async function importRecords(deps: RecordImportDeps, companyId: string, source: ByteSource, { format, onProgress }: ImportOptions): Promise<number> {

@@ -2,11 +2,12 @@ import type { StoredRecordType } from '../record-types/stored-record-type.js';
 import type { TransactionScope } from '../unit-of-work.js';
 import type { RecordReferences } from './record-references.js';
 import type { FieldValues } from '../record-types/compiled-type.js';
+import type { RecordOrder } from './list-query.js';
 import type { RecordModel } from './record-model.js';
 
-/** A record's place in the list order (created_at, then id). */
+/** A record's place in a list order: the value of the order's column, then its id. */
 export interface RecordKey {
-  readonly createdAt: string;
+  readonly at: string;
   readonly id: string;
 }
 
@@ -31,10 +32,12 @@ export interface RecordListFilter {
 }
 
 export interface RecordPageQuery {
+  /** The list's order; `after` and `before` are places in it. */
+  readonly order: RecordOrder;
   readonly after?: RecordBound;
   readonly before?: RecordBound;
   /** Walk the order backwards (for pages that end at a bound). */
-  readonly descending?: boolean;
+  readonly backwards?: boolean;
   readonly limit: number;
 }
 
@@ -52,9 +55,10 @@ export interface RecordsRepository {
   find(companyId: string, id: string): Promise<RecordModel | undefined>;
   /** A record and the version of its live custom type (undefined when it has none), in one read. */
   findWithTypeVersion(companyId: string, id: string): Promise<{ record: RecordModel; typeVersion: number | undefined } | undefined>;
-  findKey(companyId: string, id: string): Promise<RecordKey | undefined>;
+  /** A record's place in an order by `column`. */
+  findKey(companyId: string, id: string, column: RecordOrder['column']): Promise<RecordKey | undefined>;
   page(companyId: string, filter: RecordListFilter, query: RecordPageQuery): Promise<RecordModel[]>;
-  exists(companyId: string, filter: RecordListFilter, bounds: Omit<RecordPageQuery, 'limit' | 'descending'>): Promise<boolean>;
+  exists(companyId: string, filter: RecordListFilter, bounds: Omit<RecordPageQuery, 'limit' | 'backwards'>): Promise<boolean>;
   /** How many records match the filter. */
   count(companyId: string, filter: RecordListFilter): Promise<number>;
   /** The ids among those given that already exist; read in the scope's transaction when given one. */

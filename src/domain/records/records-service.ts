@@ -9,7 +9,7 @@ import type { DataVersions } from '../data-versions.port.js';
 import type { RecordTypesService } from '../record-types/record-types-service.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
-import type { RecordListQuery } from './list-query.js';
+import { DEFAULT_RECORD_ORDER, RECORD_ORDERS, type RecordListQuery, type RecordOrder } from './list-query.js';
 import { assertMayChange, limitedRecord, recordAccessOf, type RecordAccess } from './record-access.js';
 import { importRecords, type ImportOptions } from './record-import.js';
 import type { RecordModel } from './record-model.js';
@@ -18,6 +18,8 @@ import type { RecordTokenNarrowing } from '../record-tokens/record-token.js';
 import { CUSTOM_RECORD_TYPE, toRecordResource, type RecordResource } from './record.js';
 import type { RecordBound, RecordListFilter, RecordsRepository } from './records-repository.port.js';
 import { emptyProblems, recordValidationError } from './validation-error.js';
+
+const NEWEST_FIRST = RECORD_ORDERS['-created_at'];
 
 export type { ImportOptions } from './record-import.js';
 
@@ -85,8 +87,8 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
     return records.map((record) => toRecordResource(record, record.typeId === null ? undefined : types.get(record.typeId)));
   }
 
-  async function cursorKey(companyId: string, kind: 'next' | 'prev', id: string): Promise<RecordBound> {
-    const key = await repository.findKey(companyId, id);
+  async function cursorKey(companyId: string, kind: 'next' | 'prev', id: string, order: RecordOrder): Promise<RecordBound> {
+    const key = await repository.findKey(companyId, id, order.column);
     if (!key) throw invalidQuery(`${kind}: no record '${id}' to page from`, [kind]);
     return key;
   }
@@ -177,34 +179,34 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
           ? undefined
           : (allTypes ?? (await recordTypes.compiledMany(companyId, [query.recordType]))).get(query.recordType)?.type.id;
       const filter = listFilter(query, allTypes, typeId);
-      const limit = query.limit;
+      const { limit, order } = query;
       let rows: RecordModel[];
       let next: PageLink | null = null;
       let prev: PageLink | null = null;
 
       if (query.cursor?.kind === 'prev') {
-        const key = await cursorKey(companyId, 'prev', query.cursor.id);
-        const fetched = await repository.page(companyId, filter, { before: key, descending: true, limit: limit + 1 });
+        const key = await cursorKey(companyId, 'prev', query.cursor.id, order);
+        const fetched = await repository.page(companyId, filter, { order, before: key, backwards: true, limit: limit + 1 });
         rows = fetched.slice(0, limit).reverse();
         if (fetched.length > limit) prev = { cursor: { kind: 'prev', id: rows[0]!.id } };
         if (rows.length > 0) {
-          if (await repository.exists(companyId, filter, { after: { ...key, inclusive: true } })) {
+          if (await repository.exists(companyId, filter, { order, after: { ...key, inclusive: true } })) {
             next = { cursor: { kind: 'next', id: rows[rows.length - 1]!.id } };
           }
-        } else if (await repository.exists(companyId, filter, {})) {
+        } else if (await repository.exists(companyId, filter, { order })) {
           next = {};
         }
       } else {
-        const key = query.cursor ? await cursorKey(companyId, 'next', query.cursor.id) : undefined;
-        const fetched = await repository.page(companyId, filter, { ...(key ? { after: key } : {}), limit: limit + 1 });
+        const key = query.cursor ? await cursorKey(companyId, 'next', query.cursor.id, order) : undefined;
+        const fetched = await repository.page(companyId, filter, { order, ...(key ? { after: key } : {}), limit: limit + 1 });
         rows = fetched.slice(0, limit);
         if (fetched.length > limit) next = { cursor: { kind: 'next', id: rows[rows.length - 1]!.id } };
         if (key && rows.length > 0) {
-          if (await repository.exists(companyId, filter, { before: { ...key, inclusive: true } })) {
+          if (await repository.exists(companyId, filter, { order, before: { ...key, inclusive: true } })) {
             prev = { cursor: { kind: 'prev', id: rows[0]!.id } };
           }
         } else if (key) {
-          prev = await lastPageUpTo(companyId, filter, key, limit);
+          prev = await lastPageUpTo(companyId, filter, order, key, limit);
         }
       }
       return { results: await resources(companyId, rows, allTypes), next, prev };
@@ -212,7 +214,7 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
 
     async ofType(companyId, typeId, limit) {
       const filter: RecordListFilter = { typeId };
-      const [count, rows] = await Promise.all([repository.count(companyId, filter), repository.page(companyId, filter, { descending: true, limit })]);
+      const [count, rows] = await Promise.all([repository.count(companyId, filter), repository.page(companyId, filter, { order: NEWEST_FIRST, limit })]);
       return { count, results: await resources(companyId, rows) };
     },
 
@@ -221,7 +223,7 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
     },
 
     async exists(companyId, recordId) {
-      return (await repository.findKey(companyId, recordId)) !== undefined;
+      return (await repository.findKey(companyId, recordId, DEFAULT_RECORD_ORDER.column)) !== undefined;
     },
 
     async typeIdOf(companyId, recordId) {
@@ -233,8 +235,8 @@ export function createRecordsService({ repository, recordTypes, unitOfWork, data
    * The link to the last page that ends at or before `key`, for an empty page past it: the
    * first page when everything fits, else the page after the record that precedes it.
    */
-  async function lastPageUpTo(companyId: string, filter: RecordListFilter, key: RecordBound, limit: number): Promise<PageLink | null> {
-    const tail = await repository.page(companyId, filter, { before: { ...key, inclusive: true }, descending: true, limit: limit + 1 });
+  async function lastPageUpTo(companyId: string, filter: RecordListFilter, order: RecordOrder, key: RecordBound, limit: number): Promise<PageLink | null> {
+    const tail = await repository.page(companyId, filter, { order, before: { ...key, inclusive: true }, backwards: true, limit: limit + 1 });
     if (tail.length === 0) return null;
     if (tail.length <= limit) return {};
     return { cursor: { kind: 'next', id: tail[limit]!.id } };

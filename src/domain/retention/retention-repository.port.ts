@@ -27,6 +27,21 @@ export interface RetentionRepository {
    * answers how many.
    */
   removeOldest(scope: TransactionScope, companyId: string, before: string, limit: number, removedAt: string): Promise<number>;
+  /**
+   * PostgreSQL keeps events in a table per month (docs/data-lifecycle.md): creates this month's
+   * and the next ones' that are missing. Nothing to do on SQLite.
+   */
+  prepareMonths(now: Date): Promise<void>;
+  /** The months stored whole (PostgreSQL) every event of which is before its company's cutoff (`cutoffs`, by company), oldest first. */
+  expiredMonths(cutoffs: ReadonlyMap<string, string>): Promise<string[]>;
+  /**
+   * Inside the scope's transaction, takes the month out of the events read and written when it is
+   * still expired, and records each of its companies' highest feed position as removed (at
+   * `removedAt`); answers those companies, or null when it was not taken out.
+   */
+  detachMonth(scope: TransactionScope, month: string, cutoffs: ReadonlyMap<string, string>, removedAt: string): Promise<string[] | null>;
+  /** Deletes the months taken out (and what refers to their events), in batches of `batchSize`; answers the events deleted. */
+  dropDetachedMonths(batchSize: number): Promise<number>;
   /** The oldest created_at of any event kept in the database; null when there are none. */
   oldestKept(): Promise<string | null>;
   /**

@@ -28,7 +28,10 @@ export interface RetentionService {
    * short transaction, pausing between them. A sweep already running in this process is joined.
    */
   sweep(): Promise<SweepOutcome>;
-  /** Sweeps every `sweepIntervalMs` until `stop`; a failed sweep is reported and tried again at the next. */
+  /**
+   * Prepares the coming months' storage at once, then sweeps (preparing them again) every
+   * `sweepIntervalMs` until `stop`; a failed sweep is reported and tried again at the next.
+   */
   start(onError: (error: unknown) => void): void;
   /** Stops the timer and ends a running sweep after its current batch. */
   stop(): Promise<void>;
@@ -41,7 +44,7 @@ export interface RetentionServiceDeps {
   readonly clock: Clock;
   readonly observer?: RetentionObserver;
   /** Told after each batch that removed events, so that open streams of the company check their position at once. */
-  readonly feedSignal?: FeedSignal;
+  readonly feedSignal?: Pick<FeedSignal, 'changed'>;
   readonly settings: {
     readonly defaultDays: number | undefined;
     readonly sweepIntervalMs: number;
@@ -62,6 +65,7 @@ export function createRetentionService({
   let running: Promise<SweepOutcome> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  let preparing: Promise<unknown> | undefined;
 
   const get = async (companyId: string) => effectiveRetention(companyId, await repository.companyRetention(companyId), settings.defaultDays);
 
@@ -88,13 +92,36 @@ export function createRetentionService({
     return removed;
   };
 
+  /**
+   * Whole months past every one of their companies' periods go at once (PostgreSQL): each is
+   * taken out in one short transaction that bumps its companies' data versions, then deleted in
+   * batches. The per-company batches then remove what is left (the partial edge).
+   */
+  const dropExpiredMonths = async (cutoffs: ReadonlyMap<string, string>): Promise<number> => {
+    for (const month of await repository.expiredMonths(cutoffs)) {
+      if (stopped) break;
+      const companies = await unitOfWork.run(async (scope) => {
+        const taken = await repository.detachMonth(scope, month, cutoffs, clock.now().toISOString());
+        for (const companyId of taken ?? []) await dataVersions.bump(scope, companyId);
+        return taken ?? [];
+      });
+      for (const companyId of companies) feedSignal?.changed(companyId);
+    }
+    const dropped = await repository.dropDetachedMonths(settings.batchSize);
+    if (dropped > 0) observer?.removed(dropped);
+    return dropped;
+  };
+
   const sweepAll = async (): Promise<SweepOutcome> => {
     const run = await repository.exclusively(async () => {
       const now = clock.now().getTime();
-      let removed = 0;
-      for (const { companyId, days } of await repository.companiesWithPeriod(settings.defaultDays)) {
+      await repository.prepareMonths(new Date(now));
+      const periods = await repository.companiesWithPeriod(settings.defaultDays);
+      const cutoffs = new Map(periods.map(({ companyId, days }) => [companyId, new Date(now - days * DAY_MS).toISOString()]));
+      let removed = await dropExpiredMonths(cutoffs);
+      for (const [companyId, before] of cutoffs) {
         if (stopped) break;
-        removed += await sweepCompany(companyId, new Date(now - days * DAY_MS).toISOString());
+        removed += await sweepCompany(companyId, before);
       }
       return removed;
     });
@@ -102,6 +129,9 @@ export function createRetentionService({
     observer?.oldestKept(await repository.oldestKept());
     return run.ran ? { swept: true, removed: run.value } : { swept: false, removed: 0 };
   };
+
+  /** At start: the months ahead exist before the first sweep, on one replica at a time. */
+  const prepareMonths = (): Promise<unknown> => repository.exclusively(() => repository.prepareMonths(clock.now()));
 
   const schedule = (onError: (error: unknown) => void): void => {
     if (stopped) return;
@@ -137,6 +167,7 @@ export function createRetentionService({
     start(onError) {
       if (timer !== undefined) return;
       stopped = false;
+      preparing = prepareMonths().catch(onError);
       schedule(onError);
     },
 
@@ -145,6 +176,7 @@ export function createRetentionService({
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
       await running?.catch(() => undefined);
+      await preparing;
     },
   };
   return service;

@@ -1,16 +1,18 @@
 import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
 import { invalidBody } from '../../errors/app-error.js';
 import { namesWithMore } from '../../errors/item-problems.js';
+import { type JsonType, SCHEMA_PROBLEM_WORDS } from '../../errors/schema-problem-words.js';
 import { clipped } from '../../lib/text.js';
 import type { StepType } from './step-type.js';
 
-const KIND_ERRORS: Partial<Record<ValueErrorType, string>> = {
-  [ValueErrorType.String]: 'a string',
-  [ValueErrorType.Number]: 'a number',
-  [ValueErrorType.Integer]: 'an integer',
-  [ValueErrorType.Boolean]: 'a boolean',
-  [ValueErrorType.Object]: 'an object',
-  [ValueErrorType.Array]: 'an array',
+/** The TypeBox errors of a value of the wrong JSON type, by the type the schema asks for. */
+const TYPE_ERRORS: Partial<Record<ValueErrorType, JsonType>> = {
+  [ValueErrorType.String]: 'string',
+  [ValueErrorType.Number]: 'number',
+  [ValueErrorType.Integer]: 'integer',
+  [ValueErrorType.Boolean]: 'boolean',
+  [ValueErrorType.Object]: 'object',
+  [ValueErrorType.Array]: 'array',
   [ValueErrorType.Null]: 'null',
 };
 
@@ -48,12 +50,11 @@ function schemaProblems(stepType: StepType, inputs: Record<string, unknown>): st
 
 function problemAt(path: string, errors: ValueError[]): string {
   const at = ['inputs', ...pathNames(path).map((name) => clipped(name))].join('.');
-  if (errors.some((error) => error.type === ValueErrorType.ObjectAdditionalProperties)) return `unknown input '${at}'`;
+  if (errors.some((error) => error.type === ValueErrorType.ObjectAdditionalProperties)) return SCHEMA_PROBLEM_WORDS.unknown('input', at);
   if (errors.some((error) => error.type === ValueErrorType.ObjectRequiredProperty)) return `${at} is required`;
-  const kind = errors.map((error) => KIND_ERRORS[error.type]).find((expected) => expected !== undefined);
-  if (kind !== undefined) return `${at} must be ${kind}`;
-  const message = errors[0]!.message;
-  return `${at} is invalid: ${message.charAt(0).toLowerCase()}${message.slice(1)}`;
+  const type = errors.map((error) => TYPE_ERRORS[error.type]).find((expected) => expected !== undefined);
+  if (type !== undefined) return `${at} ${SCHEMA_PROBLEM_WORDS.mustBe(type)}`;
+  return `${at} ${SCHEMA_PROBLEM_WORDS.invalid(errors[0]!.message)}`;
 }
 
 /** The property names of a JSON pointer, unescaped. */

@@ -1,9 +1,10 @@
 import { MIMEType } from 'node:util';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidBody, mediaTypeRefused, type AppError } from '../../errors/app-error.js';
 import { nestsDeeperThan, TOO_DEEP } from '../../lib/json-nesting.js';
 import { prototypeKeyPath } from '../../lib/json-prototype-keys.js';
 import { decodeUtf8, InvalidUtf8Error } from '../../lib/text.js';
+import { prependRouteHook, takesBody } from '../route-hooks.js';
 
 /** What a route's body may be when its schema does not list `consumes`. */
 const DEFAULT_MEDIA_TYPES: readonly string[] = ['application/json'];
@@ -54,21 +55,27 @@ export function registerBodyMediaRules(app: FastifyInstance): void {
     });
   });
 
-  app.addHook('preParsing', (request, _reply, payload, done) => {
-    if (!hasBody(request)) return done(null, payload);
-    const encoding = request.headers['content-encoding']?.trim().toLowerCase();
-    // biome-ignore lint/complexity/useOptionalChain: an empty header is no encoding; encoding?.split would refuse it
-    if (encoding && encoding.split(',').some((coding) => coding.trim() !== 'identity')) {
-      throw unsupportedMediaType(request, `Content-Encoding '${encoding}' is not supported: send the body uncompressed`, {
-        'accept-encoding': 'identity',
-      });
-    }
-    const charset = charsetOf(request.headers['content-type']);
-    if (charset !== undefined && !UTF8_NAMES.has(charset.toLowerCase())) {
-      throw unsupportedMediaType(request, `charset '${charset}' is not supported: bodies are UTF-8`);
-    }
-    done(null, payload);
+  // Only a route that Fastify reads a body for runs the check: a GET or HEAD body is never parsed.
+  app.addHook('onRoute', (route) => {
+    if (takesBody(route)) prependRouteHook(route, 'preParsing', refuseUnreadableBody);
   });
+}
+
+/** Refuses, before it is read, a body under a Content-Encoding or declaring a charset the service does not read. */
+function refuseUnreadableBody(request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
+  if (!hasBody(request)) return done(null, payload);
+  const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+  // biome-ignore lint/complexity/useOptionalChain: an empty header is no encoding; encoding?.split would refuse it
+  if (encoding && encoding.split(',').some((coding) => coding.trim() !== 'identity')) {
+    throw unsupportedMediaType(request, `Content-Encoding '${encoding}' is not supported: send the body uncompressed`, {
+      'accept-encoding': 'identity',
+    });
+  }
+  const charset = charsetOf(request.headers['content-type']);
+  if (charset !== undefined && !UTF8_NAMES.has(charset.toLowerCase())) {
+    throw unsupportedMediaType(request, `charset '${charset}' is not supported: bodies are UTF-8`);
+  }
+  done(null, payload);
 }
 
 /**

@@ -1,6 +1,7 @@
 import compress from '@fastify/compress';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { encodedEtag } from '../conditional-requests.js';
+import { appendRouteHook } from '../route-hooks.js';
 
 /** Answers smaller than this are sent as they are: the encoding overhead outweighs the saving. */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
@@ -25,7 +26,7 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
     globalDecompression: false,
   });
   // Registered after the plugin's own onRoute hook, so this onSend runs after it has encoded.
-  app.addHook('onRoute', (route) => appendRouteOnSend(route, tagEncoding));
+  app.addHook('onRoute', (route) => appendRouteHook(route, 'onSend', tagEncoding));
 }
 
 function tagEncoding(_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
@@ -46,10 +47,4 @@ function addVary(reply: FastifyReply): void {
           .map((name) => name.trim());
   if (names.some((name) => name.toLowerCase() === ACCEPT_ENCODING || name === '*')) return;
   reply.header('vary', [...names.filter(Boolean), ACCEPT_ENCODING].join(', '));
-}
-
-function appendRouteOnSend(route: RouteOptions, hook: typeof tagEncoding): void {
-  const current: unknown = route.onSend;
-  const own = current === undefined ? [] : Array.isArray(current) ? current : [current];
-  (route as { onSend: unknown }).onSend = [...own, hook];
 }

@@ -1,6 +1,6 @@
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { DOCS_CONTENT_SECURITY_POLICY } from './security-headers.js';
+import { DOCS_CONTENT_SECURITY_POLICY } from './response-headers.js';
 
 export const DOCS_PATH = '/docs';
 const OPENAPI_DOCUMENT_PATH = '/v1/openapi.json';

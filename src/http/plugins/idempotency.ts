@@ -9,6 +9,7 @@ import { createRequestFingerprint, fingerprintOf } from '../../domain/idempotenc
 import { idempotencyKeyInUse, idempotencyKeyReused, invalidHeader } from '../../errors/app-error.js';
 import { readJsonItems } from '../../lib/json-items.js';
 import { ErrorResponse } from '../schemas/errors.js';
+import { prependRouteHook } from '../route-hooks.js';
 import { identityOf } from './authenticate.js';
 
 declare module 'fastify' {
@@ -128,15 +129,6 @@ export function registerIdempotency(app: FastifyInstance, service: IdempotencySe
 
   const stopCleanup = service.startCleanup((error) => app.log.error({ err: error }, 'idempotency: cleanup of expired keys failed'));
   app.addHook('onClose', async () => stopCleanup());
-}
-
-type RouteHookName = 'preValidation' | 'onSend' | 'onResponse';
-
-/** Puts a hook before the route's own hooks of that kind (they run after the instance's hooks). */
-function prependRouteHook(route: RouteOptions, name: RouteHookName, hook: (...args: never[]) => void): void {
-  const current: unknown = route[name];
-  const own = current === undefined ? [] : Array.isArray(current) ? current : [current];
-  (route as unknown as Record<RouteHookName, unknown>)[name] = [hook, ...own];
 }
 
 function companyOf(request: FastifyRequest): string {

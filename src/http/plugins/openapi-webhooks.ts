@@ -1,5 +1,6 @@
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhooks/event-types.js';
-import { WEBHOOK_PAYLOADS, webhookBodyExample, webhookBodySchema } from '../schemas/webhook-payloads.js';
+import type { StepType } from '../../domain/steps/step-type.js';
+import { webhookBodyExample, webhookBodySchema, webhookPayloads } from '../schemas/webhook-payloads.js';
 import type { NamedSchemas } from './openapi-components.js';
 
 /** The Standard Webhooks headers of every delivery (domain/webhooks/delivery-worker.ts). */
@@ -28,23 +29,27 @@ const RESPONSES = {
 /**
  * The OpenAPI 3.1 `webhooks` section: one `POST` per event type the service sends, with its
  * typed body (named components), the signature headers and an example. Generators then emit
- * a receiver's types as they emit a client's.
+ * a receiver's types as they emit a client's. A step.completed body names the app's step types,
+ * as the steps route does.
  */
-export function webhookOperations(named: NamedSchemas): Record<string, unknown> {
+export function webhookOperations(named: NamedSchemas, stepTypes: readonly StepType[]): Record<string, unknown> {
+  const payloads = webhookPayloads(stepTypes);
   return Object.fromEntries(
     WEBHOOK_EVENT_TYPES.map((type) => [
       type,
       {
         post: {
-          operationId: `${WEBHOOK_PAYLOADS[type].name[0]!.toLowerCase()}${WEBHOOK_PAYLOADS[type].name.slice(1)}`,
+          operationId: `${payloads[type].name[0]!.toLowerCase()}${payloads[type].name.slice(1)}`,
           summary: type,
-          description: `${WEBHOOK_PAYLOADS[type].summary}. Sent to each enabled webhook subscribed to \`${type}\` (or \`*\`), signed as Standard Webhooks says.`,
+          description: `${payloads[type].summary}. Sent to each enabled webhook subscribed to \`${type}\` (or \`*\`), signed as Standard Webhooks says.`,
           tags: ['webhooks'],
           security: [],
           parameters: DELIVERY_HEADERS,
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: named.reference(webhookBodySchema(type)), example: webhookBodyExample(type) } },
+            content: {
+              'application/json': { schema: named.reference(webhookBodySchema(type, payloads[type])), example: webhookBodyExample(type, payloads[type]) },
+            },
           },
           responses: RESPONSES,
         },

@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import type { StepType } from '../../domain/steps/step-type.js';
 import { withAccessAnswers } from '../schemas/access-answers.js';
 import { nameSharedSchemas, sortComponents } from './openapi-components.js';
 import { webhookOperations } from './openapi-webhooks.js';
@@ -68,7 +69,7 @@ function errorsAsJson(responses: Responses | undefined, produces: readonly strin
  * document's own address (so it works on whatever host and port serve it) and which a generated
  * client replaces with its own base URL.
  */
-export async function registerOpenApi(app: FastifyInstance, publicUrl: string | undefined): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, publicUrl: string | undefined, stepTypes: readonly StepType[]): Promise<void> {
   const optionalBodies = new Set<string>();
   await app.register(swagger, {
     openapi: {
@@ -113,7 +114,7 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string | 
         }
       }
       const named = nameSharedSchemas(openapiObject);
-      (openapiObject as { webhooks?: unknown }).webhooks = webhookOperations(named);
+      (openapiObject as { webhooks?: unknown }).webhooks = webhookOperations(named, stepTypes);
       sortComponents(openapiObject);
       return openapiObject;
     },

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { notFound } from '../../errors/app-error.js';
-import { OPERATOR_CONTENT_SECURITY_POLICY, WEB_CONTENT_SECURITY_POLICY } from './security-headers.js';
+import { OPERATOR_CONTENT_SECURITY_POLICY, WEB_CONTENT_SECURITY_POLICY } from './response-headers.js';
 
 /** Where `vite build` puts the console and the hosted form (the same from src/ and dist/). */
 export const WEB_BUILD_DIR = fileURLToPath(new URL('../../../dist/web/', import.meta.url));

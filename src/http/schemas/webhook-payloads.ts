@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { RecordSchema } from '../../domain/records/record.js';
 import type { WebhookEventType } from '../../domain/webhooks/event-types.js';
 import { RecordTokenSummary } from '../routes/record-tokens/schemas.js';
-import { BUILT_IN_STEP_TYPES } from '../../domain/steps/step-registry.js';
+import type { StepType } from '../../domain/steps/step-type.js';
 import { stepSchemas } from '../routes/steps/schemas.js';
 import { examplePdfCreated, exampleRecord, exampleRecordTokenSummary } from './examples.js';
 
@@ -22,17 +22,14 @@ export const DeletedRecordSchema = Type.Object(
   { title: 'DeletedRecord', description: 'what is left of a deleted record: never its content' },
 );
 
-// The step types of the route's document: its StepType and StepDetails components are the ones named here.
-const builtInSteps = stepSchemas(BUILT_IN_STEP_TYPES);
-
-export const StepCompletedSchema = Type.Object(
-  {
-    record_id: Type.String(),
-    type: builtInSteps.StepTypeName,
-    details: builtInSteps.StepDetails,
-  },
-  { title: 'StepCompleted', description: 'a step that stored its result: details as PUT /v1/records/{record}/steps answered them' },
-);
+/** Built, as the route's schemas are, from the app's step types: the StepType and StepDetails components are the route's. */
+function stepCompletedSchema(stepTypes: readonly StepType[]): TSchema {
+  const { StepTypeName, StepDetails } = stepSchemas(stepTypes);
+  return Type.Object(
+    { record_id: Type.String(), type: StepTypeName, details: StepDetails },
+    { title: 'StepCompleted', description: 'a step that stored its result: details as PUT /v1/records/{record}/steps answered them' },
+  );
+}
 
 export const EventsIngestedSchema = Type.Object(
   {
@@ -44,7 +41,7 @@ export const EventsIngestedSchema = Type.Object(
 
 const EXAMPLE_TIMESTAMP = '2026-11-21T16:10:00.123Z';
 
-interface WebhookPayload {
+export interface WebhookPayload {
   /** The component name of the delivery body. */
   readonly name: string;
   readonly summary: string;
@@ -52,48 +49,50 @@ interface WebhookPayload {
   readonly example: unknown;
 }
 
-export const WEBHOOK_PAYLOADS: Readonly<Record<WebhookEventType, WebhookPayload>> = {
-  'record.created': {
-    name: 'RecordCreatedWebhook',
-    summary: 'A record was created (POST /v1/records/{typeId}); data is the record as GET answers it',
-    data: RecordSchema,
-    example: exampleRecord,
-  },
-  'record.updated': {
-    name: 'RecordUpdatedWebhook',
-    summary: 'A record was changed (PATCH, or a reference to a deleted record removed); data is the record after the change',
-    data: RecordSchema,
-    example: { ...exampleRecord, status: 'approved' },
-  },
-  'record.deleted': {
-    name: 'RecordDeletedWebhook',
-    summary: 'A record was deleted (by a company user or the operator); data names it, never its content',
-    data: DeletedRecordSchema,
-    example: { id: exampleRecord.id, record_type: exampleRecord.record_type, uid: exampleRecord.uid, deleted_at: EXAMPLE_TIMESTAMP },
-  },
-  'record_token.created': {
-    name: 'RecordTokenCreatedWebhook',
-    summary: 'A record token was minted; data is the token as listed, without the JWT itself',
-    data: RecordTokenSummary,
-    example: exampleRecordTokenSummary,
-  },
-  'step.completed': {
-    name: 'StepCompletedWebhook',
-    summary: 'A step stored its result (pdf_create: the PDF)',
-    data: StepCompletedSchema,
-    example: { record_id: exampleRecord.id, type: 'pdf_create', details: examplePdfCreated.details },
-  },
-  'events.ingested': {
-    name: 'EventsIngestedWebhook',
-    summary: 'The operator ingested a batch of events; read them from the change feed at cursor',
-    data: EventsIngestedSchema,
-    example: { count: 250, cursor: '48LPEsD_fp2YKPctUE8Q68ljrwE5SoJH' },
-  },
-};
+/** The payload of each event type, for an app that runs these step types. */
+export function webhookPayloads(stepTypes: readonly StepType[]): Readonly<Record<WebhookEventType, WebhookPayload>> {
+  return {
+    'record.created': {
+      name: 'RecordCreatedWebhook',
+      summary: 'A record was created (POST /v1/records/{typeId}); data is the record as GET answers it',
+      data: RecordSchema,
+      example: exampleRecord,
+    },
+    'record.updated': {
+      name: 'RecordUpdatedWebhook',
+      summary: 'A record was changed (PATCH, or a reference to a deleted record removed); data is the record after the change',
+      data: RecordSchema,
+      example: { ...exampleRecord, status: 'approved' },
+    },
+    'record.deleted': {
+      name: 'RecordDeletedWebhook',
+      summary: 'A record was deleted (by a company user or the operator); data names it, never its content',
+      data: DeletedRecordSchema,
+      example: { id: exampleRecord.id, record_type: exampleRecord.record_type, uid: exampleRecord.uid, deleted_at: EXAMPLE_TIMESTAMP },
+    },
+    'record_token.created': {
+      name: 'RecordTokenCreatedWebhook',
+      summary: 'A record token was minted; data is the token as listed, without the JWT itself',
+      data: RecordTokenSummary,
+      example: exampleRecordTokenSummary,
+    },
+    'step.completed': {
+      name: 'StepCompletedWebhook',
+      summary: 'A step stored its result (pdf_create: the PDF)',
+      data: stepCompletedSchema(stepTypes),
+      example: { record_id: exampleRecord.id, type: 'pdf_create', details: examplePdfCreated.details },
+    },
+    'events.ingested': {
+      name: 'EventsIngestedWebhook',
+      summary: 'The operator ingested a batch of events; read them from the change feed at cursor',
+      data: EventsIngestedSchema,
+      example: { count: 250, cursor: '48LPEsD_fp2YKPctUE8Q68ljrwE5SoJH' },
+    },
+  };
+}
 
 /** The delivery body of one event type: the envelope every delivery shares, with its own `data`. */
-export function webhookBodySchema(type: WebhookEventType): TSchema {
-  const payload = WEBHOOK_PAYLOADS[type];
+export function webhookBodySchema(type: WebhookEventType, payload: WebhookPayload): TSchema {
   return Type.Object(
     {
       type: Type.Literal(type),
@@ -104,6 +103,6 @@ export function webhookBodySchema(type: WebhookEventType): TSchema {
   );
 }
 
-export function webhookBodyExample(type: WebhookEventType): unknown {
-  return { type, timestamp: EXAMPLE_TIMESTAMP, data: WEBHOOK_PAYLOADS[type].example };
+export function webhookBodyExample(type: WebhookEventType, payload: WebhookPayload): unknown {
+  return { type, timestamp: EXAMPLE_TIMESTAMP, data: payload.example };
 }

@@ -1,7 +1,8 @@
 import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import type { ResourceLimits } from 'node:worker_threads';
+import { siblingModule, startModuleThread } from '../../lib/module-thread.js';
 import type { RenderRequestMessage, RenderThreadMessage } from './render-thread-protocol.js';
 
 /**
@@ -30,38 +31,19 @@ export interface RenderHost {
   terminate(): Promise<unknown>;
 }
 
-// Under tsx (tests, `npm run dev`) these modules are TypeScript; in dist/ they are .js.
-const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-const THREAD_MAIN_FILE = fileURLToPath(new URL(`./render-thread-main${EXTENSION}`, import.meta.url));
-const PROCESS_MAIN_FILE = fileURLToPath(new URL(`./render-process-main${EXTENSION}`, import.meta.url));
-// Resolved here: an evaluated thread or a child resolves a bare name from the working directory,
-// which need not be the project (`wrs serve` run from another folder).
-const requireHere = createRequire(import.meta.url);
-const TSX_REQUIRE_HOOK = EXTENSION === '.ts' ? requireHere.resolve('tsx/cjs') : undefined;
-const TSX_LOADER = EXTENSION === '.ts' ? pathToFileURL(requireHere.resolve('tsx')).href : undefined;
-
-/**
- * The thread's first code. In dist/ it imports the ES modules; under tsx (tests, `npm run dev`)
- * the parent's loader hooks do not reach an evaluated thread, so it registers tsx's require
- * hook and requires the TypeScript modules, as piscina did.
- */
-const BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-const { pathToFileURL } = require('node:url');
-const typescript = workerData.threadMain.endsWith('.ts');
-if (typescript) require(workerData.tsxRequireHook);
-const load = async (file) => (typescript || file.endsWith('.ts') ? require(file) : import(pathToFileURL(file).href));
-Promise.all([load(workerData.threadMain), load(workerData.renderModule)]).then(([main, module]) => main.serveRenders(module));
-`;
+const THREAD_MAIN_FILE = siblingModule(import.meta.url, 'render-thread-main');
+const PROCESS_MAIN_FILE = siblingModule(import.meta.url, 'render-process-main');
+// Resolved here: a child resolves a bare name from the working directory, which need not be the
+// project (`wrs serve` run from another folder).
+const TSX_LOADER = import.meta.url.endsWith('.ts') ? pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href : undefined;
 
 export function startRenderHost(options: RenderHostOptions): RenderHost {
   return options.isolation === 'process' ? startProcessHost(options) : startThreadHost(options);
 }
 
 function startThreadHost(options: RenderHostOptions): RenderHost {
-  const worker = new Worker(BOOTSTRAP, {
-    eval: true,
-    workerData: { threadMain: THREAD_MAIN_FILE, renderModule: options.renderModule, tsxRequireHook: TSX_REQUIRE_HOOK, nice: options.nice },
+  const worker = startModuleThread(THREAD_MAIN_FILE, 'serveRenders', [options.renderModule], {
+    workerData: { nice: options.nice },
     ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
   });
   worker.on('message', options.onMessage);

@@ -1,8 +1,5 @@
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { getHeapStatistics } from 'node:v8';
-import { garbageCollector } from '../../lib/garbage-collector.js';
-import { heapKeeper } from './render-thread-heap.js';
 import type { RenderRequestMessage, RenderModule, RenderThreadMessage } from './render-thread-protocol.js';
 
 /**
@@ -14,10 +11,7 @@ export async function serveRenders(module: RenderModule, port: RenderPort = thre
   const { send } = port;
   await module.warmup?.();
   port.warmedUp();
-  const gc = garbageCollector();
-  const heap = heapKeeper({ collect: () => gc({ type: 'major' }), heapUsed: () => getHeapStatistics().used_heap_size });
   port.onRequest(({ id, task }) => {
-    heap.renderStarted();
     void (async () => {
       try {
         const preparing = module.prepare?.(task);
@@ -32,8 +26,6 @@ export async function serveRenders(module: RenderModule, port: RenderPort = thre
         send({ type: 'outcome', id, outcome: await module.default(task) });
       } catch (error) {
         send({ type: 'outcome', id, outcome: { ok: false, reason: error instanceof Error ? error.message : String(error) } });
-      } finally {
-        heap.renderFinished();
       }
     })();
   });

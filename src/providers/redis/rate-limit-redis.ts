@@ -1,5 +1,4 @@
-import type { Redis } from 'ioredis';
-import { loadedOnFirstUse } from '../../lib/loaded-on-first-use.js';
+import { Redis } from 'ioredis';
 import type { RedisSettings } from '../../config/redis.js';
 
 /**
@@ -28,15 +27,13 @@ export interface RateLimitRedis {
   close(): void;
 }
 
-const ioredis = loadedOnFirstUse<typeof import('ioredis')>('ioredis');
-
 /**
  * A client that never makes a request wait long: a command waits at most the configured
  * timeout, and while the connection is down commands fail at once instead of queueing for it.
  * It connects only when asked to.
  */
 export function createRateLimitRedis(settings: RedisSettings): RateLimitRedis {
-  const client = new (ioredis().Redis)(settings.url, {
+  const client = new Redis(settings.url, {
     connectTimeout: CONNECT_TIMEOUT_MS,
     commandTimeout: settings.timeoutMs,
     maxRetriesPerRequest: 0,

@@ -4,7 +4,8 @@ import type { StoredEvent } from '../../domain/events/event.js';
 import type { Database } from '../database.js';
 import { createEventWriter, rememberKeyValues } from '../repositories/event-writes.js';
 import { executorOf } from '../unit-of-work.js';
-import { EXPORT_KINDS, EXPORTED_TABLES, exportedTable, type ExportedTable } from './exported-tables.js';
+import { EXPORT_KINDS, EXPORTED_TABLES, exportedTable } from '../table-registry.js';
+import type { ExportedTable } from './exported-table.js';
 import { exportedRow, rowProblem, storedRow } from './row-forms.js';
 
 /** PostgreSQL takes at most 65,535 parameters in one statement. */
@@ -12,7 +13,7 @@ const MAX_PARAMETERS = 65_535;
 
 /**
  * A company's data as the export reads and the import writes it, table by table (see
- * exported-tables.ts). Reads page by each table's key (keyset pagination, never OFFSET) in one
+ * table-registry.ts). Reads page by each table's key (keyset pagination, never OFFSET) in one
  * snapshot; writes join the caller's transaction.
  */
 export function createCompanyDataStore(database: Database): CompanyDataStore {

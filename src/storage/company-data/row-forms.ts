@@ -1,6 +1,6 @@
 import type { ExportedRow } from '../../domain/company-export/company-data.port.js';
 import type { DialectName } from '../database.js';
-import type { ExportedTable } from './exported-tables.js';
+import type { ExportedTable } from './exported-table.js';
 
 /**
  * A row as the export carries it: the table's columns in the list's order, bytes as base64 and

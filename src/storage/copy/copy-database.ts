@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import { CopyRefusal } from './copy-refusal.js';
-import { COPIED_TABLES, type CopiedTable } from './copied-tables.js';
-import { advanceSequences, countRows, openPostgresTarget } from './postgres-target.js';
+import { COPIED_TABLES, type CopiedTable } from '../table-registry.js';
+import { advanceSequences, claimCopiedEventIds, countRows, openPostgresTarget } from './postgres-target.js';
 import { rowConverter, type RowConverter } from './row-conversion.js';
 import { openSqliteSource, type PageLimits, type SourceTable, type SqliteSource } from './sqlite-source.js';
 
@@ -53,6 +53,7 @@ export async function copySqliteToPostgres(sqlitePath: string, postgresUrl: stri
             throw new CopyRefusal(`${plan.table.name}: the source holds ${plan.rows} rows, ${copied} were read and ${stored} stored; nothing was committed`);
           }
         }
+        await claimCopiedEventIds(trx);
         await advanceSequences(trx);
       });
       return { tables: plans.map(({ table, rows }) => ({ table: table.name, rows })), seconds: (performance.now() - started) / 1000 };

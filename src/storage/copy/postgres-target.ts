@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { openDatabase, type Database } from '../database.js';
 import { migrateToLatest } from '../migrator.js';
 import { CopyRefusal } from './copy-refusal.js';
-import { COPIED_TABLES, type CopiedTable } from './copied-tables.js';
+import { COPIED_TABLES, type CopiedTable } from '../table-registry.js';
 
 /** The PostgreSQL database a copy writes into. */
 export interface PostgresTarget {
@@ -58,20 +58,27 @@ async function requireNoData(db: Kysely<any>, url: string): Promise<void> {
     if (row) holding.push(table);
   }
   if (holding.length > 0) {
-    throw new CopyRefusal(
-      `${withoutPassword(url)} already holds wrs data (in ${holding.join(', ')}); ` + 'copy into a new, empty database (nothing was written)',
-    );
+    throw new CopyRefusal(`${withoutPassword(url)} already holds wrs data (in ${holding.join(', ')}); copy into a new, empty database (nothing was written)`);
   }
 }
 
-/** Sets every sequence that feeds a column (a serial, an identity or a nextval default) past the column's largest value. */
+/** The uniqueness of the copied events' (company_id, id) on the partitioned `events` (migration 0022). */
+export async function claimCopiedEventIds(trx: Transaction<any>): Promise<void> {
+  await sql`insert into event_ids (company_id, id, created_at) select company_id, id, created_at from events`.execute(trx);
+}
+
+/**
+ * Sets every sequence that feeds a column (a serial, an identity or a nextval default) past the
+ * column's largest value. Partitions of `events` share its default: the parent's maximum covers them.
+ */
 export async function advanceSequences(trx: Transaction<any>): Promise<void> {
   const { rows } = await sql<{ table_name: string; column_name: string; sequence: string }>`
     select table_name, column_name,
       coalesce(pg_get_serial_sequence(quote_ident(table_name), column_name),
                substring(column_default from 'nextval\\(''([^'']+)''')) as sequence
     from information_schema.columns
-    where table_schema = current_schema() and (column_default like 'nextval(%' or is_identity = 'YES')`.execute(trx);
+    where table_schema = current_schema() and (column_default like 'nextval(%' or is_identity = 'YES')
+      and not exists (select 1 from pg_class where relname = table_name and relnamespace = current_schema()::regnamespace and relispartition)`.execute(trx);
   for (const { table_name, column_name, sequence } of rows) {
     await sql`select setval(${sequence}::regclass, max_value) from (select max(${sql.ref(column_name)}) as max_value from ${sql.table(table_name)}) as m
       where max_value is not null`.execute(trx);

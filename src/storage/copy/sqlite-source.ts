@@ -3,7 +3,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { knownMigrationNames } from '../migrator.js';
 import { SqliteDatabase } from '../sqlite-driver.js';
 import { CopyRefusal } from './copy-refusal.js';
-import type { CopiedTable } from './copied-tables.js';
+import type { CopiedTable } from '../table-registry.js';
 
 export type SourceRow = Record<string, unknown>;
 

@@ -4,10 +4,8 @@ import type { EventChunks, FeedChunk } from '../../domain/events/events-reposito
 import type { FeedPosition } from '../../domain/events/feed-position.js';
 import type { Database } from '../database.js';
 import type { ReadSnapshot, RowChunks } from '../read-snapshot.js';
-import { findContainsMatches } from './contains-matches.js';
-import { compileEventPageCount, pageCount } from './event-query-compiler.js';
-import { eventPageStatement } from './event-page-statements.js';
-import { eventBodies, type EventPageRow } from '../tables/events.js';
+import { eventPageCountQuery, eventPageQuery } from './event-list-query.js';
+import { eventBodies } from '../tables/events.js';
 import { feedPage, postgresFeedCount, postgresFeedQuery, postgresHorizon, sqliteFeedQuery, type FeedRow } from './feed-queries.js';
 
 /**
@@ -22,12 +20,10 @@ export async function openListChunks(
 ): Promise<EventChunks<readonly EventJson[]>> {
   const { db, dialect } = database;
   const open = async (snapshot: ReadSnapshot) => {
-    const matches = await findContainsMatches(db, dialect, companyId, query, (compiled) => snapshot.rows(compiled));
-    if (matches === null) return { count: 0, rows: emptyChunks<EventPageRow>() };
-    const [counted] = await snapshot.rows(compileEventPageCount(db, dialect, companyId, query, matches).compile());
-    const count = pageCount(counted!.matching, query);
-    if (count === 0) return { count, rows: emptyChunks<EventPageRow>() };
-    return { count, rows: snapshot.chunks<EventPageRow>(eventPageStatement(db, dialect, companyId, query, matches), chunkEvents) };
+    const [counted] = await snapshot.rows(eventPageCountQuery(db, dialect, companyId, query).compile());
+    const count = Math.max(0, Number(counted!.matching) - query.offset);
+    if (count === 0) return { count, rows: emptyChunks<{ body: EventJson }>() };
+    return { count, rows: snapshot.chunks<{ body: EventJson }>(eventPageQuery(db, dialect, companyId, query).compile(), chunkEvents) };
   };
   return withSnapshot(database, open, eventBodies);
 }
@@ -65,7 +61,8 @@ export async function openChangesChunks(
   return withSnapshot(database, open, (rows) => feedPage(rows, (row) => Number(row.feed_xid), false));
 }
 
-async function withSnapshot<Row, Chunk>(
+/** Reads `open` makes from one snapshot, released when the chunks are closed or opening fails. */
+export async function withSnapshot<Row, Chunk>(
   database: Database,
   open: (snapshot: ReadSnapshot) => Promise<{ count: number; rows: RowChunks<Row> }>,
   toChunk: (rows: Row[]) => Chunk,
@@ -84,6 +81,6 @@ async function withSnapshot<Row, Chunk>(
   }
 }
 
-function emptyChunks<R>(): RowChunks<R> {
+export function emptyChunks<R>(): RowChunks<R> {
   return { next: async () => [] };
 }

@@ -1,18 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import type { EventListQuery } from '../../domain/events/event-query.js';
-import type { EventsRepository, VersionedEventPage } from '../../domain/events/events-repository.port.js';
+import type { EventsRepository } from '../../domain/events/events-repository.port.js';
+import { eventPageQuery } from './event-list-query.js';
 import type { Database } from '../database.js';
-import { gatheredReadOf } from '../gathered-reads.js';
 import { primaryReads, type ReadRouting } from '../read-routing.js';
 import type { DB } from '../schema.js';
-import { eventBodies } from '../tables/events.js';
 import { executorOf } from '../unit-of-work.js';
 import { openChangesChunks, openListChunks } from './event-chunks.js';
-import { findContainsMatchesWithVersion } from './contains-matches.js';
 import { afterFeedPosition, feedPage, ofFeedType, postgresFeedQuery, postgresHorizon, sqliteFeedQuery, type FeedRow } from './feed-queries.js';
-import { eventPageStatement } from './event-page-statements.js';
-import { createEventPageAnchors, readWithVersion, type EventPageAnchors, type PageStatement } from './event-page-anchors.js';
-import { createDataVersionsRepository } from './data-versions-repository.js';
 import { createPostgresStatistics } from './postgres-statistics.js';
 import { createEventWriter, lastSqlitePosition, rememberKeyValues } from './event-writes.js';
 import { lockKeyValuesForAdding } from './key-value-pruning.js';
@@ -26,12 +20,16 @@ export function createEventsRepository(database: Database, reads: ReadRouting = 
   const { db, dialect } = database;
   const writer = createEventWriter(dialect);
   const feed = dialect === 'postgres' ? postgresFeed(db) : sqliteFeed(db);
-  const anchors = createEventPageAnchors();
   const statistics = dialect === 'postgres' ? createPostgresStatistics(db) : undefined;
   return {
     ...feed,
 
-    list: (companyId, query) => reads.read(companyId, ({ db }) => listPage(db, dialect, companyId, query, anchors)),
+    // select body from events where company_id = ? and <filters> order by <field>, id limit ? offset ?
+    list: (companyId, query) =>
+      reads.read(companyId, async ({ db, dialect }) => {
+        const rows = await eventPageQuery(db, dialect, companyId, query).execute();
+        return rows.map((row) => row.body);
+      }),
 
     openList: (companyId, query, chunkEvents) => reads.read(companyId, (target) => openListChunks(target, companyId, query, chunkEvents)),
 
@@ -92,49 +90,6 @@ export function createEventsRepository(database: Database, reads: ReadRouting = 
       else await sql`pragma optimize = 0x10012`.execute(db);
     },
   };
-}
-
-/**
- * A page and the company's data version, read by one statement where it can be (so both come
- * from one snapshot). A page with `__contains` filters reads the version with the dictionary
- * values of its first filter, before its rows; one that came back empty (no row to carry the
- * version) has its version read, then its rows again.
- */
-async function listPage(
-  db: Kysely<DB>,
-  dialect: Database['dialect'],
-  companyId: string,
-  query: EventListQuery,
-  anchors: EventPageAnchors,
-): Promise<VersionedEventPage> {
-  const statement: PageStatement = (page, variant) => eventPageStatement(db, dialect, companyId, page, new Map(), variant);
-  // Every read of the page gathered with the turn's other reads (gathered-reads.ts).
-  const rowsOf = gatheredReadOf(db);
-  if (query.filters.some((filter) => filter.operator === 'contains')) {
-    const { version, matches } = await findContainsMatchesWithVersion(db, dialect, companyId, query, rowsOf);
-    // No stored value contains a substring: no event can match.
-    if (matches === null) return { events: [], version };
-    return { events: eventBodies(await rowsOf(eventPageStatement(db, dialect, companyId, query, matches))), version };
-  }
-  if (query.offset === 0 && dialect === 'sqlite') {
-    const [version, ...events] = eventBodies(await rowsOf(statement(query, { versionRowFirst: true })));
-    return { events, version: Number(version) };
-  }
-  const versioned =
-    query.offset > 0 ? await anchors.read(companyId, query, statement, rowsOf) : await readWithVersion(statement(query, { withVersion: true }), rowsOf);
-  if (versioned.version !== undefined) return { events: eventBodies(versioned.rows), version: versioned.version };
-  // An empty page carried no version: read it, then the page again after it.
-  const version = await versionBefore(db, companyId);
-  return { events: eventBodies(await rowsOf(statement(query, {}))), version };
-}
-
-/** The data version readers of each database (primary, standby), compiled once. */
-const versionReaders = new WeakMap<Kysely<DB>, ReturnType<typeof createDataVersionsRepository>>();
-
-function versionBefore(db: Kysely<DB>, companyId: string): Promise<number> {
-  let versions = versionReaders.get(db);
-  if (!versions) versionReaders.set(db, (versions = createDataVersionsRepository(db)));
-  return versions.current(companyId);
 }
 
 type FeedMethods = Pick<EventsRepository, 'feedPositionBefore' | 'changes' | 'feedEnd'>;

@@ -8,27 +8,11 @@ import { precompiled, precompiledStatement } from '../precompiled-query.js';
 import { executorOf } from '../unit-of-work.js';
 import { changeToPersistence, recordToDomain, recordToPersistence, referencesToPersistence } from './record-mapper.js';
 import { liveTypeOf, typeInTransactionQuery } from './record-types-repository.js';
-import type { RecordColumns } from '../tables/records.js';
+import { RECORD_COLUMNS } from '../tables/records.js';
 import { batchFreshReads } from '../../lib/fresh-read-batches.js';
 
 const INSERT_BATCH = 400;
 const ID_BATCH = 500;
-/** A stored record's columns, in the order the single-row insert binds them. */
-const RECORD_COLUMNS = [
-  'id',
-  'record_type',
-  'type_id',
-  'uid',
-  'status',
-  'parent_record',
-  'child_records',
-  'instance',
-  'fields',
-  'linked',
-  'views',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof RecordColumns)[];
 
 /**
  * List pages (`page`, `exists`) are read where `reads` sends them: a standby that has caught up
@@ -89,15 +73,17 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
     return query;
   }
 
-  function bounded<O>(query: SelectQueryBuilder<DB, 'records', O>, { after, before }: Omit<RecordPageQuery, 'limit'>) {
+  /** Keeps the records after `after` and before `before` in the order (a descending order turns the comparisons round). */
+  function bounded<O>(query: SelectQueryBuilder<DB, 'records', O>, { order, after, before }: Omit<RecordPageQuery, 'limit' | 'backwards'>) {
+    const [later, earlier] = order.descending ? (['<', '>'] as const) : (['>', '<'] as const);
     let bounded = query;
     if (after) {
-      bounded = bounded.where((eb) => eb(eb.refTuple('records.created_at', 'records.id'), after.inclusive ? '>=' : '>', eb.tuple(after.createdAt, after.id)));
+      const op = after.inclusive ? (`${later}=` as const) : later;
+      bounded = bounded.where((eb) => eb(eb.refTuple(`records.${order.column}`, 'records.id'), op, eb.tuple(after.at, after.id)));
     }
     if (before) {
-      bounded = bounded.where((eb) =>
-        eb(eb.refTuple('records.created_at', 'records.id'), before.inclusive ? '<=' : '<', eb.tuple(before.createdAt, before.id)),
-      );
+      const op = before.inclusive ? (`${earlier}=` as const) : earlier;
+      bounded = bounded.where((eb) => eb(eb.refTuple(`records.${order.column}`, 'records.id'), op, eb.tuple(before.at, before.id)));
     }
     return bounded;
   }
@@ -144,16 +130,21 @@ export function createRecordsRepository(database: Database, reads: ReadRouting =
       return row && recordToDomain(row);
     },
 
-    async findKey(companyId, id) {
-      const row = await db.selectFrom('records').select(['created_at', 'id']).where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
-      return row ? { createdAt: row.created_at, id: row.id } : undefined;
+    async findKey(companyId, id, column) {
+      const row = await db
+        .selectFrom('records')
+        .select([`${column} as at`, 'id'])
+        .where('company_id', '=', companyId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row ? { at: row.at, id: row.id } : undefined;
     },
 
     page(companyId, filter, query) {
-      const direction = query.descending ? 'desc' : 'asc';
+      const direction = query.order.descending !== Boolean(query.backwards) ? 'desc' : 'asc';
       return reads.read(companyId, async ({ db }) => {
         const rows = await bounded(filtered(db, companyId, filter).selectAll('records'), query)
-          .orderBy('records.created_at', direction)
+          .orderBy(`records.${query.order.column}`, direction)
           .orderBy('records.id', direction)
           .limit(query.limit)
           .execute();

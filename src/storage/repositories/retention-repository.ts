@@ -4,7 +4,9 @@ import type { FeedPosition } from '../../domain/events/feed-position.js';
 import type { Database } from '../database.js';
 import type { DB } from '../schema.js';
 import { executorOf } from '../unit-of-work.js';
-import { lockKeyValuesForRemoval, pruneKeyValues, REMOVED_KEY_COLUMNS } from './key-value-pruning.js';
+import { forgetEventIds } from './event-ids.js';
+import { detachMonth, dropDetachedMonths, expiredMonths, prepareMonths } from './event-partitions.js';
+import { lockKeyValuesForRemoval, pruneKeyValues, REMOVED_KEY_COLUMNS, type RemovedKeyValues } from './key-value-pruning.js';
 
 /** The advisory lock a PostgreSQL replica holds while it sweeps (two int4 keys: "wrs", then "retention"). */
 const SWEEP_LOCK = sql`${0x777273}::int4, ${1}::int4`;
@@ -58,16 +60,26 @@ export function createRetentionRepository(database: Database): RetentionReposito
       // The oldest first, along the (company_id, created_at, id) index: each batch reads only its own rows.
       const oldest = trx
         .selectFrom('events')
-        .select('id')
         .where('company_id', '=', companyId)
         .where('created_at', '<', before)
         .orderBy('created_at')
         .orderBy('id')
         .limit(limit);
-      const removal = trx.deleteFrom('events').where('company_id', '=', companyId).where('id', 'in', oldest);
-      const rows = postgres
-        ? await removal.returning([sql<string>`feed_xid::text`.as('xid'), 'feed_seq', ...REMOVED_KEY_COLUMNS]).execute()
-        : (await removal.returning(['feed_seq', ...REMOVED_KEY_COLUMNS]).execute()).map((row) => ({ ...row, xid: '0' }));
+      let rows: ({ xid: string; feed_seq: number } & RemovedKeyValues)[];
+      if (postgres) {
+        // `events` has no index on (company_id, id) on PostgreSQL (migration 0022): the rows are named by (created_at, id).
+        const removed = await trx
+          .deleteFrom('events')
+          .where('company_id', '=', companyId)
+          .where(({ eb, refTuple }) => eb(refTuple('created_at', 'id'), 'in', oldest.select(['created_at', 'id']).$asTuple('created_at', 'id')))
+          .returning(['id', 'created_at', sql<string>`feed_xid::text`.as('xid'), 'feed_seq', ...REMOVED_KEY_COLUMNS])
+          .execute();
+        await forgetEventIds(trx, companyId, removed);
+        rows = removed;
+      } else {
+        const removal = trx.deleteFrom('events').where('company_id', '=', companyId).where('id', 'in', oldest.select('id'));
+        rows = (await removal.returning(['feed_seq', ...REMOVED_KEY_COLUMNS]).execute()).map((row) => ({ ...row, xid: '0' }));
+      }
       if (rows.length === 0) return 0;
       await pruneKeyValues(trx, companyId, rows);
       let xid = 0;
@@ -80,6 +92,23 @@ export function createRetentionRepository(database: Database): RetentionReposito
       await recordRemovedThrough(trx, companyId, { xid, seq }, removedAt);
       return rows.length;
     },
+
+    async prepareMonths(now) {
+      if (postgres) await prepareMonths(db, now);
+    },
+
+    expiredMonths: async (cutoffs) => (postgres ? expiredMonths(db, cutoffs) : []),
+
+    async detachMonth(scope, month, cutoffs, removedAt) {
+      if (!postgres) return null;
+      const trx = executorOf(db, scope);
+      const marks = await detachMonth(trx, month, cutoffs);
+      if (marks === null) return null;
+      for (const { companyId, through } of marks) await recordRemovedThrough(trx, companyId, through, removedAt);
+      return marks.map((mark) => mark.companyId);
+    },
+
+    dropDetachedMonths: async (batchSize) => (postgres ? dropDetachedMonths(db, batchSize) : 0),
 
     async oldestKept() {
       // One index probe per company instead of a scan of the whole table.

@@ -35,6 +35,23 @@ export interface RecordColumns {
   updated_at: string;
 }
 
+/** A stored record's columns, in order: the order the single-row insert binds them and the export writes them. */
+export const RECORD_COLUMNS = [
+  'id',
+  'record_type',
+  'type_id',
+  'uid',
+  'status',
+  'parent_record',
+  'child_records',
+  'instance',
+  'fields',
+  'linked',
+  'views',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof RecordColumns)[];
+
 export interface RecordsTable extends RecordColumns {
   company_id: string;
 }

@@ -4,24 +4,11 @@ import './cursor-pager.css';
  * Previous / Next links of a cursor-paged list. The API answers absolute URLs of its own pages
  * (carrying the filters and the cursor); the console passes their query on to its own address.
  */
-export function CursorPager({
-  label,
-  basePath,
-  prevUrl,
-  nextUrl,
-  keep = {},
-}: {
-  label: string;
-  basePath: string;
-  prevUrl: string | null;
-  nextUrl: string | null;
-  /** Parameters of the console's own (not the API's) that the pages keep, such as the order. */
-  keep?: Record<string, string>;
-}) {
+export function CursorPager({ label, basePath, prevUrl, nextUrl }: { label: string; basePath: string; prevUrl: string | null; nextUrl: string | null }) {
   return (
     <nav class="cursor-pager" aria-label={label}>
       {prevUrl ? (
-        <a class="button" href={consoleHref(basePath, prevUrl, keep)} rel="prev">
+        <a class="button" href={consoleHref(basePath, prevUrl)} rel="prev">
           ← Previous
         </a>
       ) : (
@@ -30,7 +17,7 @@ export function CursorPager({
         </span>
       )}
       {nextUrl ? (
-        <a class="button" href={consoleHref(basePath, nextUrl, keep)} rel="next">
+        <a class="button" href={consoleHref(basePath, nextUrl)} rel="next">
           Next →
         </a>
       ) : (
@@ -43,9 +30,8 @@ export function CursorPager({
 }
 
 /** The console page at basePath with the query of an API link. */
-export function consoleHref(basePath: string, apiUrl: string, keep: Record<string, string> = {}): string {
+export function consoleHref(basePath: string, apiUrl: string): string {
   const query = new URL(apiUrl, location.origin).searchParams;
-  for (const [name, value] of Object.entries(keep)) query.set(name, value);
   const search = query.toString();
   return search ? `${basePath}?${search}` : basePath;
 }

@@ -1,8 +1,6 @@
 import { statusLabel } from '../../shared/status-label';
 import './status-badge.css';
 
-export { statusLabel };
-
 export function StatusBadge({ status }: { status: string }) {
   return (
     <span class="status-badge" title={status}>

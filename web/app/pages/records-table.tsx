@@ -50,15 +50,9 @@ export function RecordsTablePage() {
                   ? 'No records match these filters.'
                   : `${result.data.count} record${result.data.count === 1 ? '' : 's'} on this page.`)}
             </p>
-            <CursorPager
-              label="Record pages"
-              basePath="/app/records"
-              prevUrl={result.data.prev}
-              nextUrl={result.data.next}
-              keep={filters.sort ? { sort: filters.sort } : {}}
-            />
+            <CursorPager label="Record pages" basePath="/app/records" prevUrl={result.data.prev} nextUrl={result.data.next} />
           </div>
-          {result.data.count > 0 && <RecordsResultsTable records={result.data.results} types={recordTypes ?? []} sort={filters.sort} />}
+          {result.data.count > 0 && <RecordsResultsTable records={result.data.results} types={recordTypes ?? []} order={filters.order_by} />}
         </section>
       )}
     </div>

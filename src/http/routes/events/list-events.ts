@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../app-context.js';
 import type { RawEventQuery } from '../../../domain/events/event-query-parameters.js';
-import { parseEventQuery } from '../../../domain/events/event-query.js';
+import { parseEventQuery, type EventListQuery } from '../../../domain/events/event-query.js';
 import { answeredNotModified, weakEtagOf } from '../../conditional-requests.js';
 import { JSON_CONTENT_TYPE } from '../../json-content-type.js';
 import { identityOf } from '../../plugins/authenticate.js';
@@ -12,11 +12,14 @@ import { createLargePages, LARGE_PAGE_EVENTS } from './large-pages.js';
 import { chunkedEventsListBody, eventsListBody } from './serialize-events.js';
 import { exampleEvent, withExample } from '../../schemas/examples.js';
 import { registerChangesRoute } from './changes.js';
-import type { PageCache } from '../../page-cache.js';
 import { checkedByTheRoute } from '../../validator-compiler.js';
 
-/** GET /v1/events: the company's events, filtered, ordered and paged. */
-export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; pageCache: PageCache }> = async (app, { ctx, pageCache }) => {
+/**
+ * GET /v1/events: the company's events, filtered, ordered and paged. The plain path reads the
+ * company's data version (the ETag), then the page; the fast path (src/fast-path/) may answer
+ * first, with the same bytes.
+ */
+export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const largePages = createLargePages(ctx.config.largePages);
   app.get(
     '/events',
@@ -47,26 +50,23 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; page
       const companyId = identity.companyId;
       const query = parseEventQuery(request.query as RawEventQuery);
       const etagAt = (version: number) => weakEtagOf(['events', companyId, identity.kind, version, query]);
-      // Nothing kept could answer and no tag to compare: the page and its version in one read.
-      if (query.limit <= LARGE_PAGE_EVENTS && request.headers['if-none-match'] === undefined && !pageCache.mayServe(request, companyId)) {
-        const { events, version } = await ctx.events.list(companyId, query);
-        const etag = etagAt(version);
-        const body = pageCache.keep({ companyId, version, etag }, eventsListBody(events));
-        return reply
-          .header('etag', etag)
-          .type(JSON_CONTENT_TYPE)
-          .send(body as never);
+      if (query.limit <= LARGE_PAGE_EVENTS) {
+        const notModified = (etag: string) => answeredNotModified(request, reply, etag);
+        const fast = await ctx.fastPath.eventsPage({ companyId, headers: request.headers, etagAt, notModified }, query);
+        if (fast?.body === null) return reply;
+        if (fast)
+          return reply
+            .header('etag', fast.etag)
+            .type(JSON_CONTENT_TYPE)
+            .send(fast.body as never);
       }
-      // Read before the list: an ingest committed meanwhile can only make the tag older than the answer.
-      const version = await ctx.dataVersions.current(companyId);
-      const etag = etagAt(version);
+      // The plain path: the version first (a write committed meanwhile can only make the tag older than the page), then the page.
+      const etag = etagAt(await ctx.events.version(companyId));
       if (answeredNotModified(request, reply, etag)) return reply;
-      const page = async () => eventsListBody((await ctx.events.list(companyId, query)).events);
-      const chunked = async () => chunkedEventsListBody(await ctx.events.openList(companyId, query));
       const body =
         query.limit > LARGE_PAGE_EVENTS
-          ? await largePages.build(companyId, request, reply, chunked)
-          : await pageCache.serve(request, { companyId, version, etag }, page);
+          ? await largePages.build(companyId, request, reply, () => largePageBody(ctx, companyId, query))
+          : eventsListBody(await ctx.events.list(companyId, query));
       // The client went away while waiting for a place: there is no one to answer.
       if (body === undefined) return reply;
       // Serialised as the EventsListResponse schema says (serialize-events.ts), not by Fastify.
@@ -76,3 +76,12 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; page
 
   registerChangesRoute(app, ctx, largePages);
 };
+
+/**
+ * A page over 1,000 events, read in chunks while it is sent: by the events service's openList, or
+ * by the fast path's reader, each chunk then written by the fast path into one buffer.
+ */
+async function largePageBody(ctx: AppContext, companyId: string, query: EventListQuery) {
+  const page = await (ctx.fastPath.eventChunks(companyId, query) ?? ctx.events.openList(companyId, query));
+  return chunkedEventsListBody(page, undefined, (head, events) => ctx.fastPath.listChunkBytes(head, events));
+}

@@ -15,10 +15,9 @@ import { objectBodyValidator } from './object-body.js';
 import { CreateRecordBody, ListRecordsQuery, RecordBadRequest, RecordParams, RecordsListResponse, TypeIdParams, UpdateRecordBody } from './schemas.js';
 import { RecordSchema } from '../../../domain/records/record.js';
 import { exampleRecord, exampleRecordsPage, withExample } from '../../schemas/examples.js';
-import type { PageCache } from '../../page-cache.js';
 
 /** Workboard records: create, read, update and list, scoped to the caller's company. */
-export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; pageCache: PageCache }> = async (app, { ctx, pageCache }) => {
+export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const records = ctx.records;
 
   app.get(
@@ -46,9 +45,11 @@ export const recordRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; pageCach
       const base = `${publicBaseUrl(request, ctx.config)}/v1/records`;
       // Read before the list: a write committed meanwhile can only make the tag older than the answer.
       const version = await ctx.dataVersions.current(identity.companyId);
-      const etag = weakEtagOf(['records', identity.companyId, identity.kind, version, base, query]);
+      const etagAt = (at: number) => weakEtagOf(['records', identity.companyId, identity.kind, at, base, query]);
+      const etag = etagAt(version);
       if (answeredNotModified(request, reply, etag)) return reply;
-      const body = await pageCache.serve(request, { companyId: identity.companyId, version, etag }, async () => {
+      const listRequest = { companyId: identity.companyId, headers: request.headers, etagAt, notModified: () => false };
+      const body = await ctx.fastPath.keptPage(listRequest, version, async () => {
         const page = await records.list(identity.companyId, query);
         // Serialised here, by the route's response schema, so the cache keeps the bytes.
         return reply.serialize({

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { FIELD_TYPES } from '../../../domain/record-types/definition.js';
-import { MAX_PAGE_SIZE, type RecordListParam } from '../../../domain/records/list-query.js';
+import { MAX_PAGE_SIZE, RECORD_ORDERS, type RecordListParam } from '../../../domain/records/list-query.js';
 import { RecordSchema } from '../../../domain/records/record.js';
 
 export const RecordParams = Type.Object({ record: Type.String({ description: 'record ID', maxLength: 200 }) });
@@ -73,8 +73,17 @@ const LIST_RECORDS_PARAMS = {
   updated_before: timestampFilter('records updated before this time'),
   updatedBefore: timestampFilter('alias of updated_before'),
   next: filter('record ID: the records after it; not with prev'),
-  prev: filter('record ID: the page just before it (still in ascending order); not with next'),
+  prev: filter('record ID: the page just before it (still in the list order); not with next'),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `records per page (extension), default and maximum ${MAX_PAGE_SIZE}` })),
+  order_by: Type.Optional(
+    Type.Unsafe<string>({
+      type: 'string',
+      enum: Object.keys(RECORD_ORDERS),
+      description:
+        'order of the list (extension): created_at (the default) or updated_at, ascending; prefix with - for descending. ' +
+        'Ties are broken by id in the same direction; next and prev walk this order and the links keep it.',
+    }),
+  ),
 } satisfies Record<RecordListParam, TSchema>;
 
 export const ListRecordsQuery = Type.Object(LIST_RECORDS_PARAMS, { additionalProperties: false });

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { fieldValueText } from '../../components/field-value-text';
-import { StatusBadge, statusLabel } from '../../components/status-badge';
+import { StatusBadge } from '../../components/status-badge';
+import { statusLabel } from '../../../shared/status-label';
 import type { BoardRecord } from './board-types';
 
 interface RecordCardProps {

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { statusLabel } from '../../components/status-badge';
+import { statusLabel } from '../../../shared/status-label';
 
 interface StatusDropZoneProps {
   viewId: string;

@@ -2,7 +2,7 @@ import type { RecordType } from '@wrs/client';
 import { useCallback, useState } from 'preact/hooks';
 import { ApiProblemNotice } from '../../components/api-problem-notice';
 import { SESSION_EXPIRED_MESSAGE } from '../../components/session-expiry';
-import { statusLabel } from '../../components/status-badge';
+import { statusLabel } from '../../../shared/status-label';
 import { useConsole } from '../../console-context';
 import type { ApiProblem } from '../../../shared/problems';
 import type { BoardRecord } from './board-types';

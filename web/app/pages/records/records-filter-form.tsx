@@ -12,7 +12,7 @@ interface RecordsFilterFormProps {
   onApply: (params: Record<string, string>) => void;
 }
 
-const NO_FILTERS: RecordsFilters = { record_type: '', view_id: '', time_filter: '', time_value: '', limit: '', sort: '' };
+const NO_FILTERS: RecordsFilters = { record_type: '', view_id: '', time_filter: '', time_value: '', limit: '', order_by: '' };
 
 /** Every filter of GET /v1/records, and the order of the page; the API takes at most one timestamp filter, so one is chosen. */
 export function RecordsFilterForm({ initial, recordTypes, onApply }: RecordsFilterFormProps) {
@@ -97,7 +97,12 @@ export function RecordsFilterForm({ initial, recordTypes, onApply }: RecordsFilt
       </div>
       <div class="field">
         <label for="filter-sort">Order</label>
-        <select id="filter-sort" value={filters.sort} aria-describedby="filter-sort-hint" onChange={(e) => set({ sort: e.currentTarget.value as RecordsSort })}>
+        <select
+          id="filter-sort"
+          value={filters.order_by}
+          aria-describedby="filter-sort-hint"
+          onChange={(e) => set({ order_by: e.currentTarget.value as RecordsSort })}
+        >
           {SORTS.map((sort) => (
             <option key={sort.value} value={sort.value}>
               {sort.label}
@@ -105,7 +110,7 @@ export function RecordsFilterForm({ initial, recordTypes, onApply }: RecordsFilt
           ))}
         </select>
         <span class="hint" id="filter-sort-hint">
-          Pages hold records oldest first; this orders each page.
+          Every page follows this order; ties go by record ID.
         </span>
       </div>
     </FilterPanel>

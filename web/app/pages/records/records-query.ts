@@ -12,16 +12,13 @@ export const TIME_FILTERS = [
 
 export type TimeFilterName = (typeof TIME_FILTERS)[number]['name'];
 
-/**
- * The orders the table offers. The API lists records oldest first (created_at, then id) and
- * pages by record ID, so the console orders the records of the page it shows.
- */
+/** The orders the table offers: the API's `order_by` values ('' is its default, created_at). */
 export const SORTS = [
   { value: '', label: 'Created, oldest first' },
-  { value: '-created', label: 'Created, newest first' },
-  { value: 'updated', label: 'Updated, oldest first' },
-  { value: '-updated', label: 'Updated, newest first' },
-] as const;
+  { value: '-created_at', label: 'Created, newest first' },
+  { value: 'updated_at', label: 'Updated, oldest first' },
+  { value: '-updated_at', label: 'Updated, newest first' },
+] as const satisfies ReadonlyArray<{ value: NonNullable<RecordsQuery['order_by']> | ''; label: string }>;
 export type RecordsSort = (typeof SORTS)[number]['value'];
 
 /** The filters the form edits; the cursors (next / prev) come only from the answer's links. */
@@ -31,7 +28,7 @@ export interface RecordsFilters {
   time_filter: TimeFilterName | '';
   time_value: string;
   limit: string;
-  sort: RecordsSort;
+  order_by: RecordsSort;
 }
 
 /**
@@ -46,7 +43,7 @@ export function filtersOf(query: Record<string, string>): RecordsFilters {
     time_filter: time?.name ?? '',
     time_value: time ? (query[time.name] ?? query[time.alias] ?? '') : '',
     limit: query.limit ?? '',
-    sort: SORTS.find((sort) => sort.value === query.sort)?.value ?? '',
+    order_by: SORTS.find((sort) => sort.value === query.order_by)?.value ?? '',
   };
 }
 
@@ -57,13 +54,13 @@ export function filterParams(filters: RecordsFilters): Record<string, string> {
   if (filters.view_id.trim()) params.view_id = filters.view_id.trim();
   if (filters.time_filter && filters.time_value.trim()) params[filters.time_filter] = filters.time_value.trim();
   if (filters.limit.trim()) params.limit = filters.limit.trim();
-  if (filters.sort) params.sort = filters.sort;
+  if (filters.order_by) params.order_by = filters.order_by;
   return params;
 }
 
 /** The API query of a console URL (its filters and its cursor), or why it cannot be sent. */
 export function apiQueryOf(query: Record<string, string>): { ok: true; query: RecordsQuery } | { ok: false; message: string } {
-  const { limit, sort: _sort, ...rest } = filterParams(filtersOf(query));
+  const { limit, ...rest } = filterParams(filtersOf(query));
   const api: RecordsQuery = { ...rest };
   const time = TIME_FILTERS.find((filter) => api[filter.name] !== undefined);
   if (time && !isTimestampFilter(api[time.name]!)) {

@@ -16,23 +16,12 @@ function summaryOf(record: ListedRecord): string {
   return shown.join(' · ') + (entries.length > 3 ? ' · …' : '');
 }
 
-/** The page's records in the chosen order; ties keep the API's order (created, then ID). */
-function sorted(records: readonly ListedRecord[], sort: RecordsSort): ListedRecord[] {
-  if (sort === '') return [...records];
-  const column = sort.endsWith('updated') ? 'updated_at' : 'created_at';
-  const direction = sort.startsWith('-') ? -1 : 1;
-  return records
-    .map((record, index) => ({ record, index }))
-    .sort((a, b) => direction * a.record[column].localeCompare(b.record[column]) || a.index - b.index)
-    .map(({ record }) => record);
+function ariaSort(order: RecordsSort, column: 'created_at' | 'updated_at'): 'ascending' | 'descending' | undefined {
+  if ((order.replace('-', '') || 'created_at') !== column) return undefined;
+  return order.startsWith('-') ? 'descending' : 'ascending';
 }
 
-function ariaSort(sort: RecordsSort, column: 'created' | 'updated'): 'ascending' | 'descending' | undefined {
-  if (sort.replace('-', '') !== column && !(sort === '' && column === 'created')) return undefined;
-  return sort.startsWith('-') ? 'descending' : 'ascending';
-}
-
-export function RecordsResultsTable({ records, types, sort }: { records: ListedRecord[]; types: readonly RecordType[]; sort: RecordsSort }) {
+export function RecordsResultsTable({ records, types, order }: { records: ListedRecord[]; types: readonly RecordType[]; order: RecordsSort }) {
   const byId = new Map(types.map((type) => [type.id, type]));
   return (
     <div class="table-scroll">
@@ -44,17 +33,17 @@ export function RecordsResultsTable({ records, types, sort }: { records: ListedR
             <th scope="col">Type</th>
             <th scope="col">Status</th>
             <th scope="col">Views</th>
-            <th scope="col" aria-sort={ariaSort(sort, 'created')}>
+            <th scope="col" aria-sort={ariaSort(order, 'created_at')}>
               Created
             </th>
-            <th scope="col" aria-sort={ariaSort(sort, 'updated')}>
+            <th scope="col" aria-sort={ariaSort(order, 'updated_at')}>
               Updated
             </th>
             <th scope="col">Fields</th>
           </tr>
         </thead>
         <tbody>
-          {sorted(records, sort).map((record) => {
+          {records.map((record) => {
             const type = typeNameOf(record, byId);
             return (
               <tr key={record.id} data-record-id={record.id}>
