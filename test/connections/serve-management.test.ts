@@ -47,7 +47,8 @@ describe('wrs serve with WRS_MANAGEMENT_PORT (real process)', () => {
       }
 
       server.child.kill('SIGTERM');
-      await server.waitForLog((line) => String(line.msg).startsWith('shutting down: out of rotation'), 'the drain to start');
+      // Each worker leaves the rotation on its own; the probe below may reach either of them.
+      await server.waitForLogs((line) => String(line.msg).startsWith('shutting down: out of rotation'), Number(workers), 'every worker to start draining');
       const readiness = await httpRequest(managementPort, 'GET', '/readyz');
       assert.equal(readiness.status, 503, '/readyz on the management port leaves the rotation with the API');
       assert.equal((await httpRequest(managementPort, 'GET', '/healthz')).status, 200);
