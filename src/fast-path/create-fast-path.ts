@@ -6,8 +6,7 @@ import type { ReadRouting } from '../storage/read-routing.js';
 import { openFastListChunks } from './event-chunks.js';
 import { createFastEventPageReads } from './event-page-reads.js';
 import type { FastPath } from './fast-path.js';
-import { createPageCache } from './page-cache.js';
-import { eventsListBytes, listChunkBytes } from './page-bytes.js';
+import { createPageCache, eventsListBytes, listChunkBytes } from './page-cache.js';
 
 export interface FastPathDeps {
   readonly database: Database;
@@ -22,7 +21,7 @@ export interface FastPathDeps {
  * and an events page read with its data version in one statement where it can be
  * (event-page-reads.ts), so a request with nothing kept and no If-None-Match costs one read;
  * large pages read in chunks through the same compiled statements (event-chunks.ts), each chunk
- * written straight into one buffer (page-bytes.ts).
+ * written straight into one buffer (page-cache.ts).
  */
 export function createFastPath({ database, reads, dataVersions, pageCache }: FastPathDeps): FastPath {
   const cache = createPageCache(pageCache);

@@ -7,12 +7,12 @@ import { emptyChunks, withSnapshot } from '../storage/repositories/event-chunks.
 import { compileEventPageCount, pageCount } from '../storage/repositories/event-query-compiler.js';
 import { eventBodies, type EventPageRow } from '../storage/tables/events.js';
 import { findContainsMatches } from './contains-matches.js';
-import { eventPageStatement } from './event-page-statements.js';
+import { eventPageStatement } from './event-page-reads.js';
 
 /**
  * The events repository's `openList` through the fast path's statements: the `__contains`
  * filters' dictionary values found first (an IN list, or pages of a few values merged), the
- * count, then the page statement compiled once per shape (event-page-statements.ts).
+ * count, then the page statement compiled once per shape (event-page-reads.ts).
  */
 export async function openFastListChunks(
   database: Database,

@@ -15,7 +15,6 @@ import { registerDocsPage } from './plugins/docs-page.js';
 import { registerIdempotency } from './plugins/idempotency.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerRateLimiting, type RateLimitObserver } from './plugins/rate-limit.js';
-import { registerRequestMetrics } from './plugins/request-metrics.js';
 import { registerResponseHeaders, requestIdOf, securityHeaders } from './plugins/response-headers.js';
 import { registerTextInputRules } from './plugins/text-input.js';
 import { registerWebPages } from './plugins/web-pages.js';
@@ -78,7 +77,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // Hooks that run for every request are plain functions calling `done`: an async hook costs a
   // promise and a turn of the microtask queue per request, which adds up on cheap reads.
   registerResponseHeaders(app, ctx.config.browser);
-  registerRequestMetrics(app, ctx.metrics.requests);
+  app.addHook('onResponse', ctx.metrics.requests.onResponse);
   registerConnectionLimits(app, ctx.config.connections, ctx.config.trustProxy);
   registerErrorHandling(app, (error) => ctx.database.unavailability(error));
   registerBodyMediaRules(app);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SqliteDatabase } from './sqlite-driver.js';
@@ -5,9 +6,8 @@ import { Kysely, PostgresDialect, sql, type CompiledQuery, type PostgresPool, ty
 import type pg from 'pg';
 import { databaseUnavailability, isBrokenConnection, type DatabaseUnavailability } from './database-errors.js';
 import { ReadWriteSqliteDialect } from './sqlite-dialect.js';
-import { cachingStatements } from './sqlite-statement-cache.js';
+import { cachingStatements } from './sqlite-statements.js';
 import type { DB } from './schema.js';
-import { preparedNameOf } from './prepared-statements.js';
 import { postgresDriver } from './postgres-driver.js';
 import { isCopyIn, runCopyIn } from './postgres-copy.js';
 import type { ReadSnapshot } from './read-snapshot.js';
@@ -58,11 +58,11 @@ export interface OpenDatabaseOptions {
  * database is opened. On SQLite it runs in process on the read-only connection, without the
  * asynchronous steps by which Kysely hands a query a connection (they cost more than SQLite
  * answering a point read), and gathered with the other reads of the event loop's turn
- * (lib/turn-batches.ts), so the requests of a turn go on one after the other instead of each
- * between other requests' network code. On PostgreSQL (and an in-memory SQLite database, whose
- * one connection is the writer's) it goes through Kysely as it comes: letting callers go on in
- * the batch of the turn their rows came in was measured and gained nothing there, where a batch
- * of record reads is already answered by one statement.
+ * (turnBatches, storage/sqlite-dialect.ts), so the requests of a turn go on one after the other
+ * instead of each between other requests' network code. On PostgreSQL (and an in-memory SQLite
+ * database, whose one connection is the writer's) it goes through Kysely as it comes: letting
+ * callers go on in the batch of the turn their rows came in was measured and gained nothing
+ * there, where a batch of record reads is already answered by one statement.
  */
 export type GatheredRead = <R>(query: CompiledQuery<R>) => Promise<R[]>;
 
@@ -75,6 +75,20 @@ export function gatheredReadOf(db: Kysely<DB>): GatheredRead {
 
 function readsThroughKysely(db: Kysely<DB>): GatheredRead {
   return async <R>(query: CompiledQuery<R>) => (await db.executeQuery(query)).rows;
+}
+
+/**
+ * SQL texts of hot-path queries that PostgreSQL keeps as named prepared statements, one per
+ * connection, prepared on first use: a repeated point read then skips parsing and planning on
+ * the server. The name is derived from the text, so every pool and replica agrees on it.
+ * (A transaction-mode pooler in front of PostgreSQL must support prepared statements, as
+ * PgBouncer does from 1.21.) They live beside the client that names them (queryNamedWhenKept),
+ * not with the compiled queries: precompiled-query.ts imports this file, and not the reverse.
+ */
+const preparedNames = new Map<string, string>();
+
+export function keepPrepared(sqlText: string): void {
+  if (!preparedNames.has(sqlText)) preparedNames.set(sqlText, `wrs_${createHash('sha256').update(sqlText).digest('hex').slice(0, 24)}`);
 }
 
 export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Database {
@@ -135,6 +149,9 @@ function openSqlite(path: string, options: OpenDatabaseOptions): Database {
 
 function openPostgres(url: string, options: OpenDatabaseOptions): Database {
   const statementTimeoutMs = options.statementTimeoutMs ?? 60_000;
+  // COUNT(*) and BIGINT come back from PostgreSQL as strings; every count here fits a double.
+  postgresDriver.types.setTypeParser(postgresDriver.types.builtins.INT8, (value) => Number(value));
+  postgresDriver.types.setTypeParser(postgresDriver.types.builtins.NUMERIC, (value) => Number(value));
   const pool = new postgresDriver.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -207,7 +224,7 @@ function discardedWhenBroken(client: pg.PoolClient, readTimeouts: ReadTimeouts |
     const result =
       typeof text !== 'string'
         ? (client.query as (...a: unknown[]) => unknown)(...args)
-        : isCopyIn(text, values)
+        : isCopy(text, values)
           ? runCopyIn(client, text, values[0])
           : queryNamedWhenKept(client, text, values);
     if (result instanceof Promise) {
@@ -225,8 +242,16 @@ function discardedWhenBroken(client: pg.PoolClient, readTimeouts: ReadTimeouts |
   };
 }
 
-/** A kept statement (prepared-statements.ts) by its name, which `pg` prepares once per connection. */
+/**
+ * A COPY made by copyIn (postgres-copy.ts). Its one Buffer parameter is tested here first, so
+ * that the other queries, reads included, never call into that file.
+ */
+function isCopy(text: string, values: unknown[] | undefined): values is [Buffer] {
+  return values?.length === 1 && Buffer.isBuffer(values[0]) && isCopyIn(text, values);
+}
+
+/** A kept statement (keepPrepared) by its name, which `pg` prepares once per connection. */
 function queryNamedWhenKept(client: pg.PoolClient, text: string, values: unknown[] | undefined): Promise<pg.QueryResult> {
-  const name = preparedNameOf(text);
+  const name = preparedNames.get(text);
   return client.query(name ? { text, values, name } : { text, values });
 }

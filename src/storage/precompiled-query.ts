@@ -1,6 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
-import { keepPrepared } from './prepared-statements.js';
-import { gatheredReadOf } from './database.js';
+import { gatheredReadOf, keepPrepared } from './database.js';
 import type { DB } from './schema.js';
 
 /** A statement compiled once, with the places each call's parameters go into it. */
@@ -34,7 +33,7 @@ type StatementBuilder<Row> = (db: Kysely<DB>, ...placeholders: string[]) => Comp
  * A query that Kysely builds and compiles once (compileOnce), then runs with each call's own
  * parameters. A point read on a hot path otherwise spends as long building and compiling its
  * SQL as the database spends answering it. On PostgreSQL the statement is also kept prepared
- * (prepared-statements.ts). Either way it is gathered with the turn's other reads (database.ts).
+ * (keepPrepared, database.ts). Either way it is gathered with the turn's other reads (database.ts).
  */
 export function precompiled<Row, Params extends readonly unknown[]>(
   db: Kysely<DB>,

@@ -4,7 +4,7 @@ import type { ReadSnapshot, RowChunks } from './read-snapshot.js';
 import { SqliteDatabase } from './sqlite-driver.js';
 import { sqliteQueries } from './sqlite-query-channel.js';
 import { rowBuilder } from './row-builder.js';
-import { readAllRows } from './sqlite-rows.js';
+import { readAllRows } from './sqlite-statements.js';
 
 /** Read-only connections kept open between snapshots; more are opened while more are in use. */
 const IDLE_CONNECTIONS = 4;

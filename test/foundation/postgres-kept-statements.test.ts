@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { openDatabase, type Database } from '../../src/storage/database.js';
-import { keepPrepared } from '../../src/storage/prepared-statements.js';
+import { keepPrepared, openDatabase, type Database } from '../../src/storage/database.js';
 import { PG_URL } from '../helpers/databases.js';
 
 // A kept SQL text runs as a named prepared statement (pg's `name`), prepared once per connection.

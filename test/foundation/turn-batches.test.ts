@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { turnBatches } from '../../src/lib/turn-batches.js';
+import { turnBatches } from '../../src/storage/sqlite-dialect.js';
 
 describe('turnBatches', () => {
   it('runs the tasks asked for in one turn together, after that turn, in the order asked', async () => {

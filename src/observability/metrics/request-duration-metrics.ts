@@ -1,7 +1,11 @@
+import type { onResponseHookHandler } from 'fastify';
 import type { Histogram, MetricValueWithName, Registry } from 'prom-client';
 
 /** From a cached record read (about a millisecond) to a large ingest or page (seconds). */
 const REQUEST_SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** The route label of a request that matched no route (a 404): its path could be anything. */
+const UNMATCHED_ROUTE = 'unmatched';
 
 const NAME = 'wrs_http_request_duration_seconds';
 const HELP = 'Time from receiving a request to sending the last byte of its answer, by method, route template and status code.';
@@ -9,6 +13,13 @@ const HELP = 'Time from receiving a request to sending the last byte of its answ
 export interface RequestDurations {
   /** `route` is a route template or a fixed word, never a path as requested: each value is a series kept forever. */
   observe(method: string, route: string, statusCode: number, seconds: number): void;
+  /**
+   * The hook that times every answer, registered by the app: labelled with the route's template
+   * (`/v1/records/:record`), never the path as requested, since one series per record would grow
+   * without bound. Fastify already notes when a request starts and its answer ends
+   * (`reply.elapsedTime`), so the hook only reads them.
+   */
+  readonly onResponse: onResponseHookHandler;
 }
 
 type Labels = { readonly method: string; readonly route: string; readonly status_code: number };
@@ -61,14 +72,20 @@ export function createRequestDurationMetrics(registry: Registry): RequestDuratio
     },
   } as unknown as Histogram);
 
+  const observe = (method: string, route: string, statusCode: number, seconds: number): void => {
+    const series = seriesOf(method, route, statusCode);
+    let bucket = 0;
+    while (bucket < REQUEST_SECONDS_BUCKETS.length && seconds > REQUEST_SECONDS_BUCKETS[bucket]!) bucket++;
+    series.inBucket[bucket]!++;
+    series.sum += seconds;
+    series.count++;
+  };
+
   return {
-    observe(method, route, statusCode, seconds) {
-      const series = seriesOf(method, route, statusCode);
-      let bucket = 0;
-      while (bucket < REQUEST_SECONDS_BUCKETS.length && seconds > REQUEST_SECONDS_BUCKETS[bucket]!) bucket++;
-      series.inBucket[bucket]!++;
-      series.sum += seconds;
-      series.count++;
+    observe,
+    onResponse(request, reply, done) {
+      observe(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
+      done();
     },
   };
 }

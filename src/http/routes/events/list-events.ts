@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../app-context.js';
-import type { RawEventQuery } from '../../../domain/events/event-query-parameters.js';
-import { parseEventQuery, type EventListQuery } from '../../../domain/events/event-query.js';
+import { parseEventQuery, type EventListQuery, type RawEventQuery } from '../../../domain/events/event-query.js';
 import { answeredNotModified, weakEtagOf } from '../../conditional-requests.js';
 import { JSON_CONTENT_TYPE } from '../../json-content-type.js';
 import { identityOf } from '../../plugins/authenticate.js';
