@@ -6,6 +6,7 @@ import { gatheredReadOf, keepPrepared } from '../storage/database.js';
 import { compileOnce, type CompiledOnce } from '../storage/precompiled-query.js';
 import { primaryReads, type ReadRouting } from '../storage/read-routing.js';
 import { createDataVersionsRepository } from '../storage/repositories/data-versions-repository.js';
+import { attachedMonths, monthAfter } from '../storage/repositories/event-partitions.js';
 import { compileEventPage, type ContainsMatches, type PageVariant } from '../storage/repositories/event-query-compiler.js';
 import type { DB } from '../storage/schema.js';
 import { eventBodies, type EventPageRow } from '../storage/tables/events.js';
@@ -100,11 +101,13 @@ export function eventPageStatement(
   variant: PageVariant = {},
 ): CompiledQuery<EventPageRow> {
   if (matches.size > 0) return compileEventPage(db, dialect, companyId, query, matches, variant).compile() as CompiledQuery<EventPageRow>;
-  const prepared = dialect === 'postgres' && plannedAlikeForEveryValue(query, variant);
-  const key = shapeOf(dialect, query, variant, prepared);
+  const createdAtBounds = dialect === 'postgres' && readInArms(query, variant) ? monthBounds(db) : undefined;
+  const shaped = createdAtBounds ? { ...variant, createdAtBounds } : variant;
+  const prepared = dialect === 'postgres' && (createdAtBounds !== undefined || plannedAlikeForEveryValue(query, variant));
+  const key = shapeOf(dialect, query, shaped, prepared);
   let shape = shapes.get(key);
   if (!shape) {
-    shape = compileShape(db, dialect, query, variant, prepared);
+    shape = compileShape(db, dialect, query, shaped, prepared);
     if (prepared) keepPrepared(shape.query.sql);
     if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value!);
     shapes.set(key, shape);
@@ -117,19 +120,73 @@ export function eventPageStatement(
  * order, no filter, read by offset. These are kept as prepared statements, so PostgreSQL stops
  * planning them anew (planning took longer than running a 100-event page); their LIMIT is
  * written into the SQL so that a cached plan knows how few rows are wanted. Other shapes are
- * planned for each request's values. An exact filter is among them since `events` has month
- * partitions (migration 0022): its index orders the rows of one partition only, and the cached
- * plan, which cannot know how many rows a value matches, sorts every matching row of every month
- * instead of merging each month's index in order.
+ * planned for each request's values, except pages read in arms (readInArms). A filtered page
+ * over the partitioned `events` (migration 0022) as one statement is not kept: its index orders
+ * the rows of one partition only, and a cached plan, which cannot know how many rows a value
+ * matches, sorts every matching row of every month instead of merging each month's index in order.
  */
 function plannedAlikeForEveryValue(query: EventListQuery, { seek }: PageVariant): boolean {
   return !seek && query.order.field === 'created_at' && query.filters.length === 0;
 }
 
-function shapeOf(dialect: DialectName, query: EventListQuery, { seek, withVersion, versionRowFirst }: PageVariant, prepared: boolean): string {
+/**
+ * PostgreSQL pages of exact filters in created_at order, from their start: read as one arm per
+ * month partition (compileEventPage's createdAtBounds), each arm planned against its one
+ * partition in its index's order, so they too are kept prepared and merged without a sort.
+ */
+function readInArms(query: EventListQuery, { seek, versionRowFirst }: PageVariant): boolean {
+  return (
+    !seek &&
+    !versionRowFirst &&
+    query.order.field === 'created_at' &&
+    query.offset === 0 &&
+    query.filters.length > 0 &&
+    query.filters.every((filter) => filter.operator === 'eq')
+  );
+}
+
+/** How long the month bounds read from a database are used before they are read again. */
+const MONTH_BOUNDS_READ_EVERY_MS = 60_000;
+
+interface KnownBounds {
+  bounds: readonly string[] | undefined;
+  readAt: number;
+  reading: boolean;
+}
+
+const knownBounds = new WeakMap<Kysely<DB>, KnownBounds>();
+
+/**
+ * The created_at bounds of the month partitions attached to `events` (event-partitions.ts), as
+ * last read from `db`; undefined until a first read has answered (the page is then planned for
+ * its values). They are read again in the background once a minute has passed: a page split at
+ * bounds out of date is still the same page, only planned less well until then.
+ */
+function monthBounds(db: Kysely<DB>): readonly string[] | undefined {
+  let known = knownBounds.get(db);
+  if (!known) knownBounds.set(db, (known = { bounds: undefined, readAt: 0, reading: false }));
+  const entry = known;
+  if (!entry.reading && Date.now() - entry.readAt >= MONTH_BOUNDS_READ_EVERY_MS) {
+    entry.reading = true;
+    attachedMonths(db)
+      .then((months) => {
+        entry.bounds = months.length === 0 ? undefined : [...new Set(months.flatMap((month) => [month, monthAfter(month)]))].sort();
+      })
+      // A read that fails keeps the bounds known (the pages are the same either way); the requests meet the database's trouble themselves.
+      .catch(() => undefined)
+      .finally(() => {
+        entry.readAt = Date.now();
+        entry.reading = false;
+      });
+  }
+  return entry.bounds;
+}
+
+function shapeOf(dialect: DialectName, query: EventListQuery, { seek, withVersion, versionRowFirst, createdAtBounds }: PageVariant, prepared: boolean): string {
   let key = `${dialect} ${query.order.field} ${query.order.direction}`;
   for (const filter of query.filters) key += ` ${filter.field}:${filter.operator}`;
   if (seek) key += seek.value === null ? ' after-null' : ' after';
+  if (createdAtBounds) key += ` from the start, in arms at ${createdAtBounds.join(' ')}`;
   if (withVersion) key += ' versioned';
   if (versionRowFirst) key += ' version-row';
   if (dialect === 'sqlite' || prepared) key += ` limit ${query.limit}`;
@@ -152,7 +209,8 @@ function compileShape(db: Kysely<DB>, dialect: DialectName, query: EventListQuer
     // SQLite's LIMIT is written into the statement (sqlite-query-compiler.ts), as a prepared
     // shape's is on PostgreSQL, so it is part of those shapes.
     const literalLimit = dialect === 'sqlite' ? query.limit : prepared ? sql.lit(query.limit) : limit;
-    const shaped = { ...query, filters, limit: literalLimit as never, offset: offset as never };
+    // A page in arms is read from its start: no OFFSET, and each arm's LIMIT the page's own.
+    const shaped = { ...query, filters, limit: literalLimit as never, offset: variant.createdAtBounds ? 0 : (offset as never) };
     // A null seek value is part of the shape (`is null`), not a parameter.
     const seek = variant.seek && { value: variant.seek.value === null ? null : seekValue, id: seekId! };
     return compileEventPage(db, dialect, companyId!, shaped, new Map(), { ...variant, seek }) as unknown as Compilable<EventPageRow>;

@@ -38,7 +38,7 @@ export function monthAfter(month: string): string {
 }
 
 /** The month partitions attached to `events`, oldest first. */
-async function attachedMonths(db: Kysely<DB>): Promise<string[]> {
+export async function attachedMonths(db: Kysely<DB>): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
     where i.inhparent = 'events'::regclass and c.relname ~ ${PARTITION_NAME} order by c.relname`.execute(db);
   return rows.map((row) => monthOfPartition(row.name));

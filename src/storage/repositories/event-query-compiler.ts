@@ -101,6 +101,12 @@ export interface PageVariant {
    * row is the least a page costs to read.
    */
   readonly versionRowFirst?: boolean;
+  /**
+   * created_at values, ascending, at which the page is split into arms read on their own and
+   * merged in order (pageInArms): the month bounds of PostgreSQL's partitions. For a page in
+   * created_at order, read from its start.
+   */
+  readonly createdAtBounds?: readonly string[];
 }
 
 /**
@@ -125,6 +131,7 @@ export function compileEventPage(
       .selectNoFrom(sql<string>`coalesce((select version from data_versions where data_versions.company_id = ${companyId}), 0)`.as('body'))
       .unionAll(db.selectFrom(bodies.as('page')).select('page.body') as never);
   }
+  if (!merged && variant.createdAtBounds) return pageInArms(db, dialect, companyId, query, matches, variant.createdAtBounds, variant.withVersion);
   if (!merged) {
     let page = filtered(db, dialect, companyId, query.filters, matches, query.order);
     const { seek } = variant;
@@ -155,6 +162,52 @@ export function compileEventPage(
   return ordered(db.selectFrom(union.as('merged')).selectAll(), 'merged', query.order)
     .limit(query.limit)
     .offset(query.offset);
+}
+
+/**
+ * The page as one arm per range of created_at between `bounds` (and before the first, and from
+ * the last on), each read in the page's order up to the page's length, the arms merged in
+ * order. Every created_at falls in exactly one arm, so the page is the one compileEventPage
+ * reads whatever the bounds; with literal bounds at the partitions' own, each arm is planned
+ * against one partition, in its index's order, even by a plan made once for every value.
+ */
+function pageInArms(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  companyId: string,
+  query: EventListQuery,
+  matches: ContainsMatches,
+  bounds: readonly string[],
+  withVersion: boolean | undefined,
+) {
+  if (query.order.field !== 'created_at') throw new Error('a page in arms is in created_at order');
+  // Each arm reads up to offset + limit rows: the page's rows may all come from one arm.
+  const armLimit =
+    query.offset === 0
+      ? query.limit
+      : typeof query.offset === 'number' && typeof query.limit === 'number'
+        ? query.offset + query.limit
+        : sql<number>`cast(${query.offset} as bigint) + cast(${query.limit} as bigint)`;
+  const arms = [undefined, ...bounds].map((from, i) => {
+    let arm = filtered(db, dialect, companyId, query.filters, matches, query.order);
+    if (from !== undefined) arm = arm.where('events.created_at', '>=', sql.lit(from));
+    const to = bounds[i];
+    if (to !== undefined) arm = arm.where('events.created_at', '<', sql.lit(to));
+    return db.selectFrom(ordered(arm, 'events', query.order).limit(armLimit).as('arm')).selectAll();
+  });
+  let page = db
+    .selectFrom(
+      arms
+        .slice(1)
+        .reduce((all, arm) => all.unionAll(arm), arms[0]!)
+        .as('page'),
+    )
+    .selectAll();
+  if (withVersion) {
+    page = page.select(sql<number | null>`(select version from data_versions where data_versions.company_id = ${companyId})`.as(DATA_VERSION_COLUMN) as never);
+  }
+  const inOrder = ordered(page, 'page', query.order).limit(query.limit);
+  return query.offset === 0 ? inOrder : inOrder.offset(query.offset);
 }
 
 function mergeCandidate(matches: ContainsMatches): { filter: EventFilter; values: readonly string[] } | null {
