@@ -6,7 +6,7 @@ import type { ReadRouting } from '../storage/read-routing.js';
 import { openFastListChunks } from './event-chunks.js';
 import { createFastEventPageReads } from './event-page-reads.js';
 import type { FastPath } from './fast-path.js';
-import { createPageCache, eventsListBytes, listChunkBytes } from './page-cache.js';
+import { createPageCache, eventsListBytes } from './page-cache.js';
 
 export interface FastPathDeps {
   readonly database: Database;
@@ -47,8 +47,6 @@ export function createFastPath({ database, reads, dataVersions, pageCache }: Fas
     eventChunks(companyId, query) {
       return reads.read(companyId, (target) => openFastListChunks(target, companyId, query, READ_CHUNK_EVENTS));
     },
-
-    listChunkBytes,
 
     keptPage(request, version, build) {
       return cache.serve(request, keyOf(request.companyId, version, request.etagAt), build);

@@ -1,6 +1,4 @@
-import type { EventJson } from '../domain/events/event.js';
 import type { EventListQuery } from '../domain/events/event-query.js';
-import type { PageChunks } from '../domain/events/events-service.js';
 
 /** A list request as the fast path sees it. */
 export interface ListRequest {
@@ -11,6 +9,21 @@ export interface ListRequest {
   etagAt(version: number): string;
   /** Answers 304 when the client holds `etag` (If-None-Match), and says whether it did. */
   notModified(etag: string): boolean;
+}
+
+/** A chunk of a large page: its events' stored JSON joined by commas, as the bytes sent. */
+export interface JoinedEvents {
+  readonly events: number;
+  readonly bytes: Buffer;
+}
+
+/** A large page read a chunk at a time from one committed state (as the events service's PageChunks), each chunk joined. */
+export interface JoinedChunks {
+  readonly count: number;
+  /** The next chunk in order; null once all `count` events have been read. */
+  next(): Promise<JoinedEvents | null>;
+  /** Ends the read, after the last chunk or early; safe to call more than once. */
+  close(): Promise<void>;
 }
 
 /** An answer of the fast path: its ETag, and its body unless `notModified` answered. */
@@ -28,10 +41,8 @@ export interface FastAnswer {
 export interface FastPath {
   /** A page of GET /v1/events small enough to be read at once. */
   eventsPage(request: ListRequest, query: EventListQuery): Promise<FastAnswer | undefined>;
-  /** A page of GET /v1/events too large to read at once, read a chunk at a time as the events service's `openList` reads it. */
-  eventChunks(companyId: string, query: EventListQuery): Promise<PageChunks> | undefined;
-  /** A chunk of a large page's body, `head` then the events joined by commas, as the bytes sent; undefined: the plain path joins it. */
-  listChunkBytes(head: string, events: readonly EventJson[]): Buffer | undefined;
+  /** A page of GET /v1/events too large to read at once, read a chunk at a time as the events service's `openList` reads it, each chunk joined. */
+  eventChunks(companyId: string, query: EventListQuery): Promise<JoinedChunks> | undefined;
   /** The body of a list page the plain path builds, or the same bytes kept from an earlier build. */
   keptPage<Body>(request: ListRequest, version: number, build: () => Promise<Body>): Promise<Body | Buffer>;
 }
@@ -39,6 +50,5 @@ export interface FastPath {
 export const noFastPath: FastPath = {
   eventsPage: async () => undefined,
   eventChunks: () => undefined,
-  listChunkBytes: () => undefined,
   keptPage: (_request, _version, build) => build(),
 };

@@ -1,5 +1,7 @@
+import type { Readable } from 'node:stream';
 import type { CompiledQuery } from 'kysely';
 import type pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import { isBrokenConnection } from './database-errors.js';
 import type { ReadTimeouts } from './postgres-read-timeout.js';
 import type { ReadSnapshot, RowChunks } from './read-snapshot.js';
@@ -29,9 +31,15 @@ export async function openPostgresSnapshot(pool: pg.Pool, readTimeouts: ReadTime
     }
   };
   let released = false;
+  // A COPY still sending when the snapshot ends: the connection is mid-protocol, so it is discarded.
+  let copying: Readable | undefined;
   const release = async (): Promise<void> => {
     if (released) return;
     released = true;
+    if (copying && !copying.readableEnded) {
+      broken = true;
+      copying.destroy();
+    }
     try {
       if (!broken) await query('rollback');
     } catch {
@@ -67,6 +75,25 @@ export async function openPostgresSnapshot(pool: pg.Pool, readTimeouts: ReadTime
         },
       };
     },
+    copyOut(compiled: CompiledQuery) {
+      if (copying || released) throw new Error('one COPY per snapshot, before it is released');
+      const stream = client.query(copyTo(`copy (${withLiterals(client, compiled)}) to stdout (format binary)`));
+      stream.on('error', (error) => {
+        if (isBrokenConnection(error)) broken = true;
+      });
+      copying = stream;
+      return stream;
+    },
     release,
   };
+}
+
+/** The query's SQL with each `$n` replaced by its parameter as a literal: strings escaped by `pg`, finite numbers as written. */
+function withLiterals(client: pg.PoolClient, { sql, parameters }: CompiledQuery): string {
+  return sql.replace(/\$(\d+)/g, (_, index: string) => {
+    const value = parameters[Number(index) - 1];
+    if (typeof value === 'string') return client.escapeLiteral(value);
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+    throw new Error(`a parameter of type ${typeof value} cannot be written into a COPY statement`);
+  });
 }

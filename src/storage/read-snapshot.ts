@@ -15,6 +15,11 @@ export interface ReadSnapshot {
   rows<R>(query: CompiledQuery<R>): Promise<R[]>;
   /** One open query per snapshot at a time. */
   chunks<R>(query: CompiledQuery, chunkRows: number): RowChunks<R>;
+  /**
+   * PostgreSQL only: the query's rows as `COPY (query) TO STDOUT (FORMAT binary)` sends them,
+   * its parameters written into the SQL as literals (COPY takes none). Instead of `chunks`.
+   */
+  readonly copyOut?: (query: CompiledQuery) => AsyncIterable<Buffer>;
   /** Ends the snapshot and gives its connection back; safe to call more than once. */
   release(): Promise<void>;
 }

@@ -131,7 +131,6 @@ describeEachDatabase('the fast path answers the same bytes as the plain path', (
     assert.notEqual(fast.ctx.fastPath, noFastPath, 'the default: the fast path');
     // Which reader reads the large pages: the fast path's on one app, the events service's on the other.
     const fastChunks = test.mock.method(fast.ctx.fastPath, 'eventChunks');
-    const fastChunkBytes = test.mock.method(fast.ctx.fastPath, 'listChunkBytes');
     const fastOpenList = test.mock.method(fast.ctx.events, 'openList');
     const plainOpenList = test.mock.method(plain.ctx.events, 'openList');
     await compareAll('first');
@@ -140,7 +139,6 @@ describeEachDatabase('the fast path answers the same bytes as the plain path', (
     await createRecord(fast, 'acme', 'loan');
     await compareAll('after a write');
     assert.ok(fastChunks.mock.callCount() > 0, 'the fast path read the large pages');
-    assert.ok(fastChunkBytes.mock.callCount() > 0, 'the fast path wrote their chunks');
     assert.equal(fastOpenList.mock.callCount(), 0, 'the fast path left no large page to openList');
     assert.ok(plainOpenList.mock.callCount() > 0, 'WRS_FAST_PATH=false: openList read the large pages');
     for (const url of ['/v1/events', '/v1/events?flow_key=alpha', '/v1/records']) {

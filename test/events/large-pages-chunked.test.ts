@@ -3,7 +3,6 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import type { PageChunks } from '../../src/domain/events/events-service.js';
 import { describeEachDatabase } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { anEvent, ingest } from './event-fixtures.js';
@@ -159,7 +158,7 @@ describeEachDatabase('large event pages read in chunks', (kind) => {
   });
 
   /** The page with its fourth chunk failing to be read (a database error in the middle of a page); `failed` once it has. */
-  const failingFourthChunk = (page: PageChunks, failed: () => void): PageChunks => {
+  const failingFourthChunk = <Page extends { next(): Promise<unknown> }>(page: Page, failed: () => void): Page => {
     let chunks = 0;
     return {
       ...page,

@@ -28,14 +28,12 @@ with scanned as (select value from event_key_values where company_id = $1 and fi
 -- openFastListChunks: no filter, read in chunks
 begin isolation level repeatable read read only;
 select count(*) as "matching" from (select 1 as "one" from "events" where "events"."company_id" = $1 order by "events"."created_at" asc, "events"."id" asc limit $2) as "bounded";
-declare snapshot_rows no scroll cursor for select "id", "created_at", "body" from "events" where "events"."company_id" = $1 order by "events"."created_at" asc, "events"."id" asc limit 2 offset $2;
-fetch 1 from snapshot_rows;
+copy (select "id", "created_at", "body" from "events" where "events"."company_id" = 'acme' order by "events"."created_at" asc, "events"."id" asc limit 2 offset 0) to stdout (format binary);
 rollback;
 
 -- openFastListChunks: contains, ordered by flow_session desc, read in chunks
 begin isolation level repeatable read read only;
 select "event_key_values"."value" from "event_key_values" where "event_key_values"."company_id" = $1 and "event_key_values"."field" = $2 and "event_key_values"."value" like $3 limit $4;
 select count(*) as "matching" from (select 1 as "one" from "events" where "events"."company_id" = $1 and "events"."flow_key" in ($2) order by "events"."flow_session" desc nulls last, "events"."id" desc limit $3) as "bounded";
-declare snapshot_rows no scroll cursor for select "id", "flow_session", "body" from "events" where "events"."company_id" = $1 and "events"."flow_key" in ($2) order by "events"."flow_session" desc nulls last, "events"."id" desc limit $3 offset $4;
-fetch 1 from snapshot_rows;
+copy (select "id", "flow_session", "body" from "events" where "events"."company_id" = 'acme' and "events"."flow_key" in ('flow-a') order by "events"."flow_session" desc nulls last, "events"."id" desc limit 2 offset 0) to stdout (format binary);
 rollback;

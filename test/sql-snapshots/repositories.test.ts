@@ -154,7 +154,7 @@ const scripts: Record<string, Script> = {
     // A page over 1,000 events (fastPath.eventChunks), here of 2 read 1 at a time.
     const readAllChunks = async (query: Parameters<typeof openFastListChunks>[2]) => {
       const chunks = await openFastListChunks(database, C, query, 1);
-      while ((await chunks.next()).length > 0);
+      while ((await chunks.next()) !== null);
       await chunks.close();
     };
     await step('openFastListChunks: no filter, read in chunks', () => readAllChunks({ ...page, filters: [] }));

@@ -8,7 +8,7 @@ import { errorResponses } from '../../schemas/errors.js';
 import { exampleEvent, withExample } from '../../schemas/examples.js';
 import { LARGE_PAGE_EVENTS, type LargePages } from './large-pages.js';
 import { ChangesQuery, EventsChangesResponse } from './schemas.js';
-import { chunkedEventsListBody, eventsListBody } from './serialize-events.js';
+import { chunkedEventsListBody, eventsListBody, joinedChunksOf } from './serialize-events.js';
 
 const EXAMPLE_CURSOR = '48LPEsD_fp2YKPctUE8Q68ljrwE5SoJH';
 
@@ -52,7 +52,7 @@ export function registerChangesRoute(app: FastifyInstance, ctx: AppContext, larg
           await changes.close();
           throw error;
         }
-        return chunkedEventsListBody(changes, () => `,"next_cursor":${JSON.stringify(changes.nextCursor())}`);
+        return chunkedEventsListBody(joinedChunksOf(changes), () => `,"next_cursor":${JSON.stringify(changes.nextCursor())}`);
       };
       const body = limit > LARGE_PAGE_EVENTS ? await largePages.build(companyId, request, reply, chunked) : await page();
       if (body === undefined) return reply;

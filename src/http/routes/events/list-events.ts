@@ -8,7 +8,7 @@ import { IfNoneMatchHeaders, notModifiedResponse, withEtag } from '../../schemas
 import { errorResponses } from '../../schemas/errors.js';
 import { EventsListResponse, ListEventsQuery } from './schemas.js';
 import { createLargePages, LARGE_PAGE_EVENTS } from './large-pages.js';
-import { chunkedEventsListBody, eventsListBody } from './serialize-events.js';
+import { chunkedEventsListBody, eventsListBody, joinedChunksOf } from './serialize-events.js';
 import { exampleEvent, withExample } from '../../schemas/examples.js';
 import { registerChangesRoute } from './changes.js';
 import { checkedByTheRoute } from '../../validator-compiler.js';
@@ -76,11 +76,8 @@ export const listEventsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
   registerChangesRoute(app, ctx, largePages);
 };
 
-/**
- * A page over 1,000 events, read in chunks while it is sent: by the events service's openList, or
- * by the fast path's reader, each chunk then written by the fast path into one buffer.
- */
+/** A page over 1,000 events, read in chunks while it is sent: by the fast path's reader, or by the events service's openList. */
 async function largePageBody(ctx: AppContext, companyId: string, query: EventListQuery) {
-  const page = await (ctx.fastPath.eventChunks(companyId, query) ?? ctx.events.openList(companyId, query));
-  return chunkedEventsListBody(page, undefined, (head, events) => ctx.fastPath.listChunkBytes(head, events));
+  const fast = ctx.fastPath.eventChunks(companyId, query);
+  return chunkedEventsListBody(fast ? await fast : joinedChunksOf(await ctx.events.openList(companyId, query)));
 }
