@@ -21,7 +21,7 @@ export interface FastPathDeps {
  * and an events page read with its data version in one statement where it can be
  * (event-page-reads.ts), so a request with nothing kept and no If-None-Match costs one read;
  * large pages read in chunks through the same compiled statements (event-chunks.ts), each chunk
- * written straight into one buffer (page-cache.ts).
+ * joined into one buffer (page-cache.ts; on PostgreSQL as a binary COPY arrives, copy-binary-bodies.ts).
  */
 export function createFastPath({ database, reads, dataVersions, pageCache }: FastPathDeps): FastPath {
   const cache = createPageCache(pageCache);

@@ -10,7 +10,7 @@ const CURSOR = 'snapshot_rows';
 
 /**
  * A PostgreSQL snapshot: a read-only REPEATABLE READ transaction on a pooled connection of its
- * own; chunks are FETCHed from a cursor, so the server keeps the rows not yet asked for (pg has
+ * own; chunks are FETCHed from a cursor (or the rows arrive by a binary COPY, `copyOut`), so the server keeps the rows not yet asked for (pg has
  * no cursor of its own without the pg-cursor package, and a DECLAREd cursor needs none).
  */
 export async function openPostgresSnapshot(pool: pg.Pool, readTimeouts: ReadTimeouts | undefined): Promise<ReadSnapshot> {
