@@ -1,5 +1,6 @@
 // The SQL each repository method runs, per dialect, checked in beside this file so that a query
 // change shows in review. WRS_UPDATE_SQL_SNAPSHOTS=1 rewrites the files instead of comparing.
+import type { EventListQuery } from '../../src/domain/events/event-query.js';
 import { DEFAULT_RECORD_ORDER } from '../../src/domain/records/list-query.js';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -39,6 +40,25 @@ const C = 'acme';
 const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-02T00:00:00.000Z';
 const CREATED = DEFAULT_RECORD_ORDER;
+const FIRST_PAGE = { order: { field: 'created_at', direction: 'asc' }, limit: 2, offset: 0 } as const;
+/** Pages both the events repository and the fast path read, each a snapshot step of its own. */
+const LIST_QUERIES: readonly (readonly [string, EventListQuery])[] = [
+  [
+    'list: exact, comparison and time filters, ordered by flow_session desc',
+    {
+      filters: [
+        { field: 'type', operator: 'eq', value: 'step_completed' },
+        { field: 'flow_session', operator: 'gte', value: 1 },
+        { field: 'created_at', operator: 'lt', value: T1 },
+      ],
+      order: { field: 'flow_session', direction: 'desc' },
+      limit: 2,
+      offset: 2,
+    },
+  ],
+  ['list: contains, some stored values match', { ...FIRST_PAGE, filters: [{ field: 'flow_key', operator: 'contains', value: 'flow' }] }],
+  ['list: contains, no stored value matches', { ...FIRST_PAGE, filters: [{ field: 'step_key', operator: 'contains', value: 'nothing' }] }],
+];
 
 /** Each step of a script: a name and one or more repository calls with fixed arguments. */
 type Script = (step: (name: string, work: () => Promise<unknown>) => Promise<void>, database: Database) => Promise<void>;
@@ -77,24 +97,7 @@ const scripts: Record<string, Script> = {
     await step('hasEvents', () => events.hasEvents(C));
     await step('typeCounts', () => events.typeCounts(C));
     await step('list: no filter', () => events.list(C, { ...page, filters: [] }));
-    await step('list: exact, comparison and time filters, ordered by flow_session desc', () =>
-      events.list(C, {
-        filters: [
-          { field: 'type', operator: 'eq', value: 'step_completed' },
-          { field: 'flow_session', operator: 'gte', value: 1 },
-          { field: 'created_at', operator: 'lt', value: T1 },
-        ],
-        order: { field: 'flow_session', direction: 'desc' },
-        limit: 2,
-        offset: 2,
-      }),
-    );
-    await step('list: contains, some stored values match', () =>
-      events.list(C, { ...page, filters: [{ field: 'flow_key', operator: 'contains', value: 'flow' }] }),
-    );
-    await step('list: contains, no stored value matches', () =>
-      events.list(C, { ...page, filters: [{ field: 'step_key', operator: 'contains', value: 'nothing' }] }),
-    );
+    for (const [name, query] of LIST_QUERIES) await step(name, () => events.list(C, query));
     await step('unitOfWork.run + feedPositionBefore + write (a replacement)', () =>
       createUnitOfWork(database.db).run(async (scope) => {
         await events.feedPositionBefore(C, scope);
@@ -133,24 +136,7 @@ const scripts: Record<string, Script> = {
       await pages.list(C, { ...page, offset: 2, filters: [] });
       await pages.list(C, { ...page, offset: 4, filters: [] });
     });
-    await step('list: exact, comparison and time filters, ordered by flow_session desc', () =>
-      pages.list(C, {
-        filters: [
-          { field: 'type', operator: 'eq', value: 'step_completed' },
-          { field: 'flow_session', operator: 'gte', value: 1 },
-          { field: 'created_at', operator: 'lt', value: T1 },
-        ],
-        order: { field: 'flow_session', direction: 'desc' },
-        limit: 2,
-        offset: 2,
-      }),
-    );
-    await step('list: contains, some stored values match', () =>
-      pages.list(C, { ...page, filters: [{ field: 'flow_key', operator: 'contains', value: 'flow' }] }),
-    );
-    await step('list: contains, no stored value matches', () =>
-      pages.list(C, { ...page, filters: [{ field: 'step_key', operator: 'contains', value: 'nothing' }] }),
-    );
+    for (const [name, query] of LIST_QUERIES) await step(name, () => pages.list(C, query));
     // A page over 1,000 events (fastPath.eventChunks), here of 2 read 1 at a time.
     const readAllChunks = async (query: Parameters<typeof openFastListChunks>[2]) => {
       const chunks = await openFastListChunks(database, C, query, 1);

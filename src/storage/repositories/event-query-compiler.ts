@@ -181,13 +181,9 @@ function pageInArms(
   withVersion: boolean | undefined,
 ) {
   if (query.order.field !== 'created_at') throw new Error('a page in arms is in created_at order');
-  // Each arm reads up to offset + limit rows: the page's rows may all come from one arm.
-  const armLimit =
-    query.offset === 0
-      ? query.limit
-      : typeof query.offset === 'number' && typeof query.limit === 'number'
-        ? query.offset + query.limit
-        : sql<number>`cast(${query.offset} as bigint) + cast(${query.limit} as bigint)`;
+  // Each arm reads up to offset + limit rows: the page's rows may all come from one arm. (A
+  // shape compiled once reads from its start, offset 0, its limit a literal.)
+  const armLimit = query.offset === 0 ? query.limit : query.offset + query.limit;
   const arms = [undefined, ...bounds].map((from, i) => {
     let arm = filtered(db, dialect, companyId, query.filters, matches, query.order);
     if (from !== undefined) arm = arm.where('events.created_at', '>=', sql.lit(from));
