@@ -6,7 +6,7 @@ export const WebhooksEnv = {
   WRS_WEBHOOK_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 100, maximum: 300_000 }),
   WRS_WEBHOOK_RETRY_BASE_MS: Type.Integer({ default: 5000, minimum: 1, maximum: 3_600_000 }),
   WRS_WEBHOOK_MAX_ATTEMPTS: Type.Integer({ default: 8, minimum: 1, maximum: 50 }),
-  WRS_WEBHOOK_CONCURRENCY: Type.Integer({ default: 64, minimum: 1, maximum: 1024 }),
+  WRS_WEBHOOK_CONCURRENCY: Type.Integer({ default: 128, minimum: 1, maximum: 1024 }),
   WRS_WEBHOOK_POLL_MS: Type.Integer({ default: 500, minimum: 10, maximum: 60_000 }),
   WRS_WEBHOOK_MAX_PER_COMPANY: Type.Integer({ default: 20, minimum: 1, maximum: 1000 }),
 };
