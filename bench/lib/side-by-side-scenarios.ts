@@ -73,6 +73,10 @@ export const SIDE_BY_SIDE_SCENARIOS: Record<string, (input: ScenarioInput) => Sc
     connections: 1,
     load: (base) => ({ url: `${base}/v1/events?limit=10000`, headers: { authorization: `Bearer ${token}` } }),
   }),
+  'events-10000-many': ({ token }) => ({
+    describe: 'GET /v1/events?limit=10000 on every connection, built afresh (as the peer comparison asks)',
+    load: (base) => ({ url: `${base}/v1/events?limit=10000`, headers: { authorization: `Bearer ${token}`, 'cache-control': 'no-cache' } }),
+  }),
   checks: ({ token }) => ({
     describe: 'GET /v1/checks?limit=100 (local provider)',
     load: (base) => ({ url: `${base}/v1/checks?limit=100`, headers: { authorization: `Bearer ${token}` } }),
