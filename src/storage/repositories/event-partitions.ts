@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { CONTAINS_FIELDS } from '../../domain/events/event-fields.js';
 import type { DB } from '../schema.js';
 import { lockKeyValuesForRemoval, pruneKeyValues, type RemovedKeyValues } from './key-value-pruning.js';
+import { forgetEventIds } from './event-ids.js';
 
 /**
  * The month partitions of `events` on PostgreSQL (migration 0022; docs/data-lifecycle.md,
@@ -184,10 +185,7 @@ async function forgetIdsOf(db: Kysely<DB>, table: string, companyId: string, bat
     const { rows } = await sql<{ created_at: string; id: string }>`select created_at, id from ${name}
       where company_id = ${companyId} ${from} order by created_at, id limit ${batchSize}`.execute(db);
     if (rows.length === 0) return count;
-    await sql`delete from event_ids using unnest(${rows.map((row) => row.id)}::text[], ${rows.map((row) => row.created_at)}::text[]) as gone(id, created_at)
-      where event_ids.company_id = ${companyId} and event_ids.id = gone.id collate "C" and event_ids.created_at = gone.created_at collate "C"
-        and not exists (select 1 from events where events.company_id = ${companyId}
-          and events.created_at = gone.created_at collate "C" and events.id = gone.id collate "C")`.execute(db);
+    await forgetEventIds(db, companyId, rows, { unlessKept: true });
     count += rows.length;
     after = rows.at(-1);
   }
