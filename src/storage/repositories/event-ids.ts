@@ -18,11 +18,11 @@ export interface RemovedEventId {
 export async function forgetEventIds(trx: Kysely<DB>, companyId: string, removed: readonly RemovedEventId[], { unlessKept = false } = {}): Promise<void> {
   if (removed.length === 0) return;
   const kept = unlessKept
-    ? sql`and not exists (select 1 from events where events.company_id = ${companyId}
+    ? sql` and not exists (select 1 from events where events.company_id = ${companyId}
         and events.created_at = gone.created_at collate "C" and events.id = gone.id collate "C")`
     : sql``;
   await sql`delete from event_ids using unnest(${removed.map((row) => row.id)}::text[], ${removed.map((row) => row.created_at)}::text[]) as gone(id, created_at)
-    where event_ids.company_id = ${companyId} and event_ids.id = gone.id collate "C" and event_ids.created_at = gone.created_at collate "C" ${kept}`.execute(
+    where event_ids.company_id = ${companyId} and event_ids.id = gone.id collate "C" and event_ids.created_at = gone.created_at collate "C"${kept}`.execute(
     trx,
   );
 }
