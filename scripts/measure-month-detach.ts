@@ -18,8 +18,10 @@ import { fileURLToPath } from 'node:url';
 import { FileMigrationProvider, Migrator, sql } from 'kysely';
 import { openDatabase } from '../src/storage/database.js';
 import { detachMonth } from '../src/storage/repositories/event-partitions.js';
+import { insertGeneratedEvents } from './generated-events.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 1_000_000);
+/** The companies insertGeneratedEvents spreads the events over. */
 const COMPANIES = 10;
 const url = process.env.WRS_DATABASE_URL;
 if (!url?.startsWith('postgres')) throw new Error('set WRS_DATABASE_URL to an empty PostgreSQL database');
@@ -33,18 +35,7 @@ try {
 
   const filling = performance.now();
   await sql`create table events_2020_01 (like events including defaults including constraints)`.execute(database.db);
-  await sql`insert into events_2020_01 (company_id, id, created_at, updated_at, excluded, type, flow_key, step_key, user_id, connection_key,
-      version_key, flow_session, seconds_active, text, body)
-    select 'company-' || (n % ${COMPANIES}), 'evt-' || lpad(n::text, 9, '0'), at, at, n % 5 = 0,
-      (array['user_flow_step_completed', 'user_flow_started', 'user_flow_completed', 'user_decision', 'note'])[1 + n % 5],
-      'flow-' || (n % 40), 'step-' || (n % 12), 'user-' || (n % 1000), 'connection-' || (n % 8), 'v' || (n % 3), n, n % 600,
-      null,
-      '{"id":"evt-' || lpad(n::text, 9, '0') || '","type":"user_flow_step_completed","created_at":"' || at || '","flow_key":"flow-' || (n % 40)
-        || '","step_key":"step-' || (n % 12) || '","user_id":"user-' || (n % 1000) || '","connection_key":"connection-' || (n % 8)
-        || '","version_key":"v' || (n % 3) || '","flow_session":' || n || ',"seconds_active":' || (n % 600)
-        || ',"excluded":false,"text":null,"like_value":null,"version_object":null}'
-    from (select n, to_char(timestamp '2020-01-01' + (n % 2678400) * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at
-      from generate_series(1, ${EVENTS}) as n) as generated`.execute(database.db);
+  await insertGeneratedEvents(database.db, 'events_2020_01', EVENTS, sql`timestamp '2020-01-01' + (n % 2678400) * interval '1 second'`);
   console.log(`filled ${EVENTS.toLocaleString('en-US')} events in ${seconds(filling)} s`);
   const attaching = performance.now();
   await sql`alter table events attach partition events_2020_01 for values from ('2020-01') to ('2020-02')`.execute(database.db);

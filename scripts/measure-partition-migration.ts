@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FileMigrationProvider, Migrator, sql } from 'kysely';
 import { openDatabase } from '../src/storage/database.js';
+import { insertGeneratedEvents } from './generated-events.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 1_000_000);
 const url = process.env.WRS_DATABASE_URL;
@@ -26,18 +27,7 @@ try {
   const { error } = await migrator.migrateTo('0021_records_updated_order');
   if (error) throw error;
   const filling = performance.now();
-  await sql`insert into events (company_id, id, created_at, updated_at, excluded, type, flow_key, step_key, user_id, connection_key,
-      version_key, flow_session, seconds_active, text, body)
-    select 'company-' || (n % 10), 'evt-' || lpad(n::text, 9, '0'), at, at, n % 5 = 0,
-      (array['user_flow_step_completed', 'user_flow_started', 'user_flow_completed', 'user_decision', 'note'])[1 + n % 5],
-      'flow-' || (n % 40), 'step-' || (n % 12), 'user-' || (n % 1000), 'connection-' || (n % 8), 'v' || (n % 3), n, n % 600,
-      case when n % 4 = 0 then 'a note of event ' || n end,
-      '{"id":"evt-' || lpad(n::text, 9, '0') || '","type":"user_flow_step_completed","created_at":"' || at || '","flow_key":"flow-' || (n % 40)
-        || '","step_key":"step-' || (n % 12) || '","user_id":"user-' || (n % 1000) || '","connection_key":"connection-' || (n % 8)
-        || '","version_key":"v' || (n % 3) || '","flow_session":' || n || ',"seconds_active":' || (n % 600)
-        || ',"excluded":false,"text":null,"like_value":null,"version_object":null}'
-    from (select n, to_char(now() - (n % 730) * interval '1 day' - (n % 86400) * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at
-      from generate_series(1, ${EVENTS}) as n) as generated`.execute(database.db);
+  await insertGeneratedEvents(database.db, 'events', EVENTS, sql`now() - (n % 730) * interval '1 day' - (n % 86400) * interval '1 second'`);
   await sql`vacuum analyze events`.execute(database.db);
   console.log(`filled ${EVENTS.toLocaleString('en-US')} events in ${((performance.now() - filling) / 1000).toFixed(1)} s`);
 
