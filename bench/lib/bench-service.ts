@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
@@ -75,9 +75,27 @@ export async function copyDatabase(dbKind: DbKind, source: BenchDatabase, suffix
   return copy;
 }
 
-/** The service's environment under the bench: production, quiet logs, no rate limits. */
+/**
+ * The variables `npm start` sets before `node` (package.json's start script: glibc's allocator
+ * settings, read only as a process starts), so that the bench measures the service as it is launched.
+ */
+export function startScriptEnv(packageJsonPath = new URL('../../package.json', import.meta.url)): Record<string, string> {
+  const { scripts } = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { scripts: { start: string } };
+  const assignments = /^((?:\w+=\S+\s+)*)node\s/.exec(scripts.start);
+  if (!assignments) throw new Error(`package.json's start script is not "[NAME=value ...] node ...": ${scripts.start}`);
+  return Object.fromEntries(
+    (assignments[1] ?? '')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
+}
+
+/** The service's environment under the bench: as `npm start` launches it, in production, quiet logs, no rate limits. */
 export function baseServiceEnv(port: number, databaseUrl: string): Record<string, string> {
   return {
+    ...startScriptEnv(),
     NODE_ENV: 'production',
     WRS_DATABASE_URL: databaseUrl,
     WRS_JWT_SECRET: JWT_SECRET,
