@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { getPriority, setPriority } from 'node:os';
-import { request, type ClientRequest } from 'node:http';
+import { Agent, request, type ClientRequest } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { jsonRequest } from './http-client.js';
+import { jsonRequest, jsonRequestOn } from './http-client.js';
 import { benchTemplate } from './load-data.js';
 import { enterPhase } from './phase.js';
 import type { RunningProcess } from './processes.js';
@@ -167,7 +167,11 @@ async function allAttacks(ctx: FairnessContext): Promise<ScenarioRow[]> {
   } finally {
     await receivers.stop();
   }
-  rows.push(...(await streamFlood(ctx, size)), ...(await renderFlood(ctx, size)), ...(await requestFloor(ctx, size)));
+  try {
+    rows.push(...(await streamFlood(ctx, size)), ...(await renderFlood(ctx, size)), ...(await requestFloor(ctx, size)));
+  } finally {
+    attackerAgent.destroy();
+  }
   console.error(`fairness scenarios: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return rows;
 }
@@ -469,10 +473,13 @@ async function streamFlood(ctx: FairnessContext, size: Size): Promise<ScenarioRo
   }
 }
 
+/** The attacker's steps: kept-alive connections, so that its client costs the shared cores little. */
+const attackerAgent = new Agent({ keepAlive: true });
+
 /** One pdf_create step (`inputs` as given, else a render of the shared template): its status and time. */
 async function render(ctx: FairnessContext, company: string, recordId: string, inputs?: Record<string, unknown>): Promise<{ status: number; ms: number }> {
   const started = performance.now();
-  const answered = await jsonRequest('PUT', `${ctx.service.baseUrl}/v1/records/${recordId}/steps`, ctx.tokenOf(company), {
+  const answered = await jsonRequestOn(attackerAgent, 'PUT', `${ctx.service.baseUrl}/v1/records/${recordId}/steps`, ctx.tokenOf(company), {
     type: 'pdf_create',
     inputs: inputs ?? { pdf_filename: 'fairness.pdf', template_id: TEMPLATE },
   });
